@@ -1,0 +1,790 @@
+//! The safe layer over LLVM: every `unsafe` call of mtpc lives in this file.
+//!
+//! Handles borrow the module (or context) they come from, so they cannot
+//! outlive it. Only the operations mtpc needs are wrapped, in LLVM-C terms;
+//! the few that LLVM-C lacks go to the C++ shim (`shim/mtpc_shim.cpp`).
+
+use std::ffi::{CStr, CString};
+use std::marker::PhantomData;
+use std::os::raw::c_char;
+use std::path::Path;
+
+use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+use llvm_sys::bit_reader::LLVMGetBitcodeModuleInContext2;
+use llvm_sys::bit_writer::{LLVMWriteBitcodeToFile, LLVMWriteBitcodeToMemoryBuffer};
+use llvm_sys::comdat::{LLVMGetComdat, LLVMSetComdat};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout};
+use llvm_sys::{LLVMLinkage, LLVMThreadLocalMode, LLVMUnnamedAddr, LLVMValueKind, LLVMVisibility};
+
+use crate::module_facts::{Linkage, Visibility};
+
+extern "C" {
+    fn mtpc_llvm_version_major() -> u32;
+    fn mtpc_is_dso_local(v: LLVMValueRef) -> bool;
+    fn mtpc_set_dso_local(v: LLVMValueRef, local: bool);
+    fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;
+    fn mtpc_function_delete_body(f: LLVMValueRef);
+    fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
+    fn mtpc_materialize_all(m: LLVMModuleRef, message: *mut *mut c_char) -> bool;
+    fn mtpc_global_is_unused(v: LLVMValueRef) -> bool;
+    fn mtpc_erase_global(v: LLVMValueRef);
+    fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
+    fn mtpc_resolve_alias(v: LLVMValueRef);
+    fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
+    fn mtpc_report_fatal_error(message: *const c_char) -> !;
+}
+
+/// Ends the process as LLVM does for a fatal error in the user's request:
+/// `LLVM ERROR: <message>` on stderr and exit code 1.
+pub fn report_fatal_error(message: &str) -> ! {
+    let c = CString::new(message.replace('\0', " ")).expect("no NUL left");
+    // SAFETY: does not return; LLVM exits the process.
+    unsafe { mtpc_report_fatal_error(c.as_ptr()) }
+}
+
+/// The LLVM major version the shim was compiled against.
+pub fn llvm_version_major() -> u32 {
+    // SAFETY: a constant returned by the shim.
+    unsafe { mtpc_llvm_version_major() }
+}
+
+/// Takes ownership of an LLVM-allocated message.
+fn take_message(raw: *mut c_char) -> String {
+    if raw.is_null() {
+        return String::new();
+    }
+    // SAFETY: LLVM returned a NUL-terminated string that we now own.
+    let text = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
+    unsafe { LLVMDisposeMessage(raw) };
+    text
+}
+
+/// Takes ownership of a message allocated with malloc by the shim.
+fn take_malloc_message(raw: *mut c_char) -> String {
+    if raw.is_null() {
+        return String::new();
+    }
+    // SAFETY: the shim returned a strdup'ed NUL-terminated string.
+    let text = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
+    unsafe { libc_free(raw.cast()) };
+    text
+}
+
+extern "C" {
+    #[link_name = "free"]
+    fn libc_free(p: *mut std::ffi::c_void);
+}
+
+/// What kind of global value a handle is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum GlobalKind {
+    Function,
+    Variable,
+    Alias,
+    IFunc,
+}
+
+/// A module borrowed from its owner (a host's pass manager or an [`OwnedModule`]).
+pub struct ModuleRef<'m> {
+    raw: LLVMModuleRef,
+    _owner: PhantomData<&'m mut ()>,
+}
+
+/// A global value of a module: function, variable, alias or ifunc.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Global<'m> {
+    raw: LLVMValueRef,
+    _module: PhantomData<&'m ()>,
+}
+
+/// Any value of a module (instruction, constant, operand, metadata node).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Value<'m> {
+    raw: LLVMValueRef,
+    _module: PhantomData<&'m ()>,
+}
+
+/// What one operand of an instruction or constant is, for reference walking.
+pub enum Operand<'m> {
+    /// A global value (function, variable, alias, ifunc).
+    Global(Global<'m>),
+    /// `blockaddress(@f, %bb)`: the function whose block is taken.
+    BlockAddress(Global<'m>),
+    /// A constant with operands of its own (expression, aggregate).
+    Aggregate(Value<'m>),
+    /// Inline asm text used as a callee.
+    InlineAsm(String),
+    /// A metadata node (its operands may be globals, e.g. `!callees`).
+    Other,
+}
+
+impl<'m> Value<'m> {
+    fn new(raw: LLVMValueRef) -> Self {
+        Value { raw, _module: PhantomData }
+    }
+
+    /// Classifies this value as an operand.
+    pub fn classify(self) -> Operand<'m> {
+        // SAFETY: raw is a live value of the borrowed module.
+        unsafe {
+            use LLVMValueKind::*;
+            match LLVMGetValueKind(self.raw) {
+                LLVMFunctionValueKind | LLVMGlobalVariableValueKind | LLVMGlobalAliasValueKind
+                | LLVMGlobalIFuncValueKind => Operand::Global(Global::new(self.raw)),
+                LLVMBlockAddressValueKind => {
+                    Operand::BlockAddress(Global::new(LLVMGetOperand(self.raw, 0)))
+                }
+                LLVMConstantExprValueKind
+                | LLVMConstantArrayValueKind
+                | LLVMConstantStructValueKind
+                | LLVMConstantVectorValueKind => Operand::Aggregate(self),
+                LLVMInlineAsmValueKind => {
+                    let mut len = 0usize;
+                    let text = mtpc_inline_asm_string(self.raw, &mut len);
+                    let bytes = std::slice::from_raw_parts(text.cast::<u8>(), len);
+                    Operand::InlineAsm(String::from_utf8_lossy(bytes).into_owned())
+                }
+                _ => Operand::Other,
+            }
+        }
+    }
+
+    /// The operands of a user (instruction or constant).
+    pub fn operands(self) -> impl Iterator<Item = Value<'m>> {
+        // SAFETY: raw is a live user; indices are within its operand count.
+        let count = unsafe { LLVMGetNumOperands(self.raw) }.max(0) as u32;
+        (0..count).map(move |i| Value::new(unsafe { LLVMGetOperand(self.raw, i) }))
+    }
+
+    /// The operands of a metadata node wrapped as a value (e.g. `!callees`).
+    pub fn md_node_operands(self) -> Vec<Value<'m>> {
+        // SAFETY: raw is a metadata-as-value node; Dest has room for all operands.
+        unsafe {
+            let n = LLVMGetMDNodeNumOperands(self.raw) as usize;
+            let mut out = vec![std::ptr::null_mut(); n];
+            LLVMGetMDNodeOperands(self.raw, out.as_mut_ptr());
+            out.into_iter().filter(|v| !v.is_null()).map(Value::new).collect()
+        }
+    }
+
+    /// The string of an `MDString` operand, if it is one.
+    pub fn md_string(self) -> Option<String> {
+        // SAFETY: LLVMGetMDString returns null for anything but an MDString.
+        unsafe {
+            let mut len = 0u32;
+            let p = LLVMGetMDString(self.raw, &mut len);
+            (!p.is_null()).then(|| {
+                String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize))
+                    .into_owned()
+            })
+        }
+    }
+
+    /// The value of a `ConstantInt`, if it is one.
+    pub fn const_int(self) -> Option<u64> {
+        // SAFETY: kind checked before reading the integer.
+        unsafe {
+            (LLVMGetValueKind(self.raw) == LLVMValueKind::LLVMConstantIntValueKind)
+                .then(|| LLVMConstIntGetZExtValue(self.raw))
+        }
+    }
+}
+
+/// One instruction of a function body, seen for reference walking.
+pub struct Instruction<'m> {
+    pub value: Value<'m>,
+    /// The called operand if this is a call, invoke or callbr.
+    pub callee: Option<Value<'m>>,
+}
+
+impl<'m> Instruction<'m> {
+    /// The metadata node attached under `kind`, if any.
+    pub fn metadata(&self, kind: u32) -> Option<Value<'m>> {
+        // SAFETY: value is a live instruction.
+        let md = unsafe { LLVMGetMetadata(self.value.raw, kind) };
+        (!md.is_null()).then(|| Value::new(md))
+    }
+}
+
+impl<'m> Global<'m> {
+    fn new(raw: LLVMValueRef) -> Self {
+        Global { raw, _module: PhantomData }
+    }
+
+    pub fn as_value(self) -> Value<'m> {
+        Value::new(self.raw)
+    }
+
+    pub fn kind(self) -> GlobalKind {
+        // SAFETY: raw is a live global value.
+        match unsafe { LLVMGetValueKind(self.raw) } {
+            LLVMValueKind::LLVMFunctionValueKind => GlobalKind::Function,
+            LLVMValueKind::LLVMGlobalAliasValueKind => GlobalKind::Alias,
+            LLVMValueKind::LLVMGlobalIFuncValueKind => GlobalKind::IFunc,
+            _ => GlobalKind::Variable,
+        }
+    }
+
+    pub fn name(self) -> String {
+        // SAFETY: LLVMGetValueName2 returns a pointer/length pair valid while the value lives.
+        unsafe {
+            let mut len = 0usize;
+            let p = LLVMGetValueName2(self.raw, &mut len);
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+        }
+    }
+
+    pub fn set_name(self, name: &str) {
+        // SAFETY: LLVM copies the name.
+        unsafe { LLVMSetValueName2(self.raw, name.as_ptr().cast(), name.len()) }
+    }
+
+    pub fn linkage(self) -> Linkage {
+        // SAFETY: raw is a live global value.
+        linkage_from_llvm(unsafe { LLVMGetLinkage(self.raw) })
+    }
+
+    pub fn set_linkage(self, linkage: Linkage) {
+        // SAFETY: raw is a live global value.
+        unsafe { LLVMSetLinkage(self.raw, linkage_to_llvm(linkage)) }
+    }
+
+    pub fn visibility(self) -> Visibility {
+        // SAFETY: raw is a live global value.
+        match unsafe { LLVMGetVisibility(self.raw) } {
+            LLVMVisibility::LLVMDefaultVisibility => Visibility::Default,
+            LLVMVisibility::LLVMHiddenVisibility => Visibility::Hidden,
+            LLVMVisibility::LLVMProtectedVisibility => Visibility::Protected,
+        }
+    }
+
+    pub fn set_visibility(self, visibility: Visibility) {
+        let v = match visibility {
+            Visibility::Default => LLVMVisibility::LLVMDefaultVisibility,
+            Visibility::Hidden => LLVMVisibility::LLVMHiddenVisibility,
+            Visibility::Protected => LLVMVisibility::LLVMProtectedVisibility,
+        };
+        // SAFETY: raw is a live global value.
+        unsafe { LLVMSetVisibility(self.raw, v) }
+    }
+
+    pub fn is_dso_local(self) -> bool {
+        // SAFETY: raw is a live global value.
+        unsafe { mtpc_is_dso_local(self.raw) }
+    }
+
+    pub fn set_dso_local(self, local: bool) {
+        // SAFETY: raw is a live global value.
+        unsafe { mtpc_set_dso_local(self.raw, local) }
+    }
+
+    /// True for a function without body or a variable without initializer.
+    /// A lazily loaded, not yet materialized body counts as a definition.
+    pub fn is_declaration(self) -> bool {
+        match self.kind() {
+            // SAFETY: raw is a live global value.
+            GlobalKind::Function | GlobalKind::Variable => unsafe { LLVMIsDeclaration(self.raw) != 0 },
+            GlobalKind::Alias | GlobalKind::IFunc => false,
+        }
+    }
+
+    /// A key that identifies the COMDAT group of a function or variable within its module.
+    pub fn comdat_key(self) -> Option<String> {
+        if !matches!(self.kind(), GlobalKind::Function | GlobalKind::Variable) {
+            return None;
+        }
+        // SAFETY: LLVMGetComdat returns null when there is none.
+        unsafe {
+            let c = LLVMGetComdat(self.raw);
+            if c.is_null() {
+                return None;
+            }
+            Some(comdat_key(c))
+        }
+    }
+
+    pub fn clear_comdat(self) {
+        if matches!(self.kind(), GlobalKind::Function | GlobalKind::Variable) {
+            // SAFETY: a null comdat removes the global from its group.
+            unsafe { LLVMSetComdat(self.raw, std::ptr::null_mut()) }
+        }
+    }
+
+    pub fn section(self) -> Option<String> {
+        if !matches!(self.kind(), GlobalKind::Function | GlobalKind::Variable) {
+            return None;
+        }
+        // SAFETY: returns null or a NUL-terminated string owned by LLVM.
+        unsafe {
+            let p = LLVMGetSection(self.raw);
+            if p.is_null() {
+                return None;
+            }
+            let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+            (!s.is_empty()).then_some(s)
+        }
+    }
+
+    pub fn is_thread_local(self) -> bool {
+        // SAFETY: only variables have a thread-local mode.
+        self.kind() == GlobalKind::Variable
+            && unsafe { LLVMGetThreadLocalMode(self.raw) }
+                != LLVMThreadLocalMode::LLVMNotThreadLocal
+    }
+
+    pub fn is_constant(self) -> bool {
+        // SAFETY: only variables can be constant.
+        self.kind() == GlobalKind::Variable && unsafe { LLVMIsGlobalConstant(self.raw) } != 0
+    }
+
+    pub fn has_global_unnamed_addr(self) -> bool {
+        // SAFETY: raw is a live global value.
+        unsafe { LLVMGetUnnamedAddress(self.raw) == LLVMUnnamedAddr::LLVMGlobalUnnamedAddr }
+    }
+
+    /// The initializer of a defined variable.
+    pub fn initializer(self) -> Option<Value<'m>> {
+        if self.kind() != GlobalKind::Variable {
+            return None;
+        }
+        // SAFETY: null for a declaration.
+        let init = unsafe { LLVMGetInitializer(self.raw) };
+        (!init.is_null()).then(|| Value::new(init))
+    }
+
+    /// Drops the initializer: the variable becomes a declaration.
+    pub fn clear_initializer(self) {
+        // SAFETY: LLVMSetInitializer accepts null (setInitializer(nullptr)).
+        unsafe { LLVMSetInitializer(self.raw, std::ptr::null_mut()) }
+    }
+
+    /// Bytes the variable's value type occupies.
+    pub fn value_size(self, module: &ModuleRef<'_>) -> u64 {
+        // SAFETY: the data layout belongs to the module and outlives this call.
+        unsafe {
+            let dl = LLVMGetModuleDataLayout(module.raw);
+            let ty = LLVMGlobalGetValueType(self.raw);
+            if LLVMTypeIsSized(ty) == 0 {
+                return 0;
+            }
+            LLVMABISizeOfType(dl, ty)
+        }
+    }
+
+    /// The aliasee of an alias or the resolver of an ifunc.
+    pub fn target(self) -> Option<Value<'m>> {
+        // SAFETY: kind checked before each accessor.
+        unsafe {
+            match self.kind() {
+                GlobalKind::Alias => Some(Value::new(LLVMAliasGetAliasee(self.raw))),
+                GlobalKind::IFunc => Some(Value::new(LLVMGetGlobalIFuncResolver(self.raw))),
+                _ => None,
+            }
+        }
+    }
+
+    /// The operands of metadata attached to a global under `kind` (e.g. `!associated`).
+    pub fn attached_metadata_operands(self, ctx: LLVMContextRef, kind: u32) -> Vec<Value<'m>> {
+        // SAFETY: the entries array is freed with its dispose function; the
+        // metadata nodes live in the module's context.
+        unsafe {
+            let mut n = 0usize;
+            let entries = LLVMGlobalCopyAllMetadata(self.raw, &mut n);
+            let mut out = Vec::new();
+            for i in 0..n as u32 {
+                if LLVMValueMetadataEntriesGetKind(entries, i) == kind {
+                    let md = LLVMValueMetadataEntriesGetMetadata(entries, i);
+                    out.extend(Value::new(LLVMMetadataAsValue(ctx, md)).md_node_operands());
+                }
+            }
+            if !entries.is_null() {
+                LLVMDisposeValueMetadataEntries(entries);
+            }
+            out
+        }
+    }
+
+    pub fn erase_metadata(self, kind: u32) {
+        // SAFETY: raw is a live global object.
+        unsafe { LLVMGlobalEraseMetadata(self.raw, kind) }
+    }
+
+    /// True if the function carries the enum attribute `name` (e.g. `noinline`).
+    pub fn has_fn_attribute(self, name: &str) -> bool {
+        // SAFETY: the kind id is looked up by name; index -1 is the function itself.
+        unsafe {
+            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+            !LLVMGetEnumAttributeAtIndex(self.raw, u32::MAX, kind).is_null()
+        }
+    }
+
+    /// The instructions of a function body, in order.
+    pub fn instructions(self) -> Vec<Instruction<'m>> {
+        let mut out = Vec::new();
+        // SAFETY: iteration over a live function's blocks and instructions.
+        unsafe {
+            let mut bb = LLVMGetFirstBasicBlock(self.raw);
+            while !bb.is_null() {
+                let mut inst = LLVMGetFirstInstruction(bb);
+                while !inst.is_null() {
+                    let is_call = !LLVMIsACallInst(inst).is_null()
+                        || !LLVMIsAInvokeInst(inst).is_null()
+                        || !LLVMIsACallBrInst(inst).is_null();
+                    let callee = is_call
+                        .then(|| Value::new(LLVMGetCalledValue(inst)));
+                    out.push(Instruction { value: Value::new(inst), callee });
+                    inst = LLVMGetNextInstruction(inst);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+        }
+        out
+    }
+
+    /// Loads a lazily read body.
+    pub fn materialize(self) -> Result<(), String> {
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: raw is a global of a lazily loaded module.
+        if unsafe { mtpc_materialize(self.raw, &mut msg) } {
+            Ok(())
+        } else {
+            Err(take_malloc_message(msg))
+        }
+    }
+
+    /// Turns a function into a declaration (without loading a lazy body).
+    pub fn delete_body(self) {
+        // SAFETY: raw is a function.
+        unsafe { mtpc_function_delete_body(self.raw) }
+    }
+
+    /// True if nothing but dead constants refers to this global.
+    pub fn is_unused(self) -> bool {
+        // SAFETY: raw is a live global value.
+        unsafe { mtpc_global_is_unused(self.raw) }
+    }
+
+    pub fn erase(self) {
+        // SAFETY: consumes the handle; the value is gone afterwards.
+        unsafe { mtpc_erase_global(self.raw) }
+    }
+
+    /// Replaces an alias or ifunc by a same-named declaration.
+    pub fn replace_with_declaration(self) -> Global<'m> {
+        // SAFETY: raw is an alias or ifunc; the new declaration replaces it.
+        Global::new(unsafe { mtpc_replace_with_declaration(self.raw) })
+    }
+
+    /// Replaces the uses of an alias by its aliasee and erases it.
+    pub fn resolve_alias(self) {
+        // SAFETY: raw is an alias.
+        unsafe { mtpc_resolve_alias(self.raw) }
+    }
+}
+
+/// The name of a COMDAT, read through the global that bears it.
+///
+/// LLVM-C has no accessor for a comdat's name; every global of a group
+/// points at the same `Comdat`, so the handle's address identifies the group
+/// within a module. We use the address as a key only for grouping and never
+/// across modules.
+unsafe fn comdat_key(c: LLVMComdatRef) -> String {
+    format!("{:p}", c)
+}
+
+fn linkage_from_llvm(l: LLVMLinkage) -> Linkage {
+    use LLVMLinkage::*;
+    match l {
+        LLVMExternalLinkage => Linkage::External,
+        LLVMAvailableExternallyLinkage => Linkage::AvailableExternally,
+        LLVMLinkOnceAnyLinkage => Linkage::LinkOnceAny,
+        LLVMLinkOnceODRLinkage => Linkage::LinkOnceOdr,
+        LLVMWeakAnyLinkage => Linkage::WeakAny,
+        LLVMWeakODRLinkage => Linkage::WeakOdr,
+        LLVMAppendingLinkage => Linkage::Appending,
+        LLVMInternalLinkage => Linkage::Internal,
+        LLVMPrivateLinkage => Linkage::Private,
+        LLVMExternalWeakLinkage => Linkage::ExternalWeak,
+        LLVMCommonLinkage => Linkage::Common,
+        // Legacy values LLVM 16 never produces for IR it reads.
+        _ => Linkage::External,
+    }
+}
+
+fn linkage_to_llvm(l: Linkage) -> LLVMLinkage {
+    use LLVMLinkage::*;
+    match l {
+        Linkage::External => LLVMExternalLinkage,
+        Linkage::AvailableExternally => LLVMAvailableExternallyLinkage,
+        Linkage::LinkOnceAny => LLVMLinkOnceAnyLinkage,
+        Linkage::LinkOnceOdr => LLVMLinkOnceODRLinkage,
+        Linkage::WeakAny => LLVMWeakAnyLinkage,
+        Linkage::WeakOdr => LLVMWeakODRLinkage,
+        Linkage::Appending => LLVMAppendingLinkage,
+        Linkage::Internal => LLVMInternalLinkage,
+        Linkage::Private => LLVMPrivateLinkage,
+        Linkage::ExternalWeak => LLVMExternalWeakLinkage,
+        Linkage::Common => LLVMCommonLinkage,
+    }
+}
+
+impl<'m> ModuleRef<'m> {
+    /// Borrows a module owned elsewhere (the host's, through llvm-plugin).
+    ///
+    /// # Safety
+    /// `raw` must be a valid module that outlives `'m` and is not used
+    /// through another handle meanwhile.
+    pub unsafe fn from_raw(raw: LLVMModuleRef) -> Self {
+        ModuleRef { raw, _owner: PhantomData }
+    }
+
+    pub fn context(&self) -> LLVMContextRef {
+        // SAFETY: a live module has a context.
+        unsafe { LLVMGetModuleContext(self.raw) }
+    }
+
+    /// The id of a metadata kind (e.g. "callees", "prof", "associated").
+    pub fn md_kind(&self, name: &str) -> u32 {
+        // SAFETY: LLVM copies the name.
+        unsafe { LLVMGetMDKindIDInContext(self.context(), name.as_ptr().cast(), name.len() as u32) }
+    }
+
+    fn collect(&self, first: unsafe extern "C" fn(LLVMModuleRef) -> LLVMValueRef,
+               next: unsafe extern "C" fn(LLVMValueRef) -> LLVMValueRef) -> Vec<Global<'m>> {
+        let mut out = Vec::new();
+        // SAFETY: standard LLVM-C iteration over a live module's list.
+        unsafe {
+            let mut v = first(self.raw);
+            while !v.is_null() {
+                out.push(Global::new(v));
+                v = next(v);
+            }
+        }
+        out
+    }
+
+    /// Every global value, by kind, each list in module order.
+    pub fn globals(&self, kind: GlobalKind) -> Vec<Global<'m>> {
+        match kind {
+            GlobalKind::Function => self.collect(LLVMGetFirstFunction, LLVMGetNextFunction),
+            GlobalKind::Variable => self.collect(LLVMGetFirstGlobal, LLVMGetNextGlobal),
+            GlobalKind::Alias => self.collect(LLVMGetFirstGlobalAlias, LLVMGetNextGlobalAlias),
+            GlobalKind::IFunc => self.collect(LLVMGetFirstGlobalIFunc, LLVMGetNextGlobalIFunc),
+        }
+    }
+
+    /// The integer value of module flag `name`, if present.
+    pub fn flag(&self, name: &str) -> Option<i64> {
+        let c = CString::new(name).expect("flag name without NUL");
+        // SAFETY: reads the module's flags.
+        let v = unsafe { mtpc_module_flag_int(self.raw, c.as_ptr()) };
+        (v >= 0).then_some(v)
+    }
+
+    pub fn source_filename(&self) -> String {
+        // SAFETY: pointer/length pair valid while the module lives.
+        unsafe {
+            let mut len = 0usize;
+            let p = LLVMGetSourceFileName(self.raw, &mut len);
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+        }
+    }
+
+    pub fn module_asm(&self) -> String {
+        // SAFETY: pointer/length pair valid while the module lives.
+        unsafe {
+            let mut len = 0usize;
+            let p = LLVMGetModuleInlineAsm(self.raw, &mut len);
+            if p.is_null() {
+                return String::new();
+            }
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+        }
+    }
+
+    pub fn set_module_asm(&self, text: &str) {
+        // SAFETY: LLVM copies the text.
+        unsafe { LLVMSetModuleInlineAsm2(self.raw, text.as_ptr().cast(), text.len()) }
+    }
+
+    /// Attaches `!name !{i32 value}` to a global object.
+    pub fn set_global_int_metadata(&self, global: Global<'_>, kind: u32, value: u64) {
+        // SAFETY: builds a metadata node in the module's context and attaches it.
+        unsafe {
+            let ctx = self.context();
+            let int = LLVMConstInt(LLVMInt32TypeInContext(ctx), value, 0);
+            let md = LLVMValueAsMetadata(int);
+            let node = LLVMMDNodeInContext2(ctx, [md].as_ptr() as *mut _, 1);
+            LLVMGlobalSetMetadata(global.raw, kind, node);
+        }
+    }
+
+    /// Adds `!name = !{!{i32 value}}` as named module metadata.
+    pub fn add_named_int_metadata(&self, name: &str, value: u64) {
+        let cname = CString::new(name).expect("metadata name without NUL");
+        // SAFETY: builds a node in the module's context and appends it.
+        unsafe {
+            let ctx = self.context();
+            let int = LLVMConstInt(LLVMInt32TypeInContext(ctx), value, 0);
+            let md = LLVMValueAsMetadata(int);
+            let node = LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, [md].as_ptr() as *mut _, 1));
+            LLVMAddNamedMetadataOperand(self.raw, cname.as_ptr(), node);
+        }
+    }
+
+    /// Replaces the initializer of an appending array (`llvm.used` and
+    /// friends) by the subset of its elements that `keep` accepts; erases
+    /// the array if nothing remains.
+    pub fn filter_appending_array(&self, array: Global<'m>, keep: impl Fn(Value<'m>) -> bool) {
+        let Some(init) = array.initializer() else { return };
+        let elements: Vec<Value<'m>> = init.operands().collect();
+        let kept: Vec<LLVMValueRef> = elements
+            .iter()
+            .copied()
+            .filter(|&e| keep(e))
+            .map(|e| e.raw)
+            .collect();
+        if kept.len() == elements.len() {
+            return;
+        }
+        if kept.is_empty() {
+            array.erase();
+            return;
+        }
+        // SAFETY: a new array of the same element type replaces the old
+        // global, which takes its name; the old one has no other uses.
+        unsafe {
+            let elem_ty = LLVMGetElementType(LLVMTypeOf(init.raw));
+            let new_init = LLVMConstArray(elem_ty, kept.as_ptr() as *mut _, kept.len() as u32);
+            let name = array.name();
+            array.set_name("");
+            let cname = CString::new(name).expect("array name without NUL");
+            let replacement = LLVMAddGlobal(self.raw, LLVMTypeOf(new_init), cname.as_ptr());
+            LLVMSetInitializer(replacement, new_init);
+            LLVMSetLinkage(replacement, LLVMLinkage::LLVMAppendingLinkage);
+            if let Some(section) = array.section() {
+                let cs = CString::new(section).expect("section without NUL");
+                LLVMSetSection(replacement, cs.as_ptr());
+            }
+            array.erase();
+        }
+    }
+
+    pub fn verify(&self) -> Result<(), String> {
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: ReturnStatus only reports, never aborts.
+        let broken = unsafe {
+            LLVMVerifyModule(self.raw, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg)
+        };
+        let text = take_message(msg);
+        if broken != 0 {
+            Err(text)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Serializes the module to bitcode in memory.
+    pub fn to_bitcode(&self) -> Vec<u8> {
+        // SAFETY: the buffer is copied out and disposed.
+        unsafe {
+            let buf = LLVMWriteBitcodeToMemoryBuffer(self.raw);
+            let start = LLVMGetBufferStart(buf).cast::<u8>();
+            let bytes = std::slice::from_raw_parts(start, LLVMGetBufferSize(buf)).to_vec();
+            LLVMDisposeMemoryBuffer(buf);
+            bytes
+        }
+    }
+
+    pub fn write_bitcode(&self, path: &Path) -> Result<(), String> {
+        let cpath = CString::new(path.to_string_lossy().as_bytes())
+            .map_err(|_| format!("path {} contains a NUL byte", path.display()))?;
+        // SAFETY: LLVM writes the file and returns non-zero on failure.
+        if unsafe { LLVMWriteBitcodeToFile(self.raw, cpath.as_ptr()) } != 0 {
+            return Err(format!("cannot write bitcode to {}", path.display()));
+        }
+        Ok(())
+    }
+
+    /// Finishes lazy loading of everything still pending.
+    pub fn materialize_all(&self) -> Result<(), String> {
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: raw is a live (possibly lazy) module.
+        if unsafe { mtpc_materialize_all(self.raw, &mut msg) } {
+            Ok(())
+        } else {
+            Err(take_malloc_message(msg))
+        }
+    }
+}
+
+/// An LLVM context owned by one thread, with the modules loaded into it.
+pub struct OwnedContext {
+    raw: LLVMContextRef,
+}
+
+// SAFETY: an LLVMContext may move between threads as long as only one
+// thread uses it at a time, which ownership guarantees.
+unsafe impl Send for OwnedContext {}
+
+impl OwnedContext {
+    pub fn new() -> Self {
+        // SAFETY: creates a fresh context, disposed in Drop.
+        OwnedContext { raw: unsafe { LLVMContextCreate() } }
+    }
+
+    /// Loads a module lazily from bitcode: bodies are read on materialization.
+    /// The bytes must outlive the returned module.
+    pub fn load_lazy<'c>(&'c self, bitcode: &'c [u8], name: &str) -> Result<OwnedModule<'c>, String> {
+        let cname = CString::new(name).unwrap_or_default();
+        // SAFETY: the memory buffer is a non-owning view of `bitcode`, which
+        // outlives the module by the lifetime 'c; the module owns the view.
+        unsafe {
+            let buf = LLVMCreateMemoryBufferWithMemoryRange(
+                bitcode.as_ptr().cast(),
+                bitcode.len(),
+                cname.as_ptr(),
+                0,
+            );
+            let mut module = std::ptr::null_mut();
+            if LLVMGetBitcodeModuleInContext2(self.raw, buf, &mut module) != 0 {
+                return Err("cannot read the module's bitcode".into());
+            }
+            Ok(OwnedModule { raw: module, _ctx: PhantomData })
+        }
+    }
+}
+
+impl Default for OwnedContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for OwnedContext {
+    fn drop(&mut self) {
+        // SAFETY: every module of this context was dropped before (lifetimes).
+        unsafe { LLVMContextDispose(self.raw) }
+    }
+}
+
+/// A module this code owns; disposed when dropped.
+pub struct OwnedModule<'c> {
+    raw: LLVMModuleRef,
+    _ctx: PhantomData<&'c OwnedContext>,
+}
+
+impl<'c> OwnedModule<'c> {
+    pub fn as_module(&mut self) -> ModuleRef<'_> {
+        ModuleRef { raw: self.raw, _owner: PhantomData }
+    }
+}
+
+impl Drop for OwnedModule<'_> {
+    fn drop(&mut self) {
+        // SAFETY: we own the module.
+        unsafe { LLVMDisposeModule(self.raw) }
+    }
+}

@@ -1,0 +1,28 @@
+//! mtpc: parallel compilation of one large LLVM module, as a pass plugin.
+//!
+//! The plugin crate (`plugin/`) only registers passes; the logic is here,
+//! one module per concern:
+//! - [`ir`]: the safe layer over LLVM-C and the C++ shim (all `unsafe`);
+//! - [`module_facts`]: the module read once into plain Rust;
+//! - [`call_graph`]: the call graph and its SCCs (petgraph);
+//! - [`partition_plan`]: which partition owns each definition;
+//! - [`symbol_rules`]: what each global becomes in each partition;
+//! - [`partition_builder`]: builds one partition in its own context;
+//! - [`split`]: the `mtpc-split` transformation;
+//! - [`worker`]: runs partition jobs on threads;
+//! - [`options`]: pass parameters;
+//! - [`host`]: glue to the hosts' pass managers.
+
+pub mod call_graph;
+pub mod host;
+pub mod ir;
+pub mod module_facts;
+pub mod options;
+pub mod partition_builder;
+pub mod partition_plan;
+pub mod split;
+pub mod symbol_rules;
+pub mod worker;
+
+#[cfg(test)]
+mod test_support;

@@ -1,0 +1,452 @@
+//! What the split needs to know about a module, read once into plain Rust.
+//!
+//! Planning and the symbol rules work on [`ModuleFacts`] only, so they can be
+//! unit-tested without LLVM and are independent of the context the module
+//! lives in. Globals are identified by their position ([`GlobalId`]), which
+//! bitcode preserves, so unnamed globals are handled like named ones.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::ir::{Global, GlobalKind, ModuleRef, Operand, Value};
+
+/// Linkage, mirroring LLVM's `GlobalValue::LinkageTypes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Linkage {
+    External,
+    AvailableExternally,
+    LinkOnceAny,
+    LinkOnceOdr,
+    WeakAny,
+    WeakOdr,
+    Appending,
+    Internal,
+    Private,
+    ExternalWeak,
+    Common,
+}
+
+impl Linkage {
+    pub fn is_local(self) -> bool {
+        matches!(self, Linkage::Internal | Linkage::Private)
+    }
+    /// May the definition be dropped when nothing in its object uses it?
+    pub fn is_discardable(self) -> bool {
+        matches!(
+            self,
+            Linkage::Internal
+                | Linkage::Private
+                | Linkage::LinkOnceAny
+                | Linkage::LinkOnceOdr
+                | Linkage::AvailableExternally
+        )
+    }
+    /// Can the definition be replaced at link time by a different one?
+    pub fn is_interposable(self) -> bool {
+        matches!(
+            self,
+            Linkage::LinkOnceAny | Linkage::WeakAny | Linkage::ExternalWeak | Linkage::Common
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visibility {
+    Default,
+    Hidden,
+    Protected,
+}
+
+/// A global's position: its kind and index in the module's list of that kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlobalId {
+    pub kind: GlobalKind,
+    pub index: u32,
+}
+
+/// The role of an `appending` array the compiler gives meaning to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialArray {
+    /// `llvm.used`, `llvm.compiler.used`: keep these members alive.
+    Used,
+    /// `llvm.global_ctors`, `llvm.global_dtors` and any other appending array.
+    PrimaryOnly,
+}
+
+/// How one global refers to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RefKind {
+    /// A direct call, or an indirect call resolved by `!callees` or value profile.
+    Call,
+    /// Any other use: address taken, initializer reference, load or store.
+    Ref,
+}
+
+/// Everything the split decides on about one global value.
+#[derive(Clone, Debug)]
+pub struct GlobalFacts {
+    pub id: GlobalId,
+    /// Empty for an unnamed global.
+    pub name: String,
+    pub linkage: Linkage,
+    pub visibility: Visibility,
+    pub dso_local: bool,
+    /// Function with a body or variable with an initializer; aliases and
+    /// ifuncs are definitions too.
+    pub is_definition: bool,
+    /// COMDAT group (an index into `ModuleFacts::comdat_count`).
+    pub comdat: Option<u32>,
+    pub section: Option<String>,
+    pub thread_local: bool,
+    pub is_constant: bool,
+    pub unnamed_addr: bool,
+    /// IR instructions of a function body (the cost model's unit).
+    pub instructions: u32,
+    /// Bytes of a variable's value.
+    pub size: u64,
+    /// Globals referenced by this one's body, initializer or target, sorted.
+    pub refs: Vec<(u32, RefKind)>,
+    /// Functions whose `blockaddress` this global uses.
+    pub block_address_of: Vec<u32>,
+    /// The global named by `!associated`.
+    pub associated: Option<u32>,
+    /// For aliases: the base object; for ifuncs: the resolver.
+    pub target: Option<u32>,
+    /// Function attributes that matter for copying bodies.
+    pub no_inline: bool,
+    pub always_inline: bool,
+    pub inline_hint: bool,
+    /// Function whose body contains inline asm naming a local symbol.
+    pub asm_local_refs: Vec<u32>,
+    pub special: Option<SpecialArray>,
+}
+
+impl GlobalFacts {
+    pub fn is_function(&self) -> bool {
+        self.id.kind == GlobalKind::Function
+    }
+    pub fn is_variable(&self) -> bool {
+        self.id.kind == GlobalKind::Variable
+    }
+    /// A strong alias may be resolved to its aliasee: it cannot be replaced
+    /// at link time.
+    pub fn is_strong_alias(&self) -> bool {
+        self.id.kind == GlobalKind::Alias
+            && matches!(self.linkage, Linkage::External | Linkage::Internal | Linkage::Private)
+    }
+    pub fn display_name(&self) -> String {
+        if self.name.is_empty() {
+            format!("<unnamed {:?} #{}>", self.id.kind, self.id.index)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
+/// The module as the split sees it. `globals` are in a fixed order:
+/// functions, variables, aliases, ifuncs, each in module order.
+#[derive(Clone, Debug, Default)]
+pub struct ModuleFacts {
+    pub source_filename: String,
+    pub globals: Vec<GlobalFacts>,
+    pub comdat_count: u32,
+    /// Local globals that module-level inline asm names.
+    pub module_asm_locals: Vec<u32>,
+    pub has_module_asm: bool,
+    /// PIC without PIE: default-visibility symbols may be preempted.
+    pub is_shared_library_code: bool,
+}
+
+impl ModuleFacts {
+    pub fn total_instructions(&self) -> u64 {
+        self.globals.iter().map(|g| u64::from(g.instructions)).sum()
+    }
+
+    pub fn index_of(&self, id: GlobalId) -> Option<u32> {
+        self.globals.iter().position(|g| g.id == id).map(|i| i as u32)
+    }
+}
+
+const KINDS: [GlobalKind; 4] = [GlobalKind::Function, GlobalKind::Variable, GlobalKind::Alias, GlobalKind::IFunc];
+
+/// Every global value of `module`, in the order [`ModuleFacts::globals`] uses.
+pub fn globals_in_fact_order<'m>(module: &ModuleRef<'m>) -> Vec<Global<'m>> {
+    KINDS.iter().flat_map(|&k| module.globals(k)).collect()
+}
+
+/// Reads the facts of a module.
+pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFacts {
+    let globals = globals_in_fact_order(module);
+    let index: HashMap<Global<'_>, u32> =
+        globals.iter().enumerate().map(|(i, g)| (*g, i as u32)).collect();
+    let kinds = MdKinds {
+        callees: module.md_kind("callees"),
+        prof: module.md_kind("prof"),
+        associated: module.md_kind("associated"),
+    };
+    let source_filename = module.source_filename();
+    let pgo_names = PgoNameIndex::new(&globals, &source_filename);
+    let local_names: HashMap<String, u32> = globals
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.linkage().is_local() && !g.name().is_empty())
+        .map(|(i, g)| (g.name(), i as u32))
+        .collect();
+
+    let mut comdats: HashMap<String, u32> = HashMap::new();
+    let mut per_kind_index = [0u32; 4];
+    let facts = globals
+        .iter()
+        .map(|&g| {
+            let kind = g.kind();
+            let slot = KINDS.iter().position(|&k| k == kind).unwrap_or(0);
+            let id = GlobalId { kind, index: per_kind_index[slot] };
+            per_kind_index[slot] += 1;
+            let next_comdat = comdats.len() as u32;
+            let comdat = g.comdat_key().map(|key| *comdats.entry(key).or_insert(next_comdat));
+            let mut walker = RefWalker::new(&index, &local_names);
+            let mut instructions = 0u32;
+            let is_definition = !g.is_declaration();
+            match kind {
+                GlobalKind::Function if is_definition => {
+                    for inst in g.instructions() {
+                        instructions += 1;
+                        walker.walk_instruction(&inst, &kinds, &pgo_names);
+                    }
+                }
+                GlobalKind::Variable => {
+                    if let Some(init) = g.initializer() {
+                        walker.walk(init, RefKind::Ref);
+                    }
+                }
+                GlobalKind::Alias | GlobalKind::IFunc => {
+                    if let Some(t) = g.target() {
+                        walker.walk(t, RefKind::Ref);
+                    }
+                }
+                _ => {}
+            }
+            let associated = if kind == GlobalKind::Variable || kind == GlobalKind::Function {
+                g.attached_metadata_operands(module.context(), kinds.associated)
+                    .into_iter()
+                    .find_map(|v| global_of(v).and_then(|a| index.get(&a).copied()))
+            } else {
+                None
+            };
+            let target = match kind {
+                GlobalKind::Alias | GlobalKind::IFunc => g
+                    .target()
+                    .and_then(base_object)
+                    .and_then(|b| index.get(&b).copied()),
+                _ => None,
+            };
+            let name = g.name();
+            let special = (g.linkage() == Linkage::Appending).then(|| {
+                if name == "llvm.used" || name == "llvm.compiler.used" {
+                    SpecialArray::Used
+                } else {
+                    SpecialArray::PrimaryOnly
+                }
+            });
+            let is_function = kind == GlobalKind::Function;
+            GlobalFacts {
+                id,
+                linkage: g.linkage(),
+                visibility: g.visibility(),
+                dso_local: g.is_dso_local(),
+                is_definition,
+                comdat,
+                section: g.section(),
+                thread_local: g.is_thread_local(),
+                is_constant: g.is_constant(),
+                unnamed_addr: g.has_global_unnamed_addr(),
+                instructions,
+                size: if kind == GlobalKind::Variable { g.value_size(module) } else { 0 },
+                refs: walker.refs.into_iter().collect(),
+                block_address_of: walker.block_addresses.into_iter().collect(),
+                associated,
+                target,
+                no_inline: is_function && (g.has_fn_attribute("noinline") || g.has_fn_attribute("optnone")),
+                always_inline: is_function && g.has_fn_attribute("alwaysinline"),
+                inline_hint: is_function && g.has_fn_attribute("inlinehint"),
+                asm_local_refs: walker.asm_locals.into_iter().collect(),
+                special,
+                name,
+            }
+        })
+        .collect();
+
+    let module_asm = module.module_asm();
+    let module_asm_locals = asm_symbol_tokens(&module_asm)
+        .filter_map(|t| local_names.get(t).copied())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    ModuleFacts {
+        source_filename,
+        globals: facts,
+        comdat_count: comdats.len() as u32,
+        module_asm_locals,
+        has_module_asm: !module_asm.trim().is_empty(),
+        is_shared_library_code,
+    }
+}
+
+struct MdKinds {
+    callees: u32,
+    prof: u32,
+    associated: u32,
+}
+
+fn global_of(v: Value<'_>) -> Option<Global<'_>> {
+    match v.classify() {
+        Operand::Global(g) => Some(g),
+        _ => None,
+    }
+}
+
+/// The global object at the bottom of an alias's target expression
+/// (through casts, GEPs and aliases of aliases).
+fn base_object(v: Value<'_>) -> Option<Global<'_>> {
+    let mut current = v;
+    for _ in 0..64 {
+        match current.classify() {
+            Operand::Global(g) => match g.kind() {
+                GlobalKind::Alias => current = g.target()?,
+                _ => return Some(g),
+            },
+            Operand::Aggregate(expr) => current = expr.operands().next()?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Maps the MD5 hashes that value-profile metadata uses to functions.
+struct PgoNameIndex {
+    by_hash: HashMap<u64, u32>,
+}
+
+impl PgoNameIndex {
+    fn new(globals: &[Global<'_>], source_filename: &str) -> Self {
+        let mut by_hash = HashMap::new();
+        for (i, g) in globals.iter().enumerate() {
+            if g.kind() != GlobalKind::Function || g.is_declaration() {
+                continue;
+            }
+            let name = g.name();
+            let name = name.strip_prefix('\u{1}').unwrap_or(&name).to_string();
+            let mut candidates = vec![name.clone()];
+            if g.linkage().is_local() {
+                // LLVM 16's getPGOFuncName for local functions.
+                candidates.push(format!("{source_filename}:{name}"));
+                candidates.push(format!("{source_filename};{name}"));
+            }
+            for c in candidates {
+                by_hash.insert(md5_low64(&c), i as u32);
+            }
+        }
+        PgoNameIndex { by_hash }
+    }
+}
+
+/// The low 64 bits of MD5, as LLVM's `MD5Hash` computes them.
+pub fn md5_low64(s: &str) -> u64 {
+    let digest = md5::compute(s.as_bytes());
+    u64::from_le_bytes(digest.0[..8].try_into().expect("8 bytes"))
+}
+
+/// Tokens of an asm text that could name a symbol.
+pub fn asm_symbol_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
+        .filter(|t| !t.is_empty())
+}
+
+struct RefWalker<'a, 'm> {
+    index: &'a HashMap<Global<'m>, u32>,
+    local_names: &'a HashMap<String, u32>,
+    refs: BTreeSet<(u32, RefKind)>,
+    block_addresses: BTreeSet<u32>,
+    asm_locals: BTreeSet<u32>,
+    seen: std::collections::HashSet<Value<'m>>,
+}
+
+impl<'a, 'm> RefWalker<'a, 'm> {
+    fn new(index: &'a HashMap<Global<'m>, u32>, local_names: &'a HashMap<String, u32>) -> Self {
+        RefWalker {
+            index,
+            local_names,
+            refs: BTreeSet::new(),
+            block_addresses: BTreeSet::new(),
+            asm_locals: BTreeSet::new(),
+            seen: Default::default(),
+        }
+    }
+
+    fn add(&mut self, g: Global<'m>, kind: RefKind) {
+        if let Some(&i) = self.index.get(&g) {
+            self.refs.insert((i, kind));
+        }
+    }
+
+    /// Records every global that `v` refers to, through constant expressions.
+    fn walk(&mut self, v: Value<'m>, kind: RefKind) {
+        match v.classify() {
+            Operand::Global(g) => self.add(g, kind),
+            Operand::BlockAddress(f) => {
+                if let Some(&i) = self.index.get(&f) {
+                    self.block_addresses.insert(i);
+                    self.refs.insert((i, RefKind::Ref));
+                }
+            }
+            Operand::Aggregate(c) => {
+                if self.seen.insert(c) {
+                    for op in c.operands() {
+                        self.walk(op, RefKind::Ref);
+                    }
+                }
+            }
+            Operand::InlineAsm(text) => {
+                for t in asm_symbol_tokens(&text) {
+                    if let Some(&i) = self.local_names.get(t) {
+                        self.asm_locals.insert(i);
+                        self.refs.insert((i, RefKind::Ref));
+                    }
+                }
+            }
+            Operand::Other => {}
+        }
+    }
+
+    fn walk_instruction(&mut self, inst: &crate::ir::Instruction<'m>, kinds: &MdKinds, pgo: &PgoNameIndex) {
+        let callee = inst.callee;
+        for op in inst.value.operands() {
+            let kind = if Some(op) == callee { RefKind::Call } else { RefKind::Ref };
+            self.walk(op, kind);
+        }
+        let Some(callee) = callee else { return };
+        if matches!(callee.classify(), Operand::Global(_) | Operand::InlineAsm(_)) {
+            return;
+        }
+        // An indirect call: resolve its possible targets from metadata.
+        if let Some(md) = inst.metadata(kinds.callees) {
+            for target in md.md_node_operands() {
+                if let Some(g) = global_of(target) {
+                    self.add(g, RefKind::Call);
+                }
+            }
+        }
+        if let Some(md) = inst.metadata(kinds.prof) {
+            let ops = md.md_node_operands();
+            let is_vp = ops.first().and_then(|v| v.md_string()).as_deref() == Some("VP");
+            // Value kind 0 is IPVK_IndirectCallTarget (1 is memory-op sizes).
+            if is_vp && ops.get(1).and_then(|v| v.const_int()) == Some(0) {
+                // !{!"VP", i32 kind, i64 total, i64 hash, i64 count, ...}
+                for pair in ops.get(3..).unwrap_or(&[]).chunks(2) {
+                    if let Some(&f) = pair[0].const_int().and_then(|h| pgo.by_hash.get(&h)) {
+                        self.refs.insert((f, RefKind::Call));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The pass parameters of `mtpc-split<...>`, parsed from pipeline text.
+//!
+//! Parameters are `;`-separated `key=value` pairs, as LLVM's own passes
+//! write them. Errors name the parameter and say what is accepted.
+
+use std::path::PathBuf;
+
+/// Modules below this cost (IR instructions) stay one partition unless
+/// `min-size` says otherwise: splitting them costs more than it saves.
+pub const DEFAULT_MIN_SIZE: u64 = 20_000;
+/// With no `partitions=`, one partition per this many IR instructions.
+pub const DEFAULT_INSTRUCTIONS_PER_PARTITION: u64 = 50_000;
+/// Upper bound of the derived partition count.
+pub const DEFAULT_MAX_PARTITIONS: u32 = 64;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SplitOptions {
+    /// Partitions to aim for; `None`: derived from the module's size.
+    pub partitions: Option<u32>,
+    pub min_size: u64,
+    /// Write partition K to `PREFIX.K.bc`.
+    pub out: Option<PathBuf>,
+}
+
+impl Default for SplitOptions {
+    fn default() -> Self {
+        SplitOptions { partitions: None, min_size: DEFAULT_MIN_SIZE, out: None }
+    }
+}
+
+impl SplitOptions {
+    /// The partition count for a module of `instructions`.
+    pub fn partitions_for(&self, instructions: u64) -> u32 {
+        if instructions < self.min_size {
+            return 1;
+        }
+        self.partitions.unwrap_or_else(|| {
+            let derived = instructions / DEFAULT_INSTRUCTIONS_PER_PARTITION;
+            derived.clamp(2, u64::from(DEFAULT_MAX_PARTITIONS)) as u32
+        })
+    }
+}
+
+/// Splits `name<params>` into the pass name and its parameter text.
+/// Returns `None` if `text` is not `name` or `name<...>`.
+pub fn strip_pass_name<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let rest = text.strip_prefix(name)?;
+    if rest.is_empty() {
+        return Some("");
+    }
+    rest.strip_prefix('<')?.strip_suffix('>')
+}
+
+fn parse_count(key: &str, value: &str, min: u64) -> Result<u64, String> {
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|&v| v >= min)
+        .ok_or_else(|| format!("invalid value '{value}' for parameter '{key}': expected an integer >= {min}"))
+}
+
+/// Parses the parameters of `mtpc-split`.
+pub fn parse_split_options(params: &str) -> Result<SplitOptions, String> {
+    let mut opts = SplitOptions::default();
+    for item in params.split(';').filter(|s| !s.is_empty()) {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("parameter '{item}' has no value: write {item}=VALUE"))?;
+        match key {
+            "partitions" => {
+                let n = parse_count(key, value, 1)?;
+                opts.partitions = Some(u32::try_from(n).unwrap_or(u32::MAX));
+            }
+            "min-size" => opts.min_size = parse_count(key, value, 0)?,
+            "out" => {
+                if value.is_empty() {
+                    return Err("parameter 'out' needs a file prefix: out=PREFIX".into());
+                }
+                opts.out = Some(PathBuf::from(value));
+            }
+            _ => {
+                return Err(format!(
+                    "unknown parameter '{key}'; mtpc-split accepts partitions=N, min-size=M and out=PREFIX"
+                ))
+            }
+        }
+    }
+    Ok(opts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_all_parameters() {
+        let o = parse_split_options("partitions=8;min-size=0;out=/tmp/x").unwrap();
+        assert_eq!(o, SplitOptions { partitions: Some(8), min_size: 0, out: Some("/tmp/x".into()) });
+    }
+
+    #[test]
+    fn errors_name_the_parameter() {
+        let e = parse_split_options("partitions=zero").unwrap_err();
+        assert!(e.contains("'partitions'") && e.contains("'zero'"), "{e}");
+        assert!(parse_split_options("partitions=0").unwrap_err().contains("partitions"));
+        let e = parse_split_options("parts=2").unwrap_err();
+        assert!(e.contains("unknown parameter 'parts'"), "{e}");
+        assert!(parse_split_options("min-size").unwrap_err().contains("min-size"));
+    }
+
+    #[test]
+    fn pass_name_and_parameters() {
+        assert_eq!(strip_pass_name("mtpc-split", "mtpc-split"), Some(""));
+        assert_eq!(strip_pass_name("mtpc-split<partitions=2>", "mtpc-split"), Some("partitions=2"));
+        assert_eq!(strip_pass_name("mtpc-splitter", "mtpc-split"), None);
+        assert_eq!(strip_pass_name("mtpc-split<x", "mtpc-split"), None);
+    }
+
+    #[test]
+    fn small_modules_stay_whole() {
+        let o = SplitOptions { partitions: Some(8), ..Default::default() };
+        assert_eq!(o.partitions_for(DEFAULT_MIN_SIZE - 1), 1);
+        assert_eq!(o.partitions_for(DEFAULT_MIN_SIZE), 8);
+        let d = SplitOptions { min_size: 0, ..Default::default() };
+        assert_eq!(d.partitions_for(10), 2);
+        assert_eq!(d.partitions_for(10_000_000), DEFAULT_MAX_PARTITIONS);
+    }
+}

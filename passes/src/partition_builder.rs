@@ -1,0 +1,221 @@
+//! Builds one partition's module from the serialized whole module.
+//!
+//! The module is written to bitcode once; each partition is then loaded
+//! lazily into its own `LLVMContext`, so only the bodies it keeps are read,
+//! and the symbol plan is applied to it by position. Partitions are built
+//! independently of each other, on any thread: no serial CloneModule.
+
+use std::collections::HashMap;
+
+use crate::ir::{Global, GlobalKind, ModuleRef, Operand, OwnedContext, OwnedModule};
+use crate::module_facts::{globals_in_fact_order, Linkage, ModuleFacts, SpecialArray, Visibility};
+use crate::symbol_rules::{Decision, SymbolPlan};
+
+/// What every partition is built from.
+pub struct SplitInput<'a> {
+    pub bitcode: &'a [u8],
+    pub facts: &'a ModuleFacts,
+    pub plan: &'a SymbolPlan,
+}
+
+/// Builds partition `partition` in `ctx`. The result is verified.
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput<'c>, partition: u32) -> Result<OwnedModule<'c>, String> {
+    let mut owned = ctx.load_lazy(input.bitcode, &format!("mtpc.partition.{partition}"))?;
+    {
+        let module = owned.as_module();
+        let globals = globals_in_fact_order(&module);
+        if globals.len() != input.facts.globals.len() {
+            return Err(format!(
+                "the reloaded module has {} globals, the plan {}",
+                globals.len(),
+                input.facts.globals.len()
+            ));
+        }
+        PartitionEditor { module: &module, globals, input, partition }.apply()?;
+        module.verify().map_err(|e| format!("partition {partition} fails the verifier: {e}"))?;
+    }
+    Ok(owned)
+}
+
+struct PartitionEditor<'a, 'm> {
+    module: &'a ModuleRef<'m>,
+    /// Handles in fact order; `None` once erased.
+    globals: Vec<Global<'m>>,
+    input: &'a SplitInput<'a>,
+    partition: u32,
+}
+
+impl<'a, 'm> PartitionEditor<'a, 'm> {
+    fn decision(&self, i: usize) -> Decision {
+        self.input.plan.decision(self.partition, i)
+    }
+
+    fn apply(mut self) -> Result<(), String> {
+        let facts = self.input.facts;
+        // 1. Bodies: read those this partition keeps, drop the rest unread.
+        for (i, g) in self.globals.iter().enumerate() {
+            if g.kind() != GlobalKind::Function || !facts.globals[i].is_definition {
+                continue;
+            }
+            match self.decision(i) {
+                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy => g.materialize()?,
+                _ => {
+                    g.delete_body();
+                }
+            }
+        }
+        self.module.materialize_all()?;
+
+        // 2. Initializers of variables this partition does not define.
+        let dbg = self.module.md_kind("dbg");
+        for (i, g) in self.globals.iter().enumerate() {
+            let f = &facts.globals[i];
+            if f.is_variable() && f.is_definition && f.special.is_none() {
+                match self.decision(i) {
+                    Decision::Declare | Decision::Drop => {
+                        g.clear_initializer();
+                        g.erase_metadata(dbg);
+                    }
+                    Decision::AvailableExternally => g.erase_metadata(dbg),
+                    _ => {}
+                }
+            }
+        }
+
+        // 3. Special arrays: llvm.used filtered, primary-only arrays dropped.
+        let index: HashMap<Global<'m>, usize> = self.globals.iter().enumerate().map(|(i, g)| (*g, i)).collect();
+        let mut erased = vec![false; self.globals.len()];
+        for (i, f) in facts.globals.iter().enumerate() {
+            match (f.special, self.decision(i)) {
+                (Some(SpecialArray::Used), _) => {
+                    let keep = |e: crate::ir::Value<'m>| match strip_to_global(e) {
+                        Some(g) => index
+                            .get(&g)
+                            .map_or(false, |&j| matches!(self.decision(j), Decision::Define | Decision::LocalCopy)),
+                        None => false,
+                    };
+                    self.module.filter_appending_array(self.globals[i], keep);
+                    erased[i] = true; // the handle may be stale now; never touched again
+                }
+                (Some(SpecialArray::PrimaryOnly), Decision::Drop) => {
+                    self.globals[i].erase();
+                    erased[i] = true;
+                }
+                _ => {}
+            }
+        }
+        if self.partition != 0 && facts.has_module_asm {
+            self.module.set_module_asm("");
+        }
+
+        // 4. Names, linkage and visibility.
+        for i in 0..self.globals.len() {
+            if erased[i] {
+                continue;
+            }
+            let f = &facts.globals[i];
+            let g = self.globals[i];
+            let d = self.decision(i);
+            let promotion = self.input.plan.promotions[i].as_ref();
+            if let Some(p) = promotion {
+                if let Some(name) = &p.new_name {
+                    g.set_name(name);
+                }
+                if p.visibility == Visibility::Hidden {
+                    g.set_visibility(Visibility::Hidden);
+                    g.set_dso_local(true);
+                }
+            }
+            match d {
+                Decision::Define => {
+                    if let Some(p) = promotion {
+                        g.set_linkage(p.linkage);
+                    }
+                }
+                Decision::AvailableExternally if f.linkage != Linkage::AvailableExternally => {
+                    g.set_linkage(Linkage::AvailableExternally);
+                    g.clear_comdat();
+                }
+                Decision::Declare | Decision::Drop if f.is_definition && matches!(f.id.kind, GlobalKind::Function | GlobalKind::Variable) => {
+                    g.set_linkage(Linkage::External);
+                    g.clear_comdat();
+                    if promotion.is_none() && f.linkage.is_local() {
+                        // A dropped local: must have no uses left; erased below.
+                        g.set_visibility(Visibility::Default);
+                    }
+                    if self.input.plan.preemptible_declarations[i] {
+                        g.set_dso_local(false);
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // 5. Aliases and ifuncs this partition only refers to.
+        for i in 0..self.globals.len() {
+            let f = &facts.globals[i];
+            if erased[i] || !matches!(f.id.kind, GlobalKind::Alias | GlobalKind::IFunc) {
+                continue;
+            }
+            match self.decision(i) {
+                Decision::Declare if f.is_strong_alias() => {
+                    self.globals[i].resolve_alias();
+                    erased[i] = true;
+                }
+                Decision::Declare => {
+                    let decl = self.globals[i].replace_with_declaration();
+                    if self.input.plan.preemptible_declarations[i] {
+                        decl.set_dso_local(false);
+                    }
+                    self.globals[i] = decl;
+                }
+                _ => {}
+            }
+        }
+
+        // 6. Remove what this partition does not keep, until nothing changes
+        //    (an alias of a dropped alias goes only after it).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for i in 0..self.globals.len() {
+                if erased[i] || facts.globals[i].special.is_some() {
+                    continue;
+                }
+                let removable = match self.decision(i) {
+                    Decision::Drop => true,
+                    Decision::Declare | Decision::AvailableExternally => true,
+                    _ => false,
+                };
+                if removable && self.globals[i].is_unused() {
+                    self.globals[i].erase();
+                    erased[i] = true;
+                    changed = true;
+                }
+            }
+        }
+        for i in 0..self.globals.len() {
+            if !erased[i] && self.decision(i) == Decision::Drop && facts.globals[i].special.is_none() {
+                return Err(format!(
+                    "partition {}: {} is still used after the split (a planning error)",
+                    self.partition,
+                    facts.globals[i].display_name()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The global an element of `llvm.used` names (through casts).
+fn strip_to_global(v: crate::ir::Value<'_>) -> Option<Global<'_>> {
+    let mut current = v;
+    for _ in 0..8 {
+        match current.classify() {
+            Operand::Global(g) => return Some(g),
+            Operand::Aggregate(e) => current = e.operands().next()?,
+            _ => return None,
+        }
+    }
+    None
+}

@@ -1,0 +1,421 @@
+//! Which partition owns each definition.
+//!
+//! 1. Groups: definitions that must share a partition are united — call
+//!    SCCs, COMDAT groups, a function and the users of its block addresses,
+//!    an alias and its aliasee, `!associated` pairs, a local symbol named by
+//!    inline asm and its users, and variables placed in one explicit section
+//!    (their order in the section may matter). Some groups are pinned to the
+//!    primary partition 0: `llvm.global_ctors`/`dtors` entries, ifuncs and
+//!    their resolvers, weak aliases and their aliasees, locals named by
+//!    module-level asm.
+//! 2. Units: the groups' dominator tree, from a virtual root above every
+//!    group nothing else reaches. A subtree is reachable only through its
+//!    root, so a subtree kept together costs no cross-partition reference.
+//!    Subtrees within the size cap become units; larger ones are cut below
+//!    their root.
+//! 3. Packing: units go, largest first, to the least loaded partition.
+//!
+//! Every step iterates in module order and breaks ties by index, so the
+//! same module and parameters always give the same plan.
+
+use petgraph::algo::dominators::simple_fast;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::unionfind::UnionFind;
+
+use crate::call_graph::CallGraph;
+use crate::module_facts::{Linkage, ModuleFacts, SpecialArray};
+
+/// Cost given to every definition on top of its instructions, so that
+/// variables and tiny functions still weigh something.
+const COST_PER_DEFINITION: u64 = 1;
+
+/// Units are cut to at most this fraction of a partition's fair share, so
+/// that packing can balance them.
+const UNIT_FRACTION_OF_SHARE: u64 = 2;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionPlan {
+    pub partitions: u32,
+    /// The owning partition of every definition; `None` for declarations,
+    /// `available_externally` input and the special arrays.
+    pub owner: Vec<Option<u32>>,
+    /// Cost (instructions) owned by each partition.
+    pub cost: Vec<u64>,
+}
+
+impl PartitionPlan {
+    /// Everything in the primary partition: what `min-size` gives small modules.
+    pub fn single(facts: &ModuleFacts) -> Self {
+        let owner = facts.globals.iter().map(|g| owns_a_definition(g).then_some(0)).collect();
+        PartitionPlan { partitions: 1, owner, cost: vec![facts.total_instructions()] }
+    }
+}
+
+fn owns_a_definition(g: &crate::module_facts::GlobalFacts) -> bool {
+    g.is_definition && g.special.is_none() && g.linkage != Linkage::AvailableExternally
+}
+
+/// Plans `requested` partitions (fewer if the module has fewer units).
+pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
+    let n = facts.globals.len();
+    if requested <= 1 || n == 0 {
+        return PartitionPlan::single(facts);
+    }
+    let cg = CallGraph::build(facts);
+    let (group_of, pinned) = groups(facts, &cg);
+
+    // The group graph: one node per group, in order of each group's first member.
+    let mut group_ids: Vec<Option<usize>> = vec![None; n];
+    let mut group_cost: Vec<u64> = Vec::new();
+    let mut group_pinned: Vec<bool> = Vec::new();
+    let mut group_index = vec![usize::MAX; n];
+    for i in 0..n {
+        if !owns_a_definition(&facts.globals[i]) {
+            continue;
+        }
+        let leader = group_of[i];
+        let gid = *group_ids[leader].get_or_insert_with(|| {
+            group_cost.push(0);
+            group_pinned.push(false);
+            group_cost.len() - 1
+        });
+        group_index[i] = gid;
+        group_cost[gid] += u64::from(facts.globals[i].instructions) + COST_PER_DEFINITION;
+        group_pinned[gid] |= pinned[i];
+    }
+    let groups_count = group_cost.len();
+    if groups_count == 0 {
+        return PartitionPlan::single(facts);
+    }
+
+    let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(groups_count + 1, cg.graph.edge_count());
+    let nodes: Vec<NodeIndex> = (0..groups_count).map(|_| graph.add_node(())).collect();
+    let root = graph.add_node(());
+    let mut edges: Vec<(usize, usize)> = cg
+        .graph
+        .edge_indices()
+        .filter_map(|e| {
+            let (a, b) = cg.graph.edge_endpoints(e)?;
+            let (ga, gb) = (group_index[cg.graph[a] as usize], group_index[cg.graph[b] as usize]);
+            (ga != gb && ga != usize::MAX && gb != usize::MAX).then_some((ga, gb))
+        })
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    let mut has_pred = vec![false; groups_count];
+    for &(a, b) in &edges {
+        graph.add_edge(nodes[a], nodes[b], ());
+        has_pred[b] = true;
+    }
+    // The virtual root reaches every group without predecessors, then
+    // (in order) any group still unreached, e.g. inside a closed cycle.
+    let mut reached = vec![false; groups_count];
+    let succ: Vec<Vec<usize>> = {
+        let mut s = vec![Vec::new(); groups_count];
+        for &(a, b) in &edges {
+            s[a].push(b);
+        }
+        s
+    };
+    let mark = |start: usize, reached: &mut Vec<bool>| {
+        let mut stack = vec![start];
+        while let Some(g) = stack.pop() {
+            if !std::mem::replace(&mut reached[g], true) {
+                stack.extend(succ[g].iter().copied().filter(|&s| !reached[s]));
+            }
+        }
+    };
+    for g in 0..groups_count {
+        if !has_pred[g] {
+            graph.add_edge(root, nodes[g], ());
+            mark(g, &mut reached);
+        }
+    }
+    for g in 0..groups_count {
+        if !reached[g] {
+            graph.add_edge(root, nodes[g], ());
+            mark(g, &mut reached);
+        }
+    }
+
+    let dom = simple_fast(&graph, root);
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); groups_count + 1];
+    for g in 0..groups_count {
+        let parent = dom.immediate_dominator(nodes[g]).map_or(groups_count, |p| p.index());
+        children[parent].push(g);
+    }
+    let subtree = subtree_costs(&children, &group_cost, groups_count);
+
+    let total: u64 = group_cost.iter().sum();
+    let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
+    let units = cut_units(&children, &group_cost, &subtree, groups_count, cap);
+
+    // Pack: units holding a pinned group go to partition 0 first, the rest
+    // largest first onto the least loaded partition.
+    let mut unit_of_group = vec![0usize; groups_count];
+    for (u, members) in units.iter().enumerate() {
+        for &g in members {
+            unit_of_group[g] = u;
+        }
+    }
+    let unit_cost: Vec<u64> = units.iter().map(|m| m.iter().map(|&g| group_cost[g]).sum()).collect();
+    let unit_pinned: Vec<bool> = units.iter().map(|m| m.iter().any(|&g| group_pinned[g])).collect();
+    let mut load = vec![0u64; requested as usize];
+    let mut unit_partition = vec![0u32; units.len()];
+    for u in 0..units.len() {
+        if unit_pinned[u] {
+            load[0] += unit_cost[u];
+        }
+    }
+    let mut order: Vec<usize> = (0..units.len()).filter(|&u| !unit_pinned[u]).collect();
+    order.sort_by(|&a, &b| unit_cost[b].cmp(&unit_cost[a]).then(a.cmp(&b)));
+    for u in order {
+        let p = (0..load.len()).min_by_key(|&p| (load[p], p)).expect("at least one partition");
+        load[p] += unit_cost[u];
+        unit_partition[u] = p as u32;
+    }
+
+    // Renumber so that no partition is empty; partition 0 stays the primary.
+    let mut used: Vec<bool> = vec![false; requested as usize];
+    used[0] = true;
+    for &p in &unit_partition {
+        used[p as usize] = true;
+    }
+    let mut renumber = vec![0u32; requested as usize];
+    let mut next = 0u32;
+    for p in 0..requested as usize {
+        if used[p] {
+            renumber[p] = next;
+            next += 1;
+        }
+    }
+    let mut cost = vec![0u64; next as usize];
+    let owner: Vec<Option<u32>> = (0..n)
+        .map(|i| {
+            (group_index[i] != usize::MAX).then(|| {
+                let p = renumber[unit_partition[unit_of_group[group_index[i]]] as usize];
+                cost[p as usize] += u64::from(facts.globals[i].instructions);
+                p
+            })
+        })
+        .collect();
+    PartitionPlan { partitions: next, owner, cost }
+}
+
+fn subtree_costs(children: &[Vec<usize>], cost: &[u64], root: usize) -> Vec<u64> {
+    let mut subtree = vec![0u64; children.len()];
+    // Post-order without recursion (dominator trees can be deep).
+    let mut stack = vec![(root, false)];
+    while let Some((node, done)) = stack.pop() {
+        if done {
+            let own = if node == root { 0 } else { cost[node] };
+            subtree[node] = own + children[node].iter().map(|&c| subtree[c]).sum::<u64>();
+        } else {
+            stack.push((node, true));
+            stack.extend(children[node].iter().map(|&c| (c, false)));
+        }
+    }
+    subtree
+}
+
+/// Cuts the dominator tree into units of at most `cap` (a single group
+/// may exceed it). A node whose subtree is too large becomes a unit with as
+/// many of its small child subtrees as fit; the other children are cut in turn.
+fn cut_units(children: &[Vec<usize>], cost: &[u64], subtree: &[u64], root: usize, cap: u64) -> Vec<Vec<usize>> {
+    let mut units = Vec::new();
+    let collect = |start: usize, out: &mut Vec<usize>| {
+        let mut stack = vec![start];
+        while let Some(g) = stack.pop() {
+            out.push(g);
+            stack.extend(children[g].iter().rev().copied());
+        }
+    };
+    let mut pending = vec![root];
+    while let Some(node) = pending.pop() {
+        let mut unit = Vec::new();
+        let mut unit_cost = 0;
+        if node != root {
+            unit.push(node);
+            unit_cost = cost[node];
+        }
+        let mut to_cut = Vec::new();
+        for &c in &children[node] {
+            if subtree[c] > cap {
+                to_cut.push(c);
+            } else if node != root && unit_cost + subtree[c] <= cap {
+                collect(c, &mut unit);
+                unit_cost += subtree[c];
+            } else {
+                let mut own = Vec::new();
+                collect(c, &mut own);
+                units.push(own);
+            }
+        }
+        if !unit.is_empty() {
+            unit.sort_unstable();
+            units.push(unit);
+        }
+        pending.extend(to_cut.into_iter().rev());
+    }
+    for u in &mut units {
+        u.sort_unstable();
+    }
+    units.sort_by_key(|u| u[0]);
+    units
+}
+
+/// Unites the definitions that must share a partition; also says which
+/// must be in the primary partition. Returns each global's group leader.
+fn groups(facts: &ModuleFacts, cg: &CallGraph) -> (Vec<usize>, Vec<bool>) {
+    let n = facts.globals.len();
+    let mut uf = UnionFind::<usize>::new(n);
+    let mut pinned = vec![false; n];
+    for scc in cg.recursive_sccs() {
+        for w in scc.windows(2) {
+            uf.union(w[0] as usize, w[1] as usize);
+        }
+    }
+    let mut comdat_leader: Vec<Option<usize>> = vec![None; facts.comdat_count as usize];
+    let mut section_leader: std::collections::BTreeMap<&str, usize> = Default::default();
+    let asm_named: Vec<bool> = {
+        let mut v = vec![false; n];
+        for &l in &facts.module_asm_locals {
+            v[l as usize] = true;
+            pinned[l as usize] = true;
+        }
+        for g in &facts.globals {
+            for &l in &g.asm_local_refs {
+                v[l as usize] = true;
+            }
+        }
+        v
+    };
+    for (i, g) in facts.globals.iter().enumerate() {
+        if let Some(c) = g.comdat {
+            let leader = *comdat_leader[c as usize].get_or_insert(i);
+            uf.union(leader, i);
+        }
+        for &f in &g.block_address_of {
+            uf.union(i, f as usize);
+        }
+        if let Some(a) = g.associated {
+            uf.union(i, a as usize);
+        }
+        for &(r, _) in &g.refs {
+            let target = &facts.globals[r as usize];
+            // A symbol inline asm names cannot be renamed, so cannot be
+            // promoted; a local in a COMDAT cannot be promoted either (the
+            // linker may discard the group). Their users stay with them.
+            if asm_named[r as usize] || (target.linkage.is_local() && target.comdat.is_some()) {
+                uf.union(i, r as usize);
+            }
+        }
+        if let Some(t) = g.target {
+            uf.union(i, t as usize);
+            let is_ifunc = g.id.kind == crate::ir::GlobalKind::IFunc;
+            if is_ifunc || !g.is_strong_alias() {
+                pinned[i] = true;
+                pinned[t as usize] = true;
+            }
+        }
+        if g.is_variable() && g.is_definition && g.special.is_none() {
+            if let Some(s) = g.section.as_deref() {
+                let leader = *section_leader.entry(s).or_insert(i);
+                uf.union(leader, i);
+            }
+        }
+        if g.special == Some(SpecialArray::PrimaryOnly) {
+            for &(r, _) in &g.refs {
+                pinned[r as usize] = true;
+            }
+        }
+    }
+    let leaders: Vec<usize> = (0..n).map(|i| uf.find(i)).collect();
+    (leaders, pinned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module_facts::RefKind::*;
+    use crate::test_support::*;
+
+    #[test]
+    fn callees_only_reached_through_one_root_stay_with_it() {
+        // a -> {a1, a2}, b -> {b1}: two roots, each with its private callees.
+        let facts = module(vec![
+            func("a", 100, &[(1, Call), (2, Call)]),
+            func("a1", 100, &[]),
+            func("a2", 100, &[]),
+            func("b", 150, &[(4, Call)]),
+            func("b1", 150, &[]),
+        ]);
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.partitions, 2);
+        let o = &plan.owner;
+        assert_eq!(o[0], o[1]);
+        assert_eq!(o[0], o[2]);
+        assert_eq!(o[3], o[4]);
+        assert_ne!(o[0], o[3]);
+    }
+
+    #[test]
+    fn balances_many_roots() {
+        let facts = module((0..8).map(|i| func(&format!("f{i}"), 100, &[])).collect());
+        let plan = plan(&facts, 4);
+        assert_eq!(plan.partitions, 4);
+        assert!(plan.cost.iter().all(|&c| c == 200), "{:?}", plan.cost);
+    }
+
+    #[test]
+    fn same_input_same_plan() {
+        let facts = module(
+            (0..50)
+                .map(|i| func(&format!("f{i}"), 10 + (i * 7) % 13, &[((i + 1) % 50, Call), ((i * 3) % 50, Ref)]))
+                .collect(),
+        );
+        assert_eq!(plan(&facts, 8), plan(&facts, 8));
+    }
+
+    #[test]
+    fn comdat_members_share_a_partition() {
+        let mut f = func("f", 100, &[]);
+        let mut g = func("g", 100, &[]);
+        f.comdat = Some(0);
+        g.comdat = Some(0);
+        let mut facts = module(vec![f, func("x", 100, &[]), g, func("y", 100, &[])]);
+        facts.comdat_count = 1;
+        let plan = plan(&facts, 4);
+        assert_eq!(plan.owner[0], plan.owner[2]);
+    }
+
+    #[test]
+    fn blockaddress_users_share_the_function() {
+        let mut table = var("labels", 16, &[(1, Ref)]);
+        table.block_address_of = vec![1];
+        let facts = module(vec![func("user", 100, &[(2, Ref)]), func("interp", 100, &[]), table]);
+        let plan = plan(&facts, 3);
+        assert_eq!(plan.owner[1], plan.owner[2]);
+    }
+
+    #[test]
+    fn constructors_are_pinned_to_the_primary() {
+        let mut ctors = var("llvm.global_ctors", 16, &[(2, Ref)]);
+        ctors.linkage = Linkage::Appending;
+        ctors.special = Some(SpecialArray::PrimaryOnly);
+        let facts = module(vec![func("big", 1000, &[]), ctors, func("init", 10, &[])]);
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.owner[2], Some(0));
+        assert_eq!(plan.owner[1], None);
+    }
+
+    #[test]
+    fn fewer_units_than_requested_gives_fewer_partitions() {
+        let facts = module(vec![func("a", 10, &[]), func("b", 10, &[])]);
+        let plan = plan(&facts, 16);
+        assert_eq!(plan.partitions, 2);
+        let mut owners: Vec<u32> = plan.owner.iter().flatten().copied().collect();
+        owners.sort();
+        assert_eq!(owners, vec![0, 1]);
+    }
+}

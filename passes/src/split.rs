@@ -1,0 +1,138 @@
+//! The `mtpc-split` transformation: plan the partitions of a module and
+//! either record the plan in metadata or write each partition as a module.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::ir::{ModuleRef, OwnedContext};
+use crate::module_facts::{self, globals_in_fact_order, ModuleFacts};
+use crate::options::SplitOptions;
+use crate::partition_builder::{self, SplitInput};
+use crate::partition_plan::{self, PartitionPlan};
+use crate::symbol_rules::{self, SymbolPlan};
+
+/// Metadata kind on each definition: `!mtpc.partition !{i32 K}`.
+pub const PARTITION_MD: &str = "mtpc.partition";
+/// Named module metadata: `!mtpc.partitions = !{!{i32 N}}`.
+pub const PARTITION_COUNT_MD: &str = "mtpc.partitions";
+
+/// Why a split did not happen.
+#[derive(Debug)]
+pub enum SplitError {
+    /// The input does not pass the IR verifier.
+    BrokenInput(String),
+    /// The output files cannot be written.
+    Output(String),
+    /// mtpc produced something wrong: a bug to report.
+    Internal(String),
+}
+
+impl From<String> for SplitError {
+    /// A panic in a worker.
+    fn from(text: String) -> Self {
+        SplitError::Internal(text)
+    }
+}
+
+impl std::fmt::Display for SplitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SplitError::BrokenInput(m) => write!(f, "the input module fails the IR verifier; fix the producer of this module:\n{m}"),
+            SplitError::Output(m) => f.write_str(m),
+            SplitError::Internal(m) => write!(f, "internal error (please report it with the input module): {m}"),
+        }
+    }
+}
+
+/// The planned split of one module.
+pub struct Split {
+    pub facts: ModuleFacts,
+    pub partitions: PartitionPlan,
+    pub symbols: SymbolPlan,
+    pub plan_ms: f64,
+}
+
+/// Reads the module and plans its partitions.
+pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split, SplitError> {
+    let start = Instant::now();
+    module.verify().map_err(SplitError::BrokenInput)?;
+    let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
+    let facts = module_facts::collect(module, shared_library_code);
+    let requested = opts.partitions_for(facts.total_instructions());
+    let partitions = partition_plan::plan(&facts, requested);
+    let symbols = symbol_rules::decide(&facts, &partitions);
+    symbol_rules::check(&facts, &symbols).map_err(SplitError::Internal)?;
+    Ok(Split { facts, partitions, symbols, plan_ms: start.elapsed().as_secs_f64() * 1e3 })
+}
+
+/// Records the plan in the module: each definition's partition as
+/// `!mtpc.partition`, the count as `!mtpc.partitions`.
+pub fn annotate(module: &ModuleRef<'_>, split: &Split) {
+    let kind = module.md_kind(PARTITION_MD);
+    for (i, g) in globals_in_fact_order(module).into_iter().enumerate() {
+        let is_object = matches!(g.kind(), crate::ir::GlobalKind::Function | crate::ir::GlobalKind::Variable);
+        if let (true, Some(p)) = (is_object, split.partitions.owner[i]) {
+            module.set_global_int_metadata(g, kind, u64::from(p));
+        }
+    }
+    module.add_named_int_metadata(PARTITION_COUNT_MD, u64::from(split.partitions.partitions));
+}
+
+/// `PREFIX.K.bc`
+pub fn partition_path(prefix: &Path, k: u32) -> PathBuf {
+    let mut s = prefix.as_os_str().to_owned();
+    s.push(format!(".{k}.bc"));
+    PathBuf::from(s)
+}
+
+/// Checks that `PREFIX.K.bc` can be created before any work is done.
+fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
+    let dir = match prefix.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let meta = std::fs::metadata(&dir).map_err(|e| {
+        SplitError::Output(format!("cannot write partitions to '{}': directory '{}': {e}", prefix.display(), dir.display()))
+    })?;
+    if !meta.is_dir() {
+        return Err(SplitError::Output(format!("cannot write partitions to '{}': '{}' is not a directory", prefix.display(), dir.display())));
+    }
+    let probe = dir.join(format!(".mtpc-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        SplitError::Output(format!("cannot write partitions to '{}': directory '{}' is not writable: {e}", prefix.display(), dir.display()))
+    })?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+/// Writes every partition of `split` to `PREFIX.K.bc`, building them on up
+/// to `threads` threads. Either all files are written or none is.
+pub fn write_partitions(module: &ModuleRef<'_>, split: &Split, prefix: &Path, threads: usize) -> Result<(), SplitError> {
+    check_output_dir(prefix)?;
+    let bitcode = module.to_bitcode();
+    let input = SplitInput { bitcode: &bitcode, facts: &split.facts, plan: &split.symbols };
+    let n = split.symbols.partitions;
+    let tmp = |k: u32| {
+        let mut p = partition_path(prefix, k).into_os_string();
+        p.push(format!(".tmp{}", std::process::id()));
+        PathBuf::from(p)
+    };
+    let results = crate::worker::run_indexed(n as usize, threads, |k| {
+        let k = k as u32;
+        let ctx = OwnedContext::new();
+        let mut m = partition_builder::build(&ctx, &input, k).map_err(SplitError::Internal)?;
+        m.as_module().write_bitcode(&tmp(k)).map_err(SplitError::Output)
+    });
+    let failure = results.into_iter().find_map(|r| r.err());
+    if let Some(e) = failure {
+        for k in 0..n {
+            let _ = std::fs::remove_file(tmp(k));
+        }
+        return Err(e);
+    }
+    for k in 0..n {
+        std::fs::rename(tmp(k), partition_path(prefix, k))
+            .map_err(|e| SplitError::Output(format!("cannot create {}: {e}", partition_path(prefix, k).display())))?;
+    }
+    Ok(())
+}

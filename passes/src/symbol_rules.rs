@@ -1,0 +1,506 @@
+//! What each global becomes in each partition: the RFC's linkage tables
+//! (sections 5.2 and 5.3) and the cases real code adds to them.
+//!
+//! | input | owner partition | a partition that refers to it |
+//! |---|---|---|
+//! | external function | defined | `available_externally` if worth inlining, else declared |
+//! | internal/private, used by one partition | kept local | — |
+//! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
+//! | private `unnamed_addr` constant data | kept local | its own local copy |
+//! | `linkonce_odr` used by several | `weak_odr` (cannot be discarded) | as for external |
+//! | external variable | defined | declared; `available_externally` if constant and small (loads fold, vtables devirtualize) |
+//! | `available_externally` input | — | cloned |
+//! | declarations, `extern_weak` | — | declared as they were |
+//! | strong alias | with its aliasee | uses resolved to the aliasee |
+//! | weak alias | with its aliasee, in the primary | declared |
+//! | ifunc | with its resolver, in the primary; the resolver external | declared; resolver `available_externally` |
+//! | `llvm.global_ctors`/`dtors`, other appending arrays | primary only | dropped |
+//! | `llvm.used`/`llvm.compiler.used` | the entries each partition defines | |
+//! | module-level inline asm | primary only | dropped |
+//!
+//! Visibility and `dso_local` are kept, except that a declaration of a
+//! default-visibility symbol in shared-library code is not `dso_local` (the
+//! dynamic linker may preempt it). COMDATs stay whole with their owner;
+//! copies and declarations leave the group.
+
+use std::collections::HashSet;
+
+use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, RefKind, SpecialArray, Visibility};
+use crate::partition_plan::PartitionPlan;
+
+/// Bodies up to this many (unoptimized) IR instructions are copied to the
+/// partitions that call them, so the inliner still sees them. Larger ones
+/// would rarely be inlined and copying them only repeats work.
+pub const COPY_FUNCTION_MAX_INSTRUCTIONS: u32 = 100;
+/// The limit for functions marked `inline` (`inlinehint`).
+pub const COPY_INLINE_HINT_MAX_INSTRUCTIONS: u32 = 300;
+/// Constant variables up to this size are copied so loads from them fold.
+pub const COPY_CONSTANT_MAX_BYTES: u64 = 4096;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Not in this partition.
+    Drop,
+    /// A declaration (aliases and ifuncs become one; strong aliases are resolved).
+    Declare,
+    /// A copy of the body or initializer that is not emitted.
+    AvailableExternally,
+    /// A private copy of constant data (`unnamed_addr`, no references).
+    LocalCopy,
+    /// The one definition.
+    Define,
+    /// `llvm.used`/`llvm.compiler.used`: kept, filtered to what this partition defines.
+    FilterUsed,
+}
+
+/// How the owner changes a global that other partitions use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Promotion {
+    /// The new, collision-free name of a promoted local.
+    pub new_name: Option<String>,
+    pub linkage: Linkage,
+    pub visibility: Visibility,
+}
+
+#[derive(Clone, Debug)]
+pub struct SymbolPlan {
+    pub partitions: u32,
+    /// `decisions[p][g]`: what global `g` is in partition `p`.
+    pub decisions: Vec<Vec<Decision>>,
+    /// For globals the owner must export differently.
+    pub promotions: Vec<Option<Promotion>>,
+    /// Declarations of these globals drop `dso_local`.
+    pub preemptible_declarations: Vec<bool>,
+}
+
+impl SymbolPlan {
+    pub fn decision(&self, partition: u32, global: usize) -> Decision {
+        self.decisions[partition as usize][global]
+    }
+}
+
+/// A stable identity for the module, used in promoted names so that two
+/// objects from different sources never define the same promoted symbol:
+/// the source file name and the names of its external definitions (as
+/// LLVM's `getUniqueModuleId` does).
+pub fn module_tag(facts: &ModuleFacts) -> String {
+    let mut ctx = md5::Context::new();
+    ctx.consume(facts.source_filename.as_bytes());
+    for g in &facts.globals {
+        if g.is_definition && !g.linkage.is_local() && !g.name.is_empty() {
+            ctx.consume([0u8]);
+            ctx.consume(g.name.as_bytes());
+        }
+    }
+    let digest = ctx.compute();
+    digest.0[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// True for private `unnamed_addr` constants without references: each
+/// partition may keep its own copy, since their address is not significant.
+fn is_local_copyable(g: &GlobalFacts) -> bool {
+    g.is_variable()
+        && g.is_definition
+        && g.linkage.is_local()
+        && g.is_constant
+        && g.unnamed_addr
+        && !g.thread_local
+        && g.refs.is_empty()
+        && g.comdat.is_none()
+        && g.section.is_none()
+}
+
+struct Rules<'a> {
+    facts: &'a ModuleFacts,
+    plan: &'a PartitionPlan,
+    /// Functions whose blocks' addresses are taken.
+    block_address_taken: Vec<bool>,
+    /// Locals that asm text names: never renamed.
+    asm_named: Vec<bool>,
+}
+
+impl<'a> Rules<'a> {
+    fn new(facts: &'a ModuleFacts, plan: &'a PartitionPlan) -> Self {
+        let n = facts.globals.len();
+        let mut block_address_taken = vec![false; n];
+        let mut asm_named = vec![false; n];
+        for &l in &facts.module_asm_locals {
+            asm_named[l as usize] = true;
+        }
+        for g in &facts.globals {
+            for &f in &g.block_address_of {
+                block_address_taken[f as usize] = true;
+            }
+            for &l in &g.asm_local_refs {
+                asm_named[l as usize] = true;
+            }
+        }
+        Rules { facts, plan, block_address_taken, asm_named }
+    }
+
+    /// Can partition `p` refer to local `r` by name? (It is owned by `p`,
+    /// copied locally, or can be promoted.)
+    fn local_reachable_from(&self, r: usize, p: u32) -> bool {
+        let g = &self.facts.globals[r];
+        !g.linkage.is_local()
+            || self.plan.owner[r] == Some(p)
+            || is_local_copyable(g)
+            || (!self.asm_named[r] && g.comdat.is_none())
+    }
+
+    fn refs_reachable_from(&self, g: &GlobalFacts, p: u32) -> bool {
+        g.refs.iter().all(|&(r, _)| self.local_reachable_from(r as usize, p))
+            && g.block_address_of.is_empty()
+    }
+
+    /// May partition `p`, which calls function `i`, get its body?
+    fn copy_function(&self, i: usize, p: u32) -> bool {
+        let g = &self.facts.globals[i];
+        let small = g.always_inline
+            || g.instructions <= COPY_FUNCTION_MAX_INSTRUCTIONS
+            || (g.inline_hint && g.instructions <= COPY_INLINE_HINT_MAX_INSTRUCTIONS);
+        g.is_function()
+            && g.is_definition
+            && small
+            && !g.no_inline
+            && !g.linkage.is_interposable()
+            && !self.block_address_taken[i]
+            && !self.asm_named[i]
+            && g.asm_local_refs.is_empty()
+            && (!g.linkage.is_local() || self.local_reachable_from(i, p))
+            && self.refs_reachable_from(g, p)
+    }
+
+    /// May partition `p`, which reads constant variable `i`, get its initializer?
+    fn copy_constant(&self, i: usize, p: u32) -> bool {
+        let g = &self.facts.globals[i];
+        g.is_variable()
+            && g.is_definition
+            && g.is_constant
+            && !g.thread_local
+            && g.size <= COPY_CONSTANT_MAX_BYTES
+            && !g.linkage.is_interposable()
+            && !self.asm_named[i]
+            && (!g.linkage.is_local() || self.local_reachable_from(i, p))
+            && self.refs_reachable_from(g, p)
+    }
+
+    /// Decisions of partition `p`.
+    fn partition(&self, p: u32) -> Vec<Decision> {
+        let facts = self.facts;
+        let n = facts.globals.len();
+        let mut d = vec![Decision::Drop; n];
+        let mut work: Vec<(usize, RefKind)> = Vec::new();
+        for (i, g) in facts.globals.iter().enumerate() {
+            match g.special {
+                Some(SpecialArray::Used) => d[i] = Decision::FilterUsed,
+                Some(SpecialArray::PrimaryOnly) if p == 0 => {
+                    d[i] = Decision::Define;
+                    work.extend(g.refs.iter().map(|&(r, k)| (r as usize, k)));
+                }
+                Some(SpecialArray::PrimaryOnly) => {}
+                None if self.plan.owner[i] == Some(p) => {
+                    d[i] = Decision::Define;
+                    work.extend(g.refs.iter().map(|&(r, k)| (r as usize, k)));
+                }
+                None => {}
+            }
+        }
+        // Everything a definition or copy here refers to is declared or copied.
+        let mut called: HashSet<usize> = HashSet::new();
+        while let Some((r, kind)) = work.pop() {
+            let g = &facts.globals[r];
+            let first_call = kind == RefKind::Call && called.insert(r);
+            let upgrade = d[r] == Decision::Declare && first_call;
+            if d[r] != Decision::Drop && !upgrade {
+                continue;
+            }
+            let choice = if !g.is_definition {
+                Decision::Declare
+            } else if g.linkage == Linkage::AvailableExternally {
+                Decision::AvailableExternally
+            } else if is_local_copyable(g) {
+                Decision::LocalCopy
+            } else if g.is_strong_alias() {
+                // Resolved to the aliasee, which this partition then needs.
+                if let Some(t) = g.target {
+                    work.push((t as usize, kind));
+                }
+                Decision::Declare
+            } else if g.id.kind == crate::ir::GlobalKind::IFunc {
+                if let Some(t) = g.target {
+                    work.push((t as usize, RefKind::Call));
+                }
+                Decision::Declare
+            } else if (kind == RefKind::Call && self.copy_function(r, p)) || self.copy_constant(r, p) {
+                Decision::AvailableExternally
+            } else {
+                Decision::Declare
+            };
+            if matches!(choice, Decision::AvailableExternally | Decision::LocalCopy) {
+                work.extend(g.refs.iter().map(|&(x, k)| (x as usize, k)));
+            }
+            d[r] = choice;
+        }
+        d
+    }
+}
+
+/// Applies the symbol rules to a partition plan.
+pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
+    let rules = Rules::new(facts, plan);
+    let decisions: Vec<Vec<Decision>> = (0..plan.partitions).map(|p| rules.partition(p)).collect();
+    let n = facts.globals.len();
+    let tag = module_tag(facts);
+    let mut taken: HashSet<String> = facts.globals.iter().map(|g| g.name.clone()).collect();
+    let mut promotions: Vec<Option<Promotion>> = vec![None; n];
+    for i in 0..n {
+        let g = &facts.globals[i];
+        let Some(owner) = plan.owner[i] else { continue };
+        let used_elsewhere = (0..plan.partitions).any(|p| {
+            p != owner && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally)
+        });
+        if !used_elsewhere {
+            continue;
+        }
+        promotions[i] = match g.linkage {
+            Linkage::Internal | Linkage::Private => {
+                let base = if g.name.is_empty() { format!("__mtpc_anon.{}", i) } else { g.name.clone() };
+                let mut name = format!("{base}.mtpc.{tag}");
+                let mut k = 1;
+                while taken.contains(name.as_str()) {
+                    name = format!("{base}.mtpc.{tag}.{k}");
+                    k += 1;
+                }
+                taken.insert(name.clone());
+                Some(Promotion { new_name: Some(name), linkage: Linkage::External, visibility: Visibility::Hidden })
+            }
+            Linkage::LinkOnceOdr => Some(Promotion { new_name: None, linkage: Linkage::WeakOdr, visibility: g.visibility }),
+            Linkage::LinkOnceAny => Some(Promotion { new_name: None, linkage: Linkage::WeakAny, visibility: g.visibility }),
+            _ => None,
+        };
+    }
+    let preemptible_declarations = facts
+        .globals
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            facts.is_shared_library_code
+                && promotions[i].as_ref().map_or(g.visibility, |p| p.visibility) == Visibility::Default
+                && !g.linkage.is_local()
+        })
+        .collect();
+    SymbolPlan { partitions: plan.partitions, decisions, promotions, preemptible_declarations }
+}
+
+/// Internal consistency of a plan: every definition has exactly one
+/// `Define`, and nothing a partition keeps refers to a global it dropped.
+pub fn check(facts: &ModuleFacts, plan: &SymbolPlan) -> Result<(), String> {
+    for (i, g) in facts.globals.iter().enumerate() {
+        let defines = (0..plan.partitions).filter(|&p| plan.decision(p, i) == Decision::Define).count();
+        let expected = usize::from(g.is_definition && g.linkage != Linkage::AvailableExternally
+            && g.special != Some(SpecialArray::Used));
+        if defines != expected {
+            return Err(format!("{} is defined in {defines} partitions", g.display_name()));
+        }
+    }
+    for p in 0..plan.partitions {
+        for (i, g) in facts.globals.iter().enumerate() {
+            let kept = matches!(plan.decision(p, i), Decision::Define | Decision::AvailableExternally | Decision::LocalCopy);
+            if !kept {
+                continue;
+            }
+            for &(r, _) in &g.refs {
+                if plan.decision(p, r as usize) == Decision::Drop {
+                    return Err(format!(
+                        "partition {p}: {} refers to {}, which it does not have",
+                        g.display_name(),
+                        facts.globals[r as usize].display_name()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module_facts::RefKind::*;
+    use crate::partition_plan::plan as make_plan;
+    use crate::test_support::*;
+
+    fn split(facts: &ModuleFacts, owners: &[Option<u32>]) -> SymbolPlan {
+        let partitions = owners.iter().flatten().max().map_or(1, |m| m + 1);
+        let plan = PartitionPlan { partitions, owner: owners.to_vec(), cost: vec![0; partitions as usize] };
+        let sp = decide(facts, &plan);
+        check(facts, &sp).expect("consistent plan");
+        sp
+    }
+
+    #[test]
+    fn small_external_callee_is_available_externally_elsewhere() {
+        let facts = module(vec![func("caller", 10, &[(1, Call)]), func("leaf", 5, &[])]);
+        let sp = split(&facts, &[Some(0), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
+        assert_eq!(sp.decision(1, 1), Decision::Define);
+        assert_eq!(sp.decision(1, 0), Decision::Drop);
+        assert!(sp.promotions[1].is_none());
+    }
+
+    #[test]
+    fn large_callee_is_only_declared() {
+        let facts = module(vec![func("caller", 10, &[(1, Call)]), func("big", 5000, &[])]);
+        let sp = split(&facts, &[Some(0), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::Declare);
+    }
+
+    #[test]
+    fn address_taken_only_is_declared() {
+        let facts = module(vec![func("taker", 10, &[(1, Ref)]), func("cb", 5, &[])]);
+        let sp = split(&facts, &[Some(0), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::Declare);
+    }
+
+    #[test]
+    fn shared_internal_is_promoted_hidden_with_a_tagged_name() {
+        let mut helper = func("helper", 5000, &[]);
+        helper.linkage = Linkage::Internal;
+        let facts = module(vec![func("a", 10, &[(1, Call)]), helper]);
+        let sp = split(&facts, &[Some(0), Some(1)]);
+        let p = sp.promotions[1].clone().expect("promoted");
+        assert_eq!(p.linkage, Linkage::External);
+        assert_eq!(p.visibility, Visibility::Hidden);
+        let name = p.new_name.unwrap();
+        assert!(name.starts_with("helper.mtpc."), "{name}");
+        assert!(name.ends_with(&module_tag(&facts)));
+    }
+
+    #[test]
+    fn internal_used_by_one_partition_stays_internal() {
+        let mut helper = func("helper", 5000, &[]);
+        helper.linkage = Linkage::Internal;
+        let facts = module(vec![func("a", 10, &[(1, Call)]), helper, func("b", 10, &[])]);
+        let sp = split(&facts, &[Some(0), Some(0), Some(1)]);
+        assert!(sp.promotions[1].is_none());
+        assert_eq!(sp.decision(1, 1), Decision::Drop);
+    }
+
+    #[test]
+    fn module_tag_differs_between_sources() {
+        let a = module(vec![func("f", 1, &[])]);
+        let mut b = a.clone();
+        b.source_filename = "other.c".into();
+        assert_ne!(module_tag(&a), module_tag(&b));
+        assert_eq!(module_tag(&a), module_tag(&a.clone()));
+    }
+
+    #[test]
+    fn linkonce_odr_used_elsewhere_becomes_weak_odr_in_its_owner() {
+        let mut inl = func("_Z3inlv", 5000, &[]);
+        inl.linkage = Linkage::LinkOnceOdr;
+        let facts = module(vec![func("a", 10, &[(1, Call)]), inl]);
+        let sp = split(&facts, &[Some(0), Some(1)]);
+        assert_eq!(sp.promotions[1].as_ref().unwrap().linkage, Linkage::WeakOdr);
+    }
+
+    #[test]
+    fn string_literals_are_copied_locally() {
+        let mut s = var(".str", 6, &[]);
+        s.linkage = Linkage::Private;
+        s.is_constant = true;
+        s.unnamed_addr = true;
+        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref)]), s]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0)]);
+        assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
+        assert!(sp.promotions[2].is_none());
+    }
+
+    #[test]
+    fn small_constant_tables_are_copied_large_are_declared() {
+        let mut small = var("small", 64, &[]);
+        small.is_constant = true;
+        let mut large = var("large", 1 << 20, &[]);
+        large.is_constant = true;
+        let facts = module(vec![func("a", 10, &[(2, Ref), (3, Ref)]), func("b", 10, &[]), small, large]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 2), Decision::AvailableExternally);
+        assert_eq!(sp.decision(0, 3), Decision::Declare);
+    }
+
+    #[test]
+    fn copies_pull_in_what_they_reference() {
+        // a calls small b, which calls internal c: a's partition gets b's
+        // body and c declared; c is promoted.
+        let mut c = func("c", 5000, &[]);
+        c.linkage = Linkage::Internal;
+        let facts = module(vec![func("a", 10, &[(1, Call)]), func("b", 5, &[(2, Call)]), c]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
+        assert_eq!(sp.decision(0, 2), Decision::Declare);
+        assert!(sp.promotions[2].as_ref().unwrap().new_name.is_some());
+    }
+
+    #[test]
+    fn noinline_and_interposable_bodies_are_not_copied() {
+        let mut ni = func("ni", 5, &[]);
+        ni.no_inline = true;
+        let mut weak = func("weak", 5, &[]);
+        weak.linkage = Linkage::WeakAny;
+        let facts = module(vec![func("a", 10, &[(1, Call), (2, Call)]), ni, weak]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::Declare);
+        assert_eq!(sp.decision(0, 2), Decision::Declare);
+    }
+
+    #[test]
+    fn strong_alias_resolves_to_aliasee_weak_alias_is_declared() {
+        let mut strong = alias("strong", 0);
+        strong.linkage = Linkage::External;
+        let mut weak = alias("weak", 0);
+        weak.linkage = Linkage::WeakAny;
+        let facts = module(vec![func("impl", 5, &[]), func("user", 5, &[(2, Call), (3, Call)]), strong, weak]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        // The aliasee becomes visible to the user's partition for inlining.
+        assert_eq!(sp.decision(1, 0), Decision::AvailableExternally);
+        assert_eq!(sp.decision(1, 2), Decision::Declare);
+        assert_eq!(sp.decision(1, 3), Decision::Declare);
+    }
+
+    #[test]
+    fn used_arrays_are_in_every_partition_ctors_in_the_primary() {
+        let mut used = var("llvm.used", 8, &[(0, Ref)]);
+        used.linkage = Linkage::Appending;
+        used.special = Some(SpecialArray::Used);
+        let mut ctors = var("llvm.global_ctors", 8, &[(1, Ref)]);
+        ctors.linkage = Linkage::Appending;
+        ctors.special = Some(SpecialArray::PrimaryOnly);
+        let facts = module(vec![func("kept", 5, &[]), func("init", 5, &[]), used, ctors]);
+        let sp = split(&facts, &[Some(1), Some(0), None, None]);
+        assert_eq!(sp.decision(0, 2), Decision::FilterUsed);
+        assert_eq!(sp.decision(1, 2), Decision::FilterUsed);
+        assert_eq!(sp.decision(0, 3), Decision::Define);
+        assert_eq!(sp.decision(1, 3), Decision::Drop);
+    }
+
+    #[test]
+    fn every_definition_once_on_a_random_module() {
+        let facts = module(
+            (0..200u32)
+                .map(|i| {
+                    let mut f = func(&format!("f{i}"), 3 + (i * 37) % 150, &[((i * 7 + 1) % 200, Call), ((i * 13 + 5) % 200, Ref)]);
+                    if i % 3 == 0 {
+                        f.linkage = Linkage::Internal;
+                    }
+                    f
+                })
+                .collect(),
+        );
+        for n in [2, 8, 64] {
+            let plan = make_plan(&facts, n);
+            let sp = decide(&facts, &plan);
+            check(&facts, &sp).unwrap();
+        }
+    }
+}

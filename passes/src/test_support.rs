@@ -1,0 +1,63 @@
+//! Builders of small [`ModuleFacts`] for the unit tests of planning and rules.
+
+use crate::ir::GlobalKind;
+use crate::module_facts::*;
+
+fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
+    GlobalFacts {
+        id: GlobalId { kind, index },
+        name: name.to_string(),
+        linkage: Linkage::External,
+        visibility: Visibility::Default,
+        dso_local: true,
+        is_definition: true,
+        comdat: None,
+        section: None,
+        thread_local: false,
+        is_constant: false,
+        unnamed_addr: false,
+        instructions: 0,
+        size: 0,
+        refs: Vec::new(),
+        block_address_of: Vec::new(),
+        associated: None,
+        target: None,
+        no_inline: false,
+        always_inline: false,
+        inline_hint: false,
+        asm_local_refs: Vec::new(),
+        special: None,
+    }
+}
+
+pub fn func(name: &str, instructions: u32, refs: &[(u32, RefKind)]) -> GlobalFacts {
+    let mut g = global(GlobalKind::Function, 0, name);
+    g.instructions = instructions;
+    g.refs = refs.to_vec();
+    g
+}
+
+pub fn var(name: &str, size: u64, refs: &[(u32, RefKind)]) -> GlobalFacts {
+    let mut g = global(GlobalKind::Variable, 0, name);
+    g.size = size;
+    g.refs = refs.to_vec();
+    g
+}
+
+pub fn alias(name: &str, target: u32) -> GlobalFacts {
+    let mut g = global(GlobalKind::Alias, 0, name);
+    g.refs = vec![(target, RefKind::Ref)];
+    g.target = Some(target);
+    g
+}
+
+/// A module of these globals; ids are renumbered per kind in list order.
+pub fn module(mut globals: Vec<GlobalFacts>) -> ModuleFacts {
+    let mut next = std::collections::HashMap::new();
+    for g in &mut globals {
+        let i = next.entry(g.id.kind).or_insert(0u32);
+        g.id.index = *i;
+        *i += 1;
+    }
+    ModuleFacts { source_filename: "test.c".into(), globals, ..Default::default() }
+}
