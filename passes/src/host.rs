@@ -9,7 +9,7 @@ use llvm_plugin::inkwell::module::Module;
 use llvm_plugin::{LlvmModulePass, ModuleAnalysisManager, ModulePassManager, PipelineParsing, PreservedAnalyses};
 
 use crate::ir::{report_fatal_error, ModuleRef};
-use crate::options::{parse_split_options, strip_pass_name, SplitOptions};
+use crate::options::{parse_split_options, strip_pass_name, threads_from_env, SplitOptions};
 use crate::split;
 
 pub const SPLIT_PASS_NAME: &str = "mtpc-split";
@@ -45,7 +45,7 @@ fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved
     );
     match &options.out {
         Some(prefix) => {
-            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let threads = threads_from_env().map_err(split::SplitError::Output)?;
             split::write_partitions(module, &plan, prefix, threads)?;
             Ok(PreservedAnalyses::All)
         }
@@ -58,6 +58,7 @@ fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved
 
 /// The pipeline-parsing callback: recognizes mtpc's passes in pipeline text.
 pub fn parse_module_pipeline_element(text: &str, manager: &mut ModulePassManager) -> PipelineParsing {
+    crate::logging::init();
     let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) else {
         return PipelineParsing::NotParsed;
     };

@@ -11,11 +11,13 @@
 //! - [`split`]: the `mtpc-split` transformation;
 //! - [`worker`]: runs partition jobs on threads;
 //! - [`options`]: pass parameters;
+//! - [`logging`]: the `MTPC_LOG` stderr logger;
 //! - [`host`]: glue to the hosts' pass managers.
 
 pub mod call_graph;
 pub mod host;
 pub mod ir;
+pub mod logging;
 pub mod module_facts;
 pub mod options;
 pub mod partition_builder;

@@ -208,6 +208,10 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
             let is_definition = !g.is_declaration();
             match kind {
                 GlobalKind::Function if is_definition => {
+                    // The function's own operands: personality, prefix and prologue data.
+                    for op in g.as_value().operands() {
+                        walker.walk(op, RefKind::Ref);
+                    }
                     for inst in g.instructions() {
                         instructions += 1;
                         walker.walk_instruction(&inst, &kinds, &pgo_names);

@@ -41,6 +41,20 @@ impl SplitOptions {
     }
 }
 
+/// Threads for partition work: `MTPC_THREADS` if set, else the cores
+/// this process may use.
+pub fn threads_from_env() -> Result<usize, String> {
+    match std::env::var("MTPC_THREADS") {
+        Ok(v) => v
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| format!("invalid MTPC_THREADS value '{v}': expected an integer >= 1")),
+        Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// Splits `name<params>` into the pass name and its parameter text.
 /// Returns `None` if `text` is not `name` or `name<...>`.
 pub fn strip_pass_name<'t>(text: &'t str, name: &str) -> Option<&'t str> {

@@ -150,30 +150,40 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
     let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
     let units = cut_units(&children, &group_cost, &subtree, groups_count, cap);
 
-    // Pack: units holding a pinned group go to partition 0 first, the rest
-    // largest first onto the least loaded partition.
+    // Pack: units holding a pinned group go to partition 0 first; the rest,
+    // largest first, join the partition of the unit that dominates them if
+    // it stays within its fair share, else the least loaded partition.
     let mut unit_of_group = vec![0usize; groups_count];
-    for (u, members) in units.iter().enumerate() {
-        for &g in members {
+    for (u, unit) in units.iter().enumerate() {
+        for &g in &unit.groups {
             unit_of_group[g] = u;
         }
     }
-    let unit_cost: Vec<u64> = units.iter().map(|m| m.iter().map(|&g| group_cost[g]).sum()).collect();
-    let unit_pinned: Vec<bool> = units.iter().map(|m| m.iter().any(|&g| group_pinned[g])).collect();
+    let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| group_cost[g]).sum()).collect();
+    let unit_pinned: Vec<bool> = units.iter().map(|u| u.groups.iter().any(|&g| group_pinned[g])).collect();
+    let share = total.div_ceil(u64::from(requested)) + total / (20 * u64::from(requested));
     let mut load = vec![0u64; requested as usize];
-    let mut unit_partition = vec![0u32; units.len()];
+    let mut unit_partition: Vec<Option<u32>> = vec![None; units.len()];
     for u in 0..units.len() {
         if unit_pinned[u] {
             load[0] += unit_cost[u];
+            unit_partition[u] = Some(0);
         }
     }
     let mut order: Vec<usize> = (0..units.len()).filter(|&u| !unit_pinned[u]).collect();
     order.sort_by(|&a, &b| unit_cost[b].cmp(&unit_cost[a]).then(a.cmp(&b)));
     for u in order {
-        let p = (0..load.len()).min_by_key(|&p| (load[p], p)).expect("at least one partition");
-        load[p] += unit_cost[u];
-        unit_partition[u] = p as u32;
+        let with_parent = units[u]
+            .parent
+            .and_then(|p| unit_partition[p])
+            .filter(|&p| load[p as usize] + unit_cost[u] <= share);
+        let p = with_parent.unwrap_or_else(|| {
+            (0..load.len()).min_by_key(|&p| (load[p], p)).expect("at least one partition") as u32
+        });
+        load[p as usize] += unit_cost[u];
+        unit_partition[u] = Some(p);
     }
+    let unit_partition: Vec<u32> = unit_partition.into_iter().map(|p| p.expect("every unit placed")).collect();
 
     // Renumber so that no partition is empty; partition 0 stays the primary.
     let mut used: Vec<bool> = vec![false; requested as usize];
@@ -189,17 +199,41 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
             next += 1;
         }
     }
-    let mut cost = vec![0u64; next as usize];
-    let owner: Vec<Option<u32>> = (0..n)
-        .map(|i| {
-            (group_index[i] != usize::MAX).then(|| {
-                let p = renumber[unit_partition[unit_of_group[group_index[i]]] as usize];
-                cost[p as usize] += u64::from(facts.globals[i].instructions);
-                p
-            })
-        })
+    let mut owner: Vec<Option<u32>> = (0..n)
+        .map(|i| (group_index[i] != usize::MAX).then(|| renumber[unit_partition[unit_of_group[group_index[i]]] as usize]))
         .collect();
+    place_data_with_first_user(facts, &group_index, &group_pinned, &mut owner);
+    let mut cost = vec![0u64; next as usize];
+    for (i, o) in owner.iter().enumerate() {
+        if let Some(p) = o {
+            cost[*p as usize] += u64::from(facts.globals[i].instructions);
+        }
+    }
     PartitionPlan { partitions: next, owner, cost }
+}
+
+/// A variable that is a group of its own goes to the partition of the
+/// first function (in module order) that refers to it: the dominator cut
+/// may have made it a unit of its own, and data costs nothing to compile.
+fn place_data_with_first_user(facts: &ModuleFacts, group_index: &[usize], group_pinned: &[bool], owner: &mut [Option<u32>]) {
+    let mut members = vec![0u32; group_pinned.len()];
+    for &g in group_index.iter().filter(|&&g| g != usize::MAX) {
+        members[g] += 1;
+    }
+    let movable = |r: usize| {
+        let g = group_index[r];
+        g != usize::MAX && facts.globals[r].is_variable() && members[g] == 1 && !group_pinned[g]
+    };
+    let mut placed = vec![false; facts.globals.len()];
+    for (i, f) in facts.globals.iter().enumerate() {
+        let Some(p) = owner[i].filter(|_| f.is_function()) else { continue };
+        for &(r, _) in &f.refs {
+            let r = r as usize;
+            if movable(r) && !std::mem::replace(&mut placed[r], true) {
+                owner[r] = Some(p);
+            }
+        }
+    }
 }
 
 fn subtree_costs(children: &[Vec<usize>], cost: &[u64], root: usize) -> Vec<u64> {
@@ -218,11 +252,16 @@ fn subtree_costs(children: &[Vec<usize>], cost: &[u64], root: usize) -> Vec<u64>
     subtree
 }
 
+/// A set of groups placed together, and the unit that dominates it.
+struct Unit {
+    groups: Vec<usize>,
+    parent: Option<usize>,
+}
+
 /// Cuts the dominator tree into units of at most `cap` (a single group
 /// may exceed it). A node whose subtree is too large becomes a unit with as
 /// many of its small child subtrees as fit; the other children are cut in turn.
-fn cut_units(children: &[Vec<usize>], cost: &[u64], subtree: &[u64], root: usize, cap: u64) -> Vec<Vec<usize>> {
-    let mut units = Vec::new();
+fn cut_units(children: &[Vec<usize>], cost: &[u64], subtree: &[u64], root: usize, cap: u64) -> Vec<Unit> {
     let collect = |start: usize, out: &mut Vec<usize>| {
         let mut stack = vec![start];
         while let Some(g) = stack.pop() {
@@ -230,37 +269,34 @@ fn cut_units(children: &[Vec<usize>], cost: &[u64], subtree: &[u64], root: usize
             stack.extend(children[g].iter().rev().copied());
         }
     };
-    let mut pending = vec![root];
-    while let Some(node) = pending.pop() {
-        let mut unit = Vec::new();
-        let mut unit_cost = 0;
-        if node != root {
-            unit.push(node);
-            unit_cost = cost[node];
-        }
+    let mut units: Vec<Unit> = Vec::new();
+    let mut pending: Vec<(usize, Option<usize>)> = vec![(root, None)];
+    while let Some((node, parent)) = pending.pop() {
+        let here = if node == root {
+            parent
+        } else {
+            units.push(Unit { groups: vec![node], parent });
+            Some(units.len() - 1)
+        };
+        let mut unit_cost = if node == root { 0 } else { cost[node] };
         let mut to_cut = Vec::new();
         for &c in &children[node] {
             if subtree[c] > cap {
                 to_cut.push(c);
-            } else if node != root && unit_cost + subtree[c] <= cap {
-                collect(c, &mut unit);
+            } else if let (Some(u), true) = (here, unit_cost + subtree[c] <= cap) {
+                collect(c, &mut units[u].groups);
                 unit_cost += subtree[c];
             } else {
                 let mut own = Vec::new();
                 collect(c, &mut own);
-                units.push(own);
+                units.push(Unit { groups: own, parent: here });
             }
         }
-        if !unit.is_empty() {
-            unit.sort_unstable();
-            units.push(unit);
-        }
-        pending.extend(to_cut.into_iter().rev());
+        pending.extend(to_cut.into_iter().rev().map(|c| (c, here)));
     }
     for u in &mut units {
-        u.sort_unstable();
+        u.groups.sort_unstable();
     }
-    units.sort_by_key(|u| u[0]);
     units
 }
 
@@ -407,6 +443,17 @@ mod tests {
         let plan = plan(&facts, 2);
         assert_eq!(plan.owner[2], Some(0));
         assert_eq!(plan.owner[1], None);
+    }
+
+    #[test]
+    fn data_goes_with_its_first_user() {
+        let facts = module(vec![
+            func("a", 1000, &[(2, Ref)]),
+            func("b", 1000, &[(2, Ref)]),
+            var("shared", 8, &[]),
+        ]);
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.owner[2], plan.owner[0]);
     }
 
     #[test]

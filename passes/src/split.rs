@@ -21,7 +21,7 @@ pub const PARTITION_COUNT_MD: &str = "mtpc.partitions";
 pub enum SplitError {
     /// The input does not pass the IR verifier.
     BrokenInput(String),
-    /// The output files cannot be written.
+    /// The output files cannot be written, or the environment is invalid.
     Output(String),
     /// mtpc produced something wrong: a bug to report.
     Internal(String),
@@ -58,10 +58,15 @@ pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split,
     module.verify().map_err(SplitError::BrokenInput)?;
     let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
     let facts = module_facts::collect(module, shared_library_code);
+    log::debug!("read {} globals in {:.1} ms", facts.globals.len(), start.elapsed().as_secs_f64() * 1e3);
     let requested = opts.partitions_for(facts.total_instructions());
+    let t = Instant::now();
     let partitions = partition_plan::plan(&facts, requested);
+    log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, t.elapsed().as_secs_f64() * 1e3);
+    let t = Instant::now();
     let symbols = symbol_rules::decide(&facts, &partitions);
     symbol_rules::check(&facts, &symbols).map_err(SplitError::Internal)?;
+    log::debug!("symbol rules in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     Ok(Split { facts, partitions, symbols, plan_ms: start.elapsed().as_secs_f64() * 1e3 })
 }
 
@@ -109,7 +114,9 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
 /// to `threads` threads. Either all files are written or none is.
 pub fn write_partitions(module: &ModuleRef<'_>, split: &Split, prefix: &Path, threads: usize) -> Result<(), SplitError> {
     check_output_dir(prefix)?;
+    let t = Instant::now();
     let bitcode = module.to_bitcode();
+    log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), t.elapsed().as_secs_f64() * 1e3);
     let input = SplitInput { bitcode: &bitcode, facts: &split.facts, plan: &split.symbols };
     let n = split.symbols.partitions;
     let tmp = |k: u32| {
@@ -119,9 +126,13 @@ pub fn write_partitions(module: &ModuleRef<'_>, split: &Split, prefix: &Path, th
     };
     let results = crate::worker::run_indexed(n as usize, threads, |k| {
         let k = k as u32;
+        let t = Instant::now();
         let ctx = OwnedContext::new();
         let mut m = partition_builder::build(&ctx, &input, k).map_err(SplitError::Internal)?;
-        m.as_module().write_bitcode(&tmp(k)).map_err(SplitError::Output)
+        let built = t.elapsed().as_secs_f64() * 1e3;
+        m.as_module().write_bitcode(&tmp(k)).map_err(SplitError::Output)?;
+        log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", t.elapsed().as_secs_f64() * 1e3 - built);
+        Ok(())
     });
     let failure = results.into_iter().find_map(|r| r.err());
     if let Some(e) = failure {

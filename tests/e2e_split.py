@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Differential test of mtpc-split on real programs.
+
+For each program: its module is compiled to unoptimized bitcode
+(clang-16 -O2 -Xclang -disable-llvm-optzns -emit-llvm), then
+  * unsplit: opt-16 -O2, llc-16, link, run: the expected output;
+  * split into 2, 8 and the maximum number of partitions: each partition
+    through opt-16 -O2 and llc-16 (in parallel), link, run.
+The split program's output must equal the unsplit one's, every symbol the
+unsplit object defines must be defined exactly once across the partitions'
+objects, and splitting twice with different thread counts must give
+byte-identical partitions.
+
+  tests/e2e_split.py [--only NAME] [--keep DIR]
+Prints one line per check and 'N passed, N failed' at the end.
+"""
+import argparse
+import concurrent.futures
+import filecmp
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLUGIN = os.environ.get("MTPC_PLUGIN", os.path.join(ROOT, "target", "release", "libmtpc.so"))
+LLVM_BIN = "/usr/lib/llvm-16/bin"
+PROGRAMS_DIR = os.path.join(ROOT, "tests", "programs")
+MAX_PARTITIONS = 1000000  # more than any module has units: one group each
+JOBS = os.cpu_count() or 2
+
+
+def tool(name):
+    return os.path.join(LLVM_BIN, name)
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-4000:]))
+    return r.stdout
+
+
+def sqlite_dir():
+    out = run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), "libsqlite3-sys", "0.30.1"])
+    return os.path.join(out.strip(), "sqlite3")
+
+
+class Program:
+    """module: the source that becomes the split module; extra: sources
+    compiled normally and linked with it."""
+
+    def __init__(self, name, module, cxx=False, cflags=(), extra=(), libs=(), args=()):
+        self.name, self.module, self.cxx = name, module, cxx
+        self.cflags, self.extra, self.libs, self.args = list(cflags), list(extra), list(libs), list(args)
+
+    @property
+    def driver(self):
+        return tool("clang++") if self.cxx else tool("clang")
+
+
+def programs():
+    yield Program("constructs-c", os.path.join(PROGRAMS_DIR, "constructs.c"), cflags=["-fcommon"], libs=["-lpthread"])
+    yield Program("constructs-cpp", os.path.join(PROGRAMS_DIR, "constructs.cpp"), cxx=True)
+    sq = sqlite_dir()
+    flags = ["-I" + sq, "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION", "-DSQLITE_ENABLE_JSON1"]
+    yield Program("sqlite3", os.path.join(sq, "sqlite3.c"), cflags=flags,
+                  extra=[os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], libs=["-lm"], args=["3000"])
+
+
+def compile_object(bc, obj):
+    opt_bc = obj + ".opt.bc"
+    run([tool("opt"), "-O2", bc, "-o", opt_bc])
+    run([tool("llc"), "-O2", "-relocation-model=pic", "-filetype=obj", opt_bc, "-o", obj])
+    os.unlink(opt_bc)
+    return obj
+
+
+# Symbols the code generator makes in every object that needs them (hidden,
+# weak, in a COMDAT the linker merges), not symbols of the module.
+PER_OBJECT_SYMBOL_PREFIXES = ("DW.ref.",)
+
+
+def defined_globals(objs):
+    """Counts, per name, the objects that define it as a global or weak symbol."""
+    counts = {}
+    for o in objs:
+        for line in run([tool("llvm-nm"), "--defined-only", "--extern-only", "--format=just-symbols", o]).split():
+            if not line.startswith(PER_OBJECT_SYMBOL_PREFIXES):
+                counts[line] = counts.get(line, 0) + 1
+    return counts
+
+
+class Checker:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok, what, detail=""):
+        print("%s: %s%s" % ("PASS" if ok else "FAIL", what, "" if ok else "\n  " + detail.replace("\n", "\n  ")), flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+
+
+def split(bc, prefix, partitions, threads):
+    env = dict(os.environ, MTPC_THREADS=str(threads))
+    run([tool("opt"), "-load-pass-plugin=" + PLUGIN,
+         "-passes=mtpc-split<partitions=%d;min-size=0;out=%s>" % (partitions, prefix), bc, "-o", os.devnull], env=env)
+    return sorted(glob.glob(prefix + ".*.bc"), key=lambda p: int(p.rsplit(".", 2)[1]))
+
+
+def test_program(p, work, checker, pool):
+    bc = os.path.join(work, p.name + ".bc")
+    run([p.driver, "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", p.module, "-o", bc] + p.cflags)
+    extra_objs = []
+    for src in p.extra:
+        obj = os.path.join(work, os.path.basename(src) + ".o")
+        run([p.driver, "-O2", "-c", src, "-o", obj] + p.cflags)
+        extra_objs.append(obj)
+
+    whole_obj = compile_object(bc, os.path.join(work, p.name + ".whole.o"))
+    exe = os.path.join(work, p.name + ".whole")
+    run([p.driver, whole_obj] + extra_objs + ["-o", exe] + p.libs)
+    expected = run([exe] + p.args)
+    whole_symbols = defined_globals([whole_obj])
+
+    for n in (2, 8, MAX_PARTITIONS):
+        label = "%s split into %s" % (p.name, "max" if n == MAX_PARTITIONS else n)
+        d = os.path.join(work, "%s.%d" % (p.name, n))
+        os.makedirs(d)
+        try:
+            parts = split(bc, os.path.join(d, "p"), n, threads=1)
+            objs = list(pool.map(lambda b: compile_object(b, b[:-3] + ".o"), parts))
+            exe = os.path.join(d, "prog")
+            run([p.driver] + objs + extra_objs + ["-o", exe] + p.libs)
+            out = run([exe] + p.args)
+        except RuntimeError as e:
+            checker.check(False, label + ": builds and runs", str(e))
+            continue
+        checker.check(out == expected, "%s (%d partitions): output equals the unsplit build's" % (label, len(parts)),
+                      "expected:\n%s\ngot:\n%s" % (expected[-2000:], out[-2000:]))
+        counts = defined_globals(objs)
+        wrong = sorted("%s defined %d times" % (s, counts.get(s, 0)) for s in whole_symbols if counts.get(s, 0) != 1)
+        checker.check(not wrong, label + ": every symbol of the unsplit object is defined exactly once",
+                      "\n".join(wrong[:20]))
+        if n == 8:
+            again = os.path.join(work, "%s.%d.again" % (p.name, n))
+            os.makedirs(again)
+            parts2 = split(bc, os.path.join(again, "p"), n, threads=JOBS + 2)
+            same = len(parts) == len(parts2) and all(filecmp.cmp(a, b, shallow=False) for a, b in zip(parts, parts2))
+            checker.check(same, label + ": byte-identical partitions with 1 and %d threads" % (JOBS + 2))
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="run only the program with this name")
+    ap.add_argument("--keep", help="work in this directory and keep it")
+    a = ap.parse_args()
+    if not os.path.exists(PLUGIN):
+        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    work = a.keep or tempfile.mkdtemp(prefix="mtpc-e2e-")
+    os.makedirs(work, exist_ok=True)
+    checker = Checker()
+    with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
+        for p in programs():
+            if a.only and p.name != a.only:
+                continue
+            try:
+                test_program(p, work, checker, pool)
+            except RuntimeError as e:
+                checker.check(False, p.name + ": builds", str(e))
+    if not a.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (checker.passed, checker.failed))
+    sys.exit(1 if checker.failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+/* Every IR construct the split must handle, in one C program whose output
+ * is compared between a stock and a split build (tests/e2e_split.py).
+ * Build with -fcommon so that `common_counter` has common linkage. */
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+/* common linkage (-fcommon) and extern_weak (never defined anywhere) */
+int common_counter;
+extern int weak_missing(void) __attribute__((weak));
+
+/* thread-local variables, internal and external */
+static __thread int tls_local = 7;
+__thread long tls_global = 100;
+
+/* internal state shared by many functions: promoted when split */
+static int state[64];
+static const int primes[] = {2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37};
+static const char *const words[] = {"alpha", "beta", "gamma", "delta"};
+
+/* a constant table large enough not to be copied */
+static const unsigned short big_table[8192] = {[0] = 1, [100] = 7, [8191] = 9};
+
+/* section attribute with linker-generated bounds: order must survive */
+struct reg { const char *name; int prio; };
+#define REGISTER(n, p) \
+  static const struct reg reg_##n __attribute__((used, section("mtpc_regs"), aligned(8))) = {#n, p}
+REGISTER(first, 1);
+REGISTER(second, 2);
+REGISTER(third, 3);
+extern const struct reg __start_mtpc_regs[], __stop_mtpc_regs[];
+
+/* aliases: strong, weak, alias of alias, alias with an offset */
+int impl_sum(int a, int b) { return a + b + common_counter; }
+int strong_sum(int, int) __attribute__((alias("impl_sum")));
+int weak_sum(int, int) __attribute__((weak, alias("impl_sum")));
+int data_pair[2] = {40, 2};
+extern int data_pair_alias[2] __attribute__((alias("data_pair")));
+
+/* ifunc with a static resolver */
+static int mul_generic(int a, int b) { return a * b; }
+static void *resolve_mul(void) { return (void *)mul_generic; }
+int fast_mul(int, int) __attribute__((ifunc("resolve_mul")));
+
+/* constructors and destructors */
+static int ctor_ran;
+__attribute__((constructor)) static void early_init(void) { ctor_ran = 42; state[0] = 1; }
+__attribute__((destructor)) static void late_fini(void) { fflush(stdout); }
+
+/* computed goto: the function and its label table must stay together */
+static int interpret(const unsigned char *code, int n) {
+  static const void *const dispatch[] = {&&op_add, &&op_sub, &&op_mul, &&op_end};
+  int acc = 0, pc = 0;
+#define NEXT goto *dispatch[pc < n ? code[pc++] : 3]
+  NEXT;
+op_add: acc += 3; NEXT;
+op_sub: acc -= 1; NEXT;
+op_mul: acc *= 2; NEXT;
+op_end: return acc;
+}
+
+/* inline asm with local labels, in a function that may be inlined */
+static inline int count_bits(unsigned v) {
+  int n;
+  __asm__("xorl %0, %0\n"
+          "1:\n\t"
+          "testl %1, %1\n\t"
+          "jz 2f\n\t"
+          "leal -1(%1), %%ecx\n\t"
+          "andl %%ecx, %1\n\t"
+          "incl %0\n\t"
+          "jmp 1b\n"
+          "2:"
+          : "=&r"(n), "+r"(v) : : "ecx", "cc");
+  return n;
+}
+
+/* module-level asm that calls a local symbol by name: must not be renamed */
+__attribute__((used)) static int asm_helper(int x) { return x * 3 + state[1]; }
+__asm__(".text\n.globl asm_entry\n.type asm_entry,@function\nasm_entry:\n\tjmp asm_helper\n");
+extern int asm_entry(int);
+
+/* function pointers: a table of internal handlers */
+static int h_inc(int x) { state[2]++; return x + 1; }
+static int h_dbl(int x) { return x * 2; }
+static int h_neg(int x) { return -x; }
+static int (*const handlers[])(int) = {h_inc, h_dbl, h_neg};
+
+/* mutual recursion (an SCC) */
+static int is_odd(unsigned n);
+static int is_even(unsigned n) { return n == 0 ? 1 : is_odd(n - 1); }
+static int is_odd(unsigned n) { return n == 0 ? 0 : is_even(n - 1); }
+
+/* static locals and unnamed constants (compound literals) */
+static int next_id(void) { static int id = 1000; return id++; }
+static int sum_literal(void) {
+  const int *p = (const int[]){4, 8, 15, 16, 23, 42};
+  int s = 0;
+  for (int i = 0; i < 6; i++) s += p[i];
+  return s;
+}
+
+/* large functions that many callers share */
+static unsigned long hash_words(int rounds) {
+  unsigned long h = 5381;
+  for (int r = 0; r < rounds; r++)
+    for (int i = 0; i < 4; i++)
+      for (const char *c = words[i]; *c; c++) h = h * 33 + (unsigned char)*c + (unsigned long)primes[(i + r) % 12];
+  return h;
+}
+unsigned long work_a(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s += hash_words(i % 5) ^ (unsigned long)handlers[i % 3](i); return s; }
+unsigned long work_b(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s = s * 31 + (unsigned long)count_bits((unsigned)i * 2654435761u); return s; }
+unsigned long work_c(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s += (unsigned long)big_table[(i * 37) % 8192] + (unsigned long)is_even((unsigned)i % 50); return s; }
+
+static void *thread_fn(void *arg) { tls_local += 1; tls_global += (long)arg; return NULL; }
+
+int main(void) {
+  printf("ctor %d, common %d, weak %s\n", ctor_ran, common_counter, weak_missing ? "present" : "absent");
+  common_counter = 3;
+  printf("aliases %d %d %d %d\n", strong_sum(1, 2), weak_sum(3, 4), data_pair_alias[0] + data_pair_alias[1], impl_sum(0, 0));
+  printf("ifunc %d\n", fast_mul(6, 7));
+  static const unsigned char program[] = {0, 0, 2, 1, 2, 0};
+  printf("goto %d\n", interpret(program, (int)sizeof program));
+  printf("asm %d %d\n", count_bits(0xF0F0u), asm_entry(5));
+  thread_fn((void *)5);
+  printf("tls %d %ld\n", tls_local, tls_global);
+  for (const struct reg *r = __start_mtpc_regs; r < __stop_mtpc_regs; r++) printf("reg %s %d\n", r->name, r->prio);
+  printf("ids %d %d literal %d\n", next_id(), next_id(), sum_literal());
+  printf("work %lu %lu %lu state %d\n", work_a(300), work_b(300), work_c(300), state[2]);
+  printf("parity %d %d\n", is_even(10), is_odd(7));
+  return 0;
+}
