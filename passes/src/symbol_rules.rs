@@ -13,7 +13,7 @@
 //! | declarations, `extern_weak` | — | declared as they were |
 //! | strong alias | with its aliasee | uses resolved to the aliasee |
 //! | weak alias | with its aliasee, in the primary | declared |
-//! | ifunc | with its resolver, in the primary; the resolver external | declared; resolver `available_externally` |
+//! | ifunc | with its resolver, in the primary | declared |
 //! | `llvm.global_ctors`/`dtors`, other appending arrays | primary only | dropped |
 //! | `llvm.used`/`llvm.compiler.used` | the entries each partition defines | |
 //! | module-level inline asm | primary only | dropped |
@@ -22,6 +22,12 @@
 //! default-visibility symbol in shared-library code is not `dso_local` (the
 //! dynamic linker may preempt it). COMDATs stay whole with their owner;
 //! copies and declarations leave the group.
+//!
+//! One departure from the RFC's table: it gives other partitions an
+//! `available_externally` copy of an ifunc's resolver, which makes the
+//! resolver external. Callers only ever use the ifunc's declaration, so
+//! that copy would be unreferenced and deleted, and the promotion would
+//! only add a symbol; mtpc leaves the resolver alone.
 
 use std::collections::HashSet;
 
@@ -222,15 +228,10 @@ impl<'a> Rules<'a> {
             } else if is_local_copyable(g) {
                 Decision::LocalCopy
             } else if g.is_strong_alias() {
-                // Resolved to the aliasee, which this partition then needs.
-                if let Some(t) = g.target {
-                    work.push((t as usize, kind));
-                }
-                Decision::Declare
-            } else if g.id.kind == crate::ir::GlobalKind::IFunc {
-                if let Some(t) = g.target {
-                    work.push((t as usize, RefKind::Call));
-                }
+                // Resolved to its aliasee expression, which this partition
+                // then needs; an aliasee that is itself a strong alias is
+                // resolved in turn.
+                work.extend(g.refs.iter().map(|&(x, _)| (x as usize, kind)));
                 Decision::Declare
             } else if (kind == RefKind::Call && self.copy_function(r, p)) || self.copy_constant(r, p) {
                 Decision::AvailableExternally

@@ -1,0 +1,45 @@
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
+; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
+; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
+; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
+
+; Aliases. A weak alias stays with its aliasee in the primary partition,
+; and others declare it. Strong aliases (and aliases of aliases) are
+; defined with their aliasee; other partitions resolve their uses to the
+; aliasee, which they can then inline. An alias with an offset is resolved
+; to the offset expression.
+; P0: @strong_sum = alias i32 (i32, i32), ptr @impl_sum
+; P0: @strong_of_strong = alias i32 (i32, i32), ptr @strong_sum
+; P0: @weak_sum = weak alias i32 (i32, i32), ptr @impl_sum
+; P0: define i32 @impl_sum(
+; P1-NOT: = alias
+; P1: @data = external global [2 x i32]
+; P1: define available_externally i32 @impl_sum(
+; P1: call i32 @impl_sum(i32 %x, i32 1)
+; P1: load i32, ptr getelementptr inbounds ([2 x i32], ptr @data, i32 0, i32 1)
+; P2: @data_second = alias i32, getelementptr inbounds ([2 x i32], ptr @data, i32 0, i32 1)
+; P2: call i32 @weak_sum(
+; P2: declare i32 @weak_sum(i32, i32)
+
+@data = global [2 x i32] [i32 40, i32 2]
+@data_second = alias i32, getelementptr inbounds ([2 x i32], ptr @data, i32 0, i32 1)
+define i32 @impl_sum(i32 %a, i32 %b) {
+  %s = add i32 %a, %b
+  ret i32 %s
+}
+@strong_sum = alias i32 (i32, i32), ptr @impl_sum
+@strong_of_strong = alias i32 (i32, i32), ptr @strong_sum
+@weak_sum = weak alias i32 (i32, i32), ptr @impl_sum
+define i32 @user_strong(i32 %x) {
+  %r = call i32 @strong_of_strong(i32 %x, i32 1)
+  %v = load i32, ptr @data_second
+  %s = add i32 %r, %v
+  %t = add i32 %s, 1
+  %u = add i32 %t, 1
+  ret i32 %u
+}
+define i32 @user_weak(i32 %x) {
+  %r = call i32 @weak_sum(i32 %x, i32 2)
+  %s = add i32 %r, 1
+  ret i32 %s
+}
