@@ -185,10 +185,15 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
     }
     let unit_partition: Vec<u32> = unit_partition.into_iter().map(|p| p.expect("every unit placed")).collect();
 
+    let mut owner: Vec<Option<u32>> = (0..n)
+        .map(|i| (group_index[i] != usize::MAX).then(|| unit_partition[unit_of_group[group_index[i]]]))
+        .collect();
+    place_data_with_first_user(facts, &group_index, &group_pinned, &mut owner);
+
     // Renumber so that no partition is empty; partition 0 stays the primary.
     let mut used: Vec<bool> = vec![false; requested as usize];
     used[0] = true;
-    for &p in &unit_partition {
+    for &p in owner.iter().flatten() {
         used[p as usize] = true;
     }
     let mut renumber = vec![0u32; requested as usize];
@@ -199,13 +204,10 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
             next += 1;
         }
     }
-    let mut owner: Vec<Option<u32>> = (0..n)
-        .map(|i| (group_index[i] != usize::MAX).then(|| renumber[unit_partition[unit_of_group[group_index[i]]] as usize]))
-        .collect();
-    place_data_with_first_user(facts, &group_index, &group_pinned, &mut owner);
     let mut cost = vec![0u64; next as usize];
-    for (i, o) in owner.iter().enumerate() {
+    for (i, o) in owner.iter_mut().enumerate() {
         if let Some(p) = o {
+            *p = renumber[*p as usize];
             cost[*p as usize] += u64::from(facts.globals[i].instructions);
         }
     }

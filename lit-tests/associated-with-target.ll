@@ -1,0 +1,32 @@
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
+; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
+; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
+; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
+
+; A global with !associated stays in the partition of the global it names
+; (the linker may drop its section only together with that global).
+; P0-NOT: @meta
+; P1-NOT: @meta
+; P1: @payload = external global i32
+; P2: @meta = internal global i32 1, section "meta_sec", !associated
+; P2: @payload = global i32 7
+
+@meta = internal global i32 1, section "meta_sec", !associated !0
+@payload = global i32 7
+define i32 @read_payload() {
+  %v = load i32, ptr @payload
+  %a = add i32 %v, 1
+  %b = add i32 %a, 1
+  %c = add i32 %b, 1
+  ret i32 %c
+}
+define i32 @other(i32 %x) {
+  %a = add i32 %x, 1
+  %b = add i32 %a, 1
+  %c = add i32 %b, 1
+  %d = add i32 %c, 1
+  %e = add i32 %d, 1
+  %f = add i32 %e, 1
+  ret i32 %f
+}
+!0 = !{ptr @payload}

@@ -1,0 +1,31 @@
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
+; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
+; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
+; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
+
+; Variables placed in one explicit section are defined by one partition,
+; in their original order (code may walk the section between the
+; linker's __start_/__stop_ symbols). Others may copy small constants.
+; P0-NOT: @reg_b
+; P0: @reg_a{{.*}} = available_externally hidden constant i32 1, section "my_regs"
+; P1: @reg_c{{.*}} = available_externally hidden constant i32 3, section "my_regs"
+; P2: @reg_a{{.*}} = hidden constant i32 1, section "my_regs"
+; P2-NEXT: @reg_b = internal constant i32 2, section "my_regs"
+; P2-NEXT: @reg_c{{.*}} = hidden constant i32 3, section "my_regs"
+
+@reg_a = internal constant i32 1, section "my_regs", align 4
+@reg_b = internal constant i32 2, section "my_regs", align 4
+@reg_c = internal constant i32 3, section "my_regs", align 4
+@llvm.used = appending global [3 x ptr] [ptr @reg_a, ptr @reg_b, ptr @reg_c], section "llvm.metadata"
+define i32 @use_a() {
+  %v = load i32, ptr @reg_a
+  %a = add i32 %v, 1
+  %b = add i32 %a, 1
+  %c = add i32 %b, 1
+  %d = add i32 %c, 1
+  ret i32 %d
+}
+define i32 @use_c() {
+  %v = load i32, ptr @reg_c
+  ret i32 %v
+}
