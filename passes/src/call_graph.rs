@@ -41,8 +41,10 @@ impl CallGraph {
         CallGraph { graph, node_of }
     }
 
-    /// Strongly connected components of the call edges alone (mutual
-    /// recursion), with more than one member; members are global indices.
+    /// Strongly connected components of the direct call edges alone
+    /// (mutual recursion), with more than one member; members are global
+    /// indices. Address references and metadata-resolved indirect calls
+    /// still place callees with callers, but do not force them together.
     pub fn recursive_sccs(&self) -> Vec<Vec<u32>> {
         let calls = self.graph.filter_map(|_, &w| Some(w), |_, &k| (k == RefKind::Call).then_some(k));
         tarjan_scc(&calls)

@@ -75,8 +75,10 @@ pub enum SpecialArray {
 /// How one global refers to another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RefKind {
-    /// A direct call, or an indirect call resolved by `!callees` or value profile.
+    /// A direct call.
     Call,
+    /// A possible target of an indirect call, from `!callees` or value-profile metadata.
+    IndirectCall,
     /// Any other use: address taken, initializer reference, load or store.
     Ref,
 }
@@ -435,7 +437,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
         if let Some(md) = inst.metadata(kinds.callees) {
             for target in md.md_node_operands() {
                 if let Some(g) = global_of(target) {
-                    self.add(g, RefKind::Call);
+                    self.add(g, RefKind::IndirectCall);
                 }
             }
         }
@@ -447,7 +449,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
                 // !{!"VP", i32 kind, i64 total, i64 hash, i64 count, ...}
                 for pair in ops.get(3..).unwrap_or(&[]).chunks(2) {
                     if let Some(&f) = pair[0].const_int().and_then(|h| pgo.by_hash.get(&h)) {
-                        self.refs.insert((f, RefKind::Call));
+                        self.refs.insert((f, RefKind::IndirectCall));
                     }
                 }
             }

@@ -182,11 +182,9 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
                 if erased[i] || facts.globals[i].special.is_some() {
                     continue;
                 }
-                let removable = match self.decision(i) {
-                    Decision::Drop => true,
-                    Decision::Declare | Decision::AvailableExternally => true,
-                    _ => false,
-                };
+                // Declarations stay even if unused: they are what metadata
+                // (indirect-call targets) refers to; copies nobody uses go.
+                let removable = matches!(self.decision(i), Decision::Drop | Decision::AvailableExternally);
                 if removable && self.globals[i].is_unused() {
                     self.globals[i].erase();
                     erased[i] = true;

@@ -11,6 +11,7 @@
 //! | external variable | defined | declared; `available_externally` if constant and small (loads fold, vtables devirtualize) |
 //! | `available_externally` input | — | cloned |
 //! | declarations, `extern_weak` | — | declared as they were |
+//! | targets of indirect calls (`!callees`, value profile) | — | declared even if unused, so indirect-call promotion finds them |
 //! | strong alias | with its aliasee | uses resolved to the aliasee |
 //! | weak alias | with its aliasee, in the primary | declared |
 //! | ifunc | with its resolver, in the primary | declared |
