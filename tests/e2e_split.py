@@ -36,10 +36,13 @@ def tool(name):
     return os.path.join(LLVM_BIN, name)
 
 
-def run(cmd, **kw):
+def run(cmd, forbid_in_stderr=(), **kw):
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
     if r.returncode != 0:
         raise RuntimeError("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-4000:]))
+    for text in forbid_in_stderr:
+        if text in r.stderr:
+            raise RuntimeError("%s printed '%s':\n%s" % (" ".join(cmd), text, r.stderr[-4000:]))
     return r.stdout
 
 
@@ -64,6 +67,10 @@ class Program:
 def programs():
     yield Program("constructs-c", os.path.join(PROGRAMS_DIR, "constructs.c"), cflags=["-fcommon"], libs=["-lpthread"])
     yield Program("constructs-cpp", os.path.join(PROGRAMS_DIR, "constructs.cpp"), cxx=True)
+    # With debug info: partitions must verify with their DWARF metadata.
+    yield Program("constructs-c-g", os.path.join(PROGRAMS_DIR, "constructs.c"), cflags=["-fcommon", "-g"],
+                  libs=["-lpthread"])
+    yield Program("constructs-cpp-g", os.path.join(PROGRAMS_DIR, "constructs.cpp"), cxx=True, cflags=["-g"])
     sq = sqlite_dir()
     flags = ["-I" + sq, "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION", "-DSQLITE_ENABLE_JSON1"]
     yield Program("sqlite3", os.path.join(sq, "sqlite3.c"), cflags=flags,
@@ -107,8 +114,10 @@ class Checker:
 
 def split(bc, prefix, partitions, threads):
     env = dict(os.environ, MTPC_THREADS=str(threads))
+    # LLVM strips debug info it finds invalid with only a warning: fail on it.
     run([tool("opt"), "-load-pass-plugin=" + PLUGIN,
-         "-passes=mtpc-split<partitions=%d;min-size=0;out=%s>" % (partitions, prefix), bc, "-o", os.devnull], env=env)
+         "-passes=mtpc-split<partitions=%d;min-size=0;out=%s>" % (partitions, prefix), bc, "-o", os.devnull],
+        forbid_in_stderr=("invalid debug info", "warning"), env=env)
     return sorted(glob.glob(prefix + ".*.bc"), key=lambda p: int(p.rsplit(".", 2)[1]))
 
 
@@ -140,6 +149,12 @@ def test_program(p, work, checker, pool):
         except RuntimeError as e:
             checker.check(False, label + ": builds and runs", str(e))
             continue
+        if "-g" in p.cflags:
+            try:
+                run([tool("llvm-dwarfdump"), "--verify", exe])
+                checker.check(True, label + ": llvm-dwarfdump --verify finds no error")
+            except RuntimeError as e:
+                checker.check(False, label + ": llvm-dwarfdump --verify finds no error", str(e))
         checker.check(out == expected, "%s (%d partitions): output equals the unsplit build's" % (label, len(parts)),
                       "expected:\n%s\ngot:\n%s" % (expected[-2000:], out[-2000:]))
         counts = defined_globals(objs)

@@ -64,7 +64,6 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
                 }
             }
         }
-        self.module.materialize_all()?;
 
         // 2. Initializers of variables this partition does not define.
         let dbg = self.module.md_kind("dbg");
@@ -192,6 +191,9 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
                 }
             }
         }
+        // Finishing lazy loading verifies the module when it has debug info
+        // (UpgradeDebugInfo), so it must come once the module is whole again.
+        self.module.materialize_all()?;
         for i in 0..self.globals.len() {
             if !erased[i] && self.decision(i) == Decision::Drop && facts.globals[i].special.is_none() {
                 return Err(format!(
