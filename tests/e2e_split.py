@@ -170,6 +170,34 @@ def test_program(p, work, checker, pool):
         shutil.rmtree(d, ignore_errors=True)
 
 
+def test_two_sources(work, checker, pool):
+    """Two sources with the same internal names, each split so that its
+    internal helper and table are promoted, linked into one program."""
+    objs, whole = [], []
+    for side in ("a", "b"):
+        src = os.path.join(PROGRAMS_DIR, "twin_%s.c" % side)
+        bc = os.path.join(work, "twin_%s.bc" % side)
+        run([tool("clang"), "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", src, "-o", bc])
+        whole.append(compile_object(bc, bc[:-3] + ".whole.o"))
+        d = os.path.join(work, "twin_%s" % side)
+        os.makedirs(d, exist_ok=True)
+        objs += list(pool.map(lambda b: compile_object(b, b[:-3] + ".o"), split(bc, os.path.join(d, "p"), 2, 1)))
+    main_obj = os.path.join(work, "twin_main.o")
+    run([tool("clang"), "-O2", "-c", os.path.join(PROGRAMS_DIR, "twin_main.c"), "-o", main_obj])
+    run([tool("clang"), main_obj] + whole + ["-o", os.path.join(work, "twin.whole")])
+    expected = run([os.path.join(work, "twin.whole")])
+    promoted = [s for s in defined_globals(objs) if ".mtpc." in s]
+    checker.check(len(promoted) >= 4, "two sources: internal helpers and tables are promoted in both",
+                  "promoted: %s" % promoted)
+    try:
+        run([tool("clang"), main_obj] + objs + ["-o", os.path.join(work, "twin.split")])
+        out = run([os.path.join(work, "twin.split")])
+        checker.check(out == expected, "two sources split and linked together: no collision, same output",
+                      "expected %s got %s" % (expected, out))
+    except RuntimeError as e:
+        checker.check(False, "two sources split and linked together: no collision, same output", str(e))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="run only the program with this name")
@@ -181,6 +209,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     checker = Checker()
     with concurrent.futures.ThreadPoolExecutor(JOBS) as pool:
+        if not a.only or a.only == "two-sources":
+            test_two_sources(work, checker, pool)
         for p in programs():
             if a.only and p.name != a.only:
                 continue

@@ -5,6 +5,7 @@
 // reports failure through its return value, and does one small thing. The
 // logic that decides what to do lives in Rust; this file only does it.
 #include "llvm-c/Core.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalAlias.h"
@@ -14,6 +15,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
 
@@ -106,6 +109,43 @@ void mtpc_resolve_alias(LLVMValueRef V) {
   auto *GA = unwrap<GlobalAlias>(V);
   GA->replaceAllUsesWith(GA->getAliasee());
   GA->eraseFromParent();
+}
+
+// Writes M as bitcode into a malloc'ed buffer (*Data, *Size; free with
+// free()). Unlike LLVMWriteBitcodeToMemoryBuffer it writes no LTO symbol
+// table: partitions are read back by LLVM, never by a linker.
+void mtpc_write_bitcode(LLVMModuleRef M, char **Data, size_t *Size) {
+  SmallVector<char, 0> Buffer;
+  Buffer.reserve(1 << 20);
+  BitcodeWriter Writer(Buffer);
+  Writer.writeModule(*unwrap(M));
+  Writer.writeStrtab();
+  *Data = static_cast<char *>(malloc(Buffer.size()));
+  memcpy(*Data, Buffer.data(), Buffer.size());
+  *Size = Buffer.size();
+}
+
+// Writes M as bitcode (no LTO symbol table) to the file Path. Returns
+// false and sets *Message (free with free()) on failure.
+bool mtpc_write_bitcode_file(LLVMModuleRef M, const char *Path, char **Message) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (!EC) {
+    SmallVector<char, 0> Buffer;
+    Buffer.reserve(1 << 20);
+    BitcodeWriter Writer(Buffer);
+    Writer.writeModule(*unwrap(M));
+    Writer.writeStrtab();
+    OS.write(Buffer.data(), Buffer.size());
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (EC) {
+    *Message = strdup(EC.message().c_str());
+    return false;
+  }
+  return true;
 }
 
 // The integer value of a module flag (e.g. "PIC Level"), or -1 if absent.

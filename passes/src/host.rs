@@ -36,24 +36,28 @@ impl LlvmModulePass for SplitPass {
 }
 
 fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<PreservedAnalyses, split::SplitError> {
+    let start = std::time::Instant::now();
     let plan = split::plan_module(module, options)?;
-    log::info!(
-        "{SPLIT_PASS_NAME}: {} partitions, cost {:?}, planned in {:.1} ms",
-        plan.partitions.partitions,
-        plan.partitions.cost,
-        plan.plan_ms
-    );
-    match &options.out {
+    let preserved = match &options.out {
         Some(prefix) => {
             let threads = threads_from_env().map_err(split::SplitError::Output)?;
             split::write_partitions(module, &plan, prefix, threads)?;
-            Ok(PreservedAnalyses::All)
+            PreservedAnalyses::All
         }
         None => {
-            split::annotate(module, &plan);
-            Ok(PreservedAnalyses::None)
+            split::annotate(module, &plan)?;
+            PreservedAnalyses::None
         }
-    }
+    };
+    log::info!(
+        "{SPLIT_PASS_NAME}: {} partitions of {} instructions (cost per partition {:?}); planned in {:.1} ms, split in {:.1} ms",
+        plan.partitions.partitions,
+        plan.facts.total_instructions(),
+        plan.partitions.cost,
+        plan.plan_ms,
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    Ok(preserved)
 }
 
 /// The pipeline-parsing callback: recognizes mtpc's passes in pipeline text.

@@ -11,7 +11,6 @@ use std::path::Path;
 
 use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::bit_reader::LLVMGetBitcodeModuleInContext2;
-use llvm_sys::bit_writer::{LLVMWriteBitcodeToFile, LLVMWriteBitcodeToMemoryBuffer};
 use llvm_sys::comdat::{LLVMGetComdat, LLVMSetComdat};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -32,6 +31,8 @@ extern "C" {
     fn mtpc_erase_global(v: LLVMValueRef);
     fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
     fn mtpc_resolve_alias(v: LLVMValueRef);
+    fn mtpc_write_bitcode(m: LLVMModuleRef, data: *mut *mut c_char, size: *mut usize);
+    fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
     fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     fn mtpc_report_fatal_error(message: *const c_char) -> !;
 }
@@ -686,26 +687,55 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
-    /// Serializes the module to bitcode in memory.
+    /// Serializes the module to bitcode in memory (without the LTO symbol
+    /// table, which only linkers read).
     pub fn to_bitcode(&self) -> Vec<u8> {
-        // SAFETY: the buffer is copied out and disposed.
+        let mut data = std::ptr::null_mut();
+        let mut size = 0usize;
+        // SAFETY: the shim hands us a malloc'ed buffer of `size` bytes.
         unsafe {
-            let buf = LLVMWriteBitcodeToMemoryBuffer(self.raw);
-            let start = LLVMGetBufferStart(buf).cast::<u8>();
-            let bytes = std::slice::from_raw_parts(start, LLVMGetBufferSize(buf)).to_vec();
-            LLVMDisposeMemoryBuffer(buf);
+            mtpc_write_bitcode(self.raw, &mut data, &mut size);
+            let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size).to_vec();
+            libc_free(data.cast());
             bytes
         }
     }
 
+    /// Serializes the module and, on a second thread meanwhile, verifies it.
+    ///
+    /// Both only read the module (the writer and the verifier take it as
+    /// `const Module &` and create nothing in its context), so they may run
+    /// at once; nothing else touches the module until both are done.
+    pub fn to_bitcode_verified(&self) -> (Vec<u8>, Result<(), String>) {
+        struct ReadOnly(LLVMModuleRef);
+        // SAFETY: see above: only read-only LLVM calls use it, and the
+        // scope ends before `self` can be used again.
+        unsafe impl Send for ReadOnly {}
+        unsafe impl Sync for ReadOnly {}
+        let shared = ReadOnly(self.raw);
+        std::thread::scope(|scope| {
+            let verifier = scope.spawn(|| {
+                let shared = &shared;
+                // SAFETY: a read-only view for the verifier (see above).
+                unsafe { ModuleRef::from_raw(shared.0) }.verify()
+            });
+            let bitcode = self.to_bitcode();
+            let verdict = verifier.join().unwrap_or_else(|_| Err("the verifier panicked".into()));
+            (bitcode, verdict)
+        })
+    }
+
+    /// Writes the module as bitcode (without the LTO symbol table) to `path`.
     pub fn write_bitcode(&self, path: &Path) -> Result<(), String> {
         let cpath = CString::new(path.to_string_lossy().as_bytes())
             .map_err(|_| format!("path {} contains a NUL byte", path.display()))?;
-        // SAFETY: LLVM writes the file and returns non-zero on failure.
-        if unsafe { LLVMWriteBitcodeToFile(self.raw, cpath.as_ptr()) } != 0 {
-            return Err(format!("cannot write bitcode to {}", path.display()));
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: the shim writes the file and reports errors by message.
+        if unsafe { mtpc_write_bitcode_file(self.raw, cpath.as_ptr(), &mut msg) } {
+            Ok(())
+        } else {
+            Err(format!("cannot write {}: {}", path.display(), take_malloc_message(msg)))
         }
-        Ok(())
     }
 
     /// Finishes lazy loading of everything still pending.

@@ -18,8 +18,16 @@ pub struct SplitInput<'a> {
     pub plan: &'a SymbolPlan,
 }
 
-/// Builds partition `partition` in `ctx`. The result is verified.
-pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput<'c>, partition: u32) -> Result<OwnedModule<'c>, String> {
+/// Whether a built partition is run through the IR verifier.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Verify {
+    Yes,
+    /// The partition goes to a tool that verifies what it reads.
+    LeftToConsumer,
+}
+
+/// Builds partition `partition` in `ctx`.
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput<'c>, partition: u32, verify: Verify) -> Result<OwnedModule<'c>, String> {
     let mut owned = ctx.load_lazy(input.bitcode, &format!("mtpc.partition.{partition}"))?;
     {
         let module = owned.as_module();
@@ -32,7 +40,9 @@ pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput<'c>, partition: u3
             ));
         }
         PartitionEditor { module: &module, globals, input, partition }.apply()?;
-        module.verify().map_err(|e| format!("partition {partition} fails the verifier: {e}"))?;
+        if verify == Verify::Yes {
+            module.verify().map_err(|e| format!("partition {partition} fails the verifier: {e}"))?;
+        }
     }
     Ok(owned)
 }

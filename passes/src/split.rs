@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::ir::{ModuleRef, OwnedContext};
 use crate::module_facts::{self, globals_in_fact_order, ModuleFacts};
 use crate::options::SplitOptions;
-use crate::partition_builder::{self, SplitInput};
+use crate::partition_builder::{self, SplitInput, Verify};
 use crate::partition_plan::{self, PartitionPlan};
 use crate::symbol_rules::{self, SymbolPlan};
 
@@ -52,10 +52,11 @@ pub struct Split {
     pub plan_ms: f64,
 }
 
-/// Reads the module and plans its partitions.
+/// Reads the module and plans its partitions. The input is verified where
+/// it is used: while it is serialized ([`write_partitions`]) or before it
+/// is annotated ([`annotate`]).
 pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split, SplitError> {
     let start = Instant::now();
-    module.verify().map_err(SplitError::BrokenInput)?;
     let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
     let facts = module_facts::collect(module, shared_library_code);
     log::debug!("read {} globals in {:.1} ms", facts.globals.len(), start.elapsed().as_secs_f64() * 1e3);
@@ -72,7 +73,8 @@ pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split,
 
 /// Records the plan in the module: each definition's partition as
 /// `!mtpc.partition`, the count as `!mtpc.partitions`.
-pub fn annotate(module: &ModuleRef<'_>, split: &Split) {
+pub fn annotate(module: &ModuleRef<'_>, split: &Split) -> Result<(), SplitError> {
+    module.verify().map_err(SplitError::BrokenInput)?;
     let kind = module.md_kind(PARTITION_MD);
     for (i, g) in globals_in_fact_order(module).into_iter().enumerate() {
         let is_object = matches!(g.kind(), crate::ir::GlobalKind::Function | crate::ir::GlobalKind::Variable);
@@ -81,6 +83,7 @@ pub fn annotate(module: &ModuleRef<'_>, split: &Split) {
         }
     }
     module.add_named_int_metadata(PARTITION_COUNT_MD, u64::from(split.partitions.partitions));
+    Ok(())
 }
 
 /// `PREFIX.K.bc`
@@ -111,12 +114,16 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
 }
 
 /// Writes every partition of `split` to `PREFIX.K.bc`, building them on up
-/// to `threads` threads. Either all files are written or none is.
+/// to `threads` threads. Either all files are written or none is. The
+/// input is verified while it is serialized; the partitions are left to
+/// the tools that read them (`opt`, `llc` verify their input).
 pub fn write_partitions(module: &ModuleRef<'_>, split: &Split, prefix: &Path, threads: usize) -> Result<(), SplitError> {
     check_output_dir(prefix)?;
     let t = Instant::now();
-    let bitcode = module.to_bitcode();
-    log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), t.elapsed().as_secs_f64() * 1e3);
+    let (bitcode, verdict) = module.to_bitcode_verified();
+    verdict.map_err(SplitError::BrokenInput)?;
+    log::debug!("serialized {} bytes and verified the input in {:.1} ms", bitcode.len(), t.elapsed().as_secs_f64() * 1e3);
+    let t = Instant::now();
     let input = SplitInput { bitcode: &bitcode, facts: &split.facts, plan: &split.symbols };
     let n = split.symbols.partitions;
     let tmp = |k: u32| {
@@ -128,12 +135,16 @@ pub fn write_partitions(module: &ModuleRef<'_>, split: &Split, prefix: &Path, th
         let k = k as u32;
         let t = Instant::now();
         let ctx = OwnedContext::new();
-        let mut m = partition_builder::build(&ctx, &input, k).map_err(SplitError::Internal)?;
+        let mut m = partition_builder::build(&ctx, &input, k, Verify::LeftToConsumer).map_err(SplitError::Internal)?;
         let built = t.elapsed().as_secs_f64() * 1e3;
         m.as_module().write_bitcode(&tmp(k)).map_err(SplitError::Output)?;
-        log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", t.elapsed().as_secs_f64() * 1e3 - built);
+        let written = t.elapsed().as_secs_f64() * 1e3 - built;
+        drop(m);
+        drop(ctx);
+        log::debug!("partition {k}: built in {built:.1} ms, written in {written:.1} ms, freed in {:.1} ms", t.elapsed().as_secs_f64() * 1e3 - built - written);
         Ok(())
     });
+    log::debug!("built and wrote {n} partitions in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     let failure = results.into_iter().find_map(|r| r.err());
     if let Some(e) = failure {
         for k in 0..n {
