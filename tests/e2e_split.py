@@ -171,13 +171,15 @@ def test_program(p, work, checker, pool):
 
 
 def test_two_sources(work, checker, pool):
-    """Two sources with the same internal names, each split so that its
-    internal helper and table are promoted, linked into one program."""
+    """Two objects of one source file (twin.c with -DSIDE=a and -DSIDE=b)
+    with the same internal names, each split so that its internal helper
+    and table are promoted, linked into one program."""
     objs, whole = [], []
-    for side in ("a", "b"):
-        src = os.path.join(PROGRAMS_DIR, "twin_%s.c" % side)
+    for side, scale in (("a", 1), ("b", 10)):
+        src = os.path.join(PROGRAMS_DIR, "twin.c")
         bc = os.path.join(work, "twin_%s.bc" % side)
-        run([tool("clang"), "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", src, "-o", bc])
+        run([tool("clang"), "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", src, "-o", bc,
+             "-DSIDE=" + side, "-DSCALE=%d" % scale])
         whole.append(compile_object(bc, bc[:-3] + ".whole.o"))
         d = os.path.join(work, "twin_%s" % side)
         os.makedirs(d, exist_ok=True)

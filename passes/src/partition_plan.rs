@@ -21,6 +21,8 @@
 use petgraph::algo::dominators::simple_fast;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::unionfind::UnionFind;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::call_graph::CallGraph;
 use crate::module_facts::{Linkage, ModuleFacts, SpecialArray};
@@ -57,174 +59,211 @@ fn owns_a_definition(g: &crate::module_facts::GlobalFacts) -> bool {
 
 /// Plans `requested` partitions (fewer if the module has fewer units).
 pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
-    let n = facts.globals.len();
-    if requested <= 1 || n == 0 {
+    if requested <= 1 || facts.globals.is_empty() {
         return PartitionPlan::single(facts);
     }
     let cg = CallGraph::build(facts);
-    let (group_of, pinned) = groups(facts, &cg);
-
-    // The group graph: one node per group, in order of each group's first member.
-    let mut group_ids: Vec<Option<usize>> = vec![None; n];
-    let mut group_cost: Vec<u64> = Vec::new();
-    let mut group_pinned: Vec<bool> = Vec::new();
-    let mut group_index = vec![usize::MAX; n];
-    for i in 0..n {
-        if !owns_a_definition(&facts.globals[i]) {
-            continue;
-        }
-        let leader = group_of[i];
-        let gid = *group_ids[leader].get_or_insert_with(|| {
-            group_cost.push(0);
-            group_pinned.push(false);
-            group_cost.len() - 1
-        });
-        group_index[i] = gid;
-        group_cost[gid] += u64::from(facts.globals[i].instructions) + COST_PER_DEFINITION;
-        group_pinned[gid] |= pinned[i];
-    }
-    let groups_count = group_cost.len();
-    if groups_count == 0 {
+    let groups = GroupGraph::build(facts, &cg);
+    if groups.count() == 0 {
         return PartitionPlan::single(facts);
     }
-
-    let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(groups_count + 1, cg.graph.edge_count());
-    let nodes: Vec<NodeIndex> = (0..groups_count).map(|_| graph.add_node(())).collect();
-    let root = graph.add_node(());
-    let mut edges: Vec<(usize, usize)> = cg
-        .graph
-        .edge_indices()
-        .filter_map(|e| {
-            let (a, b) = cg.graph.edge_endpoints(e)?;
-            let (ga, gb) = (group_index[cg.graph[a] as usize], group_index[cg.graph[b] as usize]);
-            (ga != gb && ga != usize::MAX && gb != usize::MAX).then_some((ga, gb))
-        })
-        .collect();
-    edges.sort_unstable();
-    edges.dedup();
-    let mut has_pred = vec![false; groups_count];
-    for &(a, b) in &edges {
-        graph.add_edge(nodes[a], nodes[b], ());
-        has_pred[b] = true;
-    }
-    // The virtual root reaches every group without predecessors, then
-    // (in order) any group still unreached, e.g. inside a closed cycle.
-    let mut reached = vec![false; groups_count];
-    let succ: Vec<Vec<usize>> = {
-        let mut s = vec![Vec::new(); groups_count];
-        for &(a, b) in &edges {
-            s[a].push(b);
-        }
-        s
-    };
-    let mark = |start: usize, reached: &mut Vec<bool>| {
-        let mut stack = vec![start];
-        while let Some(g) = stack.pop() {
-            if !std::mem::replace(&mut reached[g], true) {
-                stack.extend(succ[g].iter().copied().filter(|&s| !reached[s]));
-            }
-        }
-    };
-    for g in 0..groups_count {
-        if !has_pred[g] {
-            graph.add_edge(root, nodes[g], ());
-            mark(g, &mut reached);
-        }
-    }
-    for g in 0..groups_count {
-        if !reached[g] {
-            graph.add_edge(root, nodes[g], ());
-            mark(g, &mut reached);
-        }
-    }
-
-    let dom = simple_fast(&graph, root);
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); groups_count + 1];
-    for g in 0..groups_count {
-        let parent = dom.immediate_dominator(nodes[g]).map_or(groups_count, |p| p.index());
-        children[parent].push(g);
-    }
-    let subtree = subtree_costs(&children, &group_cost, groups_count);
-
-    let total: u64 = group_cost.iter().sum();
+    let children = groups.dominator_tree();
+    let total: u64 = groups.cost.iter().sum();
     let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
-    let units = cut_units(&children, &group_cost, &subtree, groups_count, cap);
+    let units = cut_units(&children, &groups.cost, groups.count(), cap);
+    // More partitions than units would stay empty.
+    let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
+    let unit_partition = pack(&units, &groups, partitions);
 
-    // Pack: units holding a pinned group go to partition 0 first; the rest,
-    // largest first, join the partition of the unit that dominates them if
-    // it stays within its fair share, else the least loaded partition.
-    let mut unit_of_group = vec![0usize; groups_count];
+    let mut unit_of_group = vec![0usize; groups.count()];
     for (u, unit) in units.iter().enumerate() {
         for &g in &unit.groups {
             unit_of_group[g] = u;
         }
     }
-    let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| group_cost[g]).sum()).collect();
-    let unit_pinned: Vec<bool> = units.iter().map(|u| u.groups.iter().any(|&g| group_pinned[g])).collect();
-    let share = total.div_ceil(u64::from(requested)) + total / (20 * u64::from(requested));
-    let mut load = vec![0u64; requested as usize];
-    let mut unit_partition: Vec<Option<u32>> = vec![None; units.len()];
-    for u in 0..units.len() {
-        if unit_pinned[u] {
-            load[0] += unit_cost[u];
-            unit_partition[u] = Some(0);
+    let mut owner: Vec<Option<u32>> = groups
+        .group_of
+        .iter()
+        .map(|g| g.map(|g| unit_partition[unit_of_group[g]]))
+        .collect();
+    place_data_with_first_user(facts, &groups, &mut owner);
+    let partitions = renumber_without_empty(&mut owner, partitions);
+    let mut cost = vec![0u64; partitions as usize];
+    for (i, o) in owner.iter().enumerate() {
+        if let Some(p) = o {
+            cost[*p as usize] += u64::from(facts.globals[i].instructions);
         }
     }
-    let mut order: Vec<usize> = (0..units.len()).filter(|&u| !unit_pinned[u]).collect();
+    PartitionPlan { partitions, owner, cost }
+}
+
+/// The groups (see [`groups`]) and the references between them.
+struct GroupGraph {
+    /// The group of each global that owns a definition.
+    group_of: Vec<Option<usize>>,
+    cost: Vec<u64>,
+    pinned: Vec<bool>,
+    /// Successors of each group, sorted, without duplicates or self-edges.
+    succ: Vec<Vec<usize>>,
+}
+
+impl GroupGraph {
+    /// Groups are numbered in the order of their first member.
+    fn build(facts: &ModuleFacts, cg: &CallGraph) -> Self {
+        let n = facts.globals.len();
+        let (leader, pinned_global) = groups(facts, cg);
+        let mut id_of_leader: Vec<Option<usize>> = vec![None; n];
+        let mut group_of = vec![None; n];
+        let (mut cost, mut pinned) = (Vec::new(), Vec::new());
+        for (i, g) in facts.globals.iter().enumerate() {
+            if !owns_a_definition(g) {
+                continue;
+            }
+            let id = *id_of_leader[leader[i]].get_or_insert_with(|| {
+                cost.push(0);
+                pinned.push(false);
+                cost.len() - 1
+            });
+            group_of[i] = Some(id);
+            cost[id] += u64::from(g.instructions) + COST_PER_DEFINITION;
+            pinned[id] |= pinned_global[i];
+        }
+        let mut succ = vec![Vec::new(); cost.len()];
+        for e in cg.graph.edge_indices() {
+            let (a, b) = cg.graph.edge_endpoints(e).expect("edge of this graph");
+            if let (Some(ga), Some(gb)) = (group_of[cg.graph[a] as usize], group_of[cg.graph[b] as usize]) {
+                if ga != gb {
+                    succ[ga].push(gb);
+                }
+            }
+        }
+        for s in &mut succ {
+            s.sort_unstable();
+            s.dedup();
+        }
+        GroupGraph { group_of, cost, pinned, succ }
+    }
+
+    fn count(&self) -> usize {
+        self.cost.len()
+    }
+
+    /// The children of each group in the dominator tree; index `count()`
+    /// is the virtual root, which points at every group without
+    /// predecessors and then (in order) at any group still unreached, such
+    /// as a cycle nothing else enters.
+    fn dominator_tree(&self) -> Vec<Vec<usize>> {
+        let count = self.count();
+        let mut graph: DiGraph<(), ()> = DiGraph::with_capacity(count + 1, 0);
+        let nodes: Vec<NodeIndex> = (0..=count).map(|_| graph.add_node(())).collect();
+        let root = nodes[count];
+        let mut has_pred = vec![false; count];
+        for (a, succ) in self.succ.iter().enumerate() {
+            for &b in succ {
+                graph.add_edge(nodes[a], nodes[b], ());
+                has_pred[b] = true;
+            }
+        }
+        let mut reached = vec![false; count];
+        let enter = |g: usize, graph: &mut DiGraph<(), ()>, reached: &mut Vec<bool>| {
+            graph.add_edge(root, nodes[g], ());
+            let mut stack = vec![g];
+            while let Some(x) = stack.pop() {
+                if !std::mem::replace(&mut reached[x], true) {
+                    stack.extend(self.succ[x].iter().copied().filter(|&s| !reached[s]));
+                }
+            }
+        };
+        for g in 0..count {
+            if !has_pred[g] {
+                enter(g, &mut graph, &mut reached);
+            }
+        }
+        for g in 0..count {
+            if !reached[g] {
+                enter(g, &mut graph, &mut reached);
+            }
+        }
+        let dom = simple_fast(&graph, root);
+        let mut children = vec![Vec::new(); count + 1];
+        for g in 0..count {
+            let parent = dom.immediate_dominator(nodes[g]).map_or(count, |p| p.index());
+            children[parent].push(g);
+        }
+        children
+    }
+}
+
+/// Places units on `partitions`: units holding a pinned group go to the
+/// primary first; the rest, largest first, join the partition of the unit
+/// that dominates them while it stays within its fair share, else the
+/// least loaded partition (lowest index on ties).
+fn pack(units: &[Unit], groups: &GroupGraph, partitions: u32) -> Vec<u32> {
+    let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect();
+    let total: u64 = unit_cost.iter().sum();
+    let n = u64::from(partitions);
+    let share = total.div_ceil(n) + total / (20 * n);
+    let mut load = vec![0u64; partitions as usize];
+    let mut placed: Vec<Option<u32>> = vec![None; units.len()];
+    for (u, unit) in units.iter().enumerate() {
+        if unit.groups.iter().any(|&g| groups.pinned[g]) {
+            load[0] += unit_cost[u];
+            placed[u] = Some(0);
+        }
+    }
+    // Min-heap of (load, partition); entries go stale when a load changes
+    // and are skipped when popped.
+    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..partitions).map(|p| Reverse((load[p as usize], p))).collect();
+    let mut order: Vec<usize> = (0..units.len()).filter(|&u| placed[u].is_none()).collect();
     order.sort_by(|&a, &b| unit_cost[b].cmp(&unit_cost[a]).then(a.cmp(&b)));
     for u in order {
-        let with_parent = units[u]
-            .parent
-            .and_then(|p| unit_partition[p])
-            .filter(|&p| load[p as usize] + unit_cost[u] <= share);
-        let p = with_parent.unwrap_or_else(|| {
-            (0..load.len()).min_by_key(|&p| (load[p], p)).expect("at least one partition") as u32
+        let with_parent = units[u].parent.and_then(|p| placed[p]).filter(|&p| load[p as usize] + unit_cost[u] <= share);
+        let p = with_parent.unwrap_or_else(|| loop {
+            let Reverse((l, p)) = heap.pop().expect("every partition is in the heap");
+            if l == load[p as usize] {
+                break p;
+            }
         });
         load[p as usize] += unit_cost[u];
-        unit_partition[u] = Some(p);
+        heap.push(Reverse((load[p as usize], p)));
+        placed[u] = Some(p);
     }
-    let unit_partition: Vec<u32> = unit_partition.into_iter().map(|p| p.expect("every unit placed")).collect();
+    placed.into_iter().map(|p| p.expect("every unit placed")).collect()
+}
 
-    let mut owner: Vec<Option<u32>> = (0..n)
-        .map(|i| (group_index[i] != usize::MAX).then(|| unit_partition[unit_of_group[group_index[i]]]))
-        .collect();
-    place_data_with_first_user(facts, &group_index, &group_pinned, &mut owner);
-
-    // Renumber so that no partition is empty; partition 0 stays the primary.
-    let mut used: Vec<bool> = vec![false; requested as usize];
+/// Renumbers partitions so that none is empty, keeping 0 as the primary;
+/// returns the new count.
+fn renumber_without_empty(owner: &mut [Option<u32>], partitions: u32) -> u32 {
+    let mut used = vec![false; partitions as usize];
     used[0] = true;
     for &p in owner.iter().flatten() {
         used[p as usize] = true;
     }
-    let mut renumber = vec![0u32; requested as usize];
+    let mut renumber = vec![0u32; partitions as usize];
     let mut next = 0u32;
-    for p in 0..requested as usize {
+    for p in 0..partitions as usize {
         if used[p] {
             renumber[p] = next;
             next += 1;
         }
     }
-    let mut cost = vec![0u64; next as usize];
-    for (i, o) in owner.iter_mut().enumerate() {
-        if let Some(p) = o {
-            *p = renumber[*p as usize];
-            cost[*p as usize] += u64::from(facts.globals[i].instructions);
-        }
+    for p in owner.iter_mut().flatten() {
+        *p = renumber[*p as usize];
     }
-    PartitionPlan { partitions: next, owner, cost }
+    next
 }
 
 /// A variable that is a group of its own goes to the partition of the
 /// first function (in module order) that refers to it: the dominator cut
 /// may have made it a unit of its own, and data costs nothing to compile.
-fn place_data_with_first_user(facts: &ModuleFacts, group_index: &[usize], group_pinned: &[bool], owner: &mut [Option<u32>]) {
-    let mut members = vec![0u32; group_pinned.len()];
-    for &g in group_index.iter().filter(|&&g| g != usize::MAX) {
-        members[g] += 1;
+fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &mut [Option<u32>]) {
+    let mut members = vec![0u32; groups.count()];
+    for g in groups.group_of.iter().flatten() {
+        members[*g] += 1;
     }
-    let movable = |r: usize| {
-        let g = group_index[r];
-        g != usize::MAX && facts.globals[r].is_variable() && members[g] == 1 && !group_pinned[g]
+    let movable = |r: usize| match groups.group_of[r] {
+        Some(g) => facts.globals[r].is_variable() && members[g] == 1 && !groups.pinned[g],
+        None => false,
     };
     let mut placed = vec![false; facts.globals.len()];
     for (i, f) in facts.globals.iter().enumerate() {
@@ -263,7 +302,8 @@ struct Unit {
 /// Cuts the dominator tree into units of at most `cap` (a single group
 /// may exceed it). A node whose subtree is too large becomes a unit with as
 /// many of its small child subtrees as fit; the other children are cut in turn.
-fn cut_units(children: &[Vec<usize>], cost: &[u64], subtree: &[u64], root: usize, cap: u64) -> Vec<Unit> {
+fn cut_units(children: &[Vec<usize>], cost: &[u64], root: usize, cap: u64) -> Vec<Unit> {
+    let subtree = subtree_costs(children, cost, root);
     let collect = |start: usize, out: &mut Vec<usize>| {
         let mut stack = vec![start];
         while let Some(g) = stack.pop() {
