@@ -9,11 +9,13 @@
 //! - [`symbol_rules`]: what each global becomes in each partition;
 //! - [`partition_builder`]: builds one partition in its own context;
 //! - [`split`]: the `mtpc-split` transformation;
+//! - [`asm_merge`]: merges the partitions' assembly into one text;
 //! - [`worker`]: runs partition jobs on threads;
 //! - [`options`]: pass parameters;
 //! - [`logging`]: the `MTPC_LOG` stderr logger;
 //! - [`host`]: glue to the hosts' pass managers.
 
+pub mod asm_merge;
 pub mod call_graph;
 pub mod host;
 pub mod ir;

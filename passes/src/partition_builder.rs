@@ -136,6 +136,11 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
                 }
             }
             match d {
+                // Another partition's copy of local data: private, so that its
+                // name is a private label wherever the parts meet.
+                Decision::LocalCopy if self.input.plan.owner_of(i) != Some(self.partition) => {
+                    g.set_linkage(Linkage::Private);
+                }
                 Decision::Define => {
                     if let Some(p) = promotion {
                         g.set_linkage(p.linkage);

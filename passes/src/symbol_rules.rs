@@ -72,6 +72,8 @@ pub struct Promotion {
 #[derive(Clone, Debug)]
 pub struct SymbolPlan {
     pub partitions: u32,
+    /// The owning partition of every definition (from the partition plan).
+    pub owner: Vec<Option<u32>>,
     /// `decisions[p][g]`: what global `g` is in partition `p`.
     pub decisions: Vec<Vec<Decision>>,
     /// For globals the owner must export differently.
@@ -83,6 +85,10 @@ pub struct SymbolPlan {
 impl SymbolPlan {
     pub fn decision(&self, partition: u32, global: usize) -> Decision {
         self.decisions[partition as usize][global]
+    }
+
+    pub fn owner_of(&self, global: usize) -> Option<u32> {
+        self.owner[global]
     }
 }
 
@@ -292,7 +298,7 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
                 && !g.linkage.is_local()
         })
         .collect();
-    SymbolPlan { partitions: plan.partitions, decisions, promotions, preemptible_declarations }
+    SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations }
 }
 
 /// Internal consistency of a plan: every definition has exactly one
