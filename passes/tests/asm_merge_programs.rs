@@ -77,13 +77,13 @@ fn check(p: &Program, partitions: u32) {
     let w = |name: &str| work.join(name);
 
     // Stock build.
-    run(tool(p.driver).args(["-O2", "-g"]).args(p.flags).args(&p.extra).arg(&src).arg("-o").arg(w("stock")).args(p.libs));
+    run(tool(p.driver).args(["-O2", "-g"]).args(&p.flags).args(&p.extra).arg(&src).arg("-o").arg(w("stock")).args(p.libs));
     let expected = run(Command::new(w("stock")).args(p.args));
 
     // Split, compile each partition to assembly, merge, assemble once.
     run(tool(p.driver)
         .args(["-O2", "-g", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c"])
-        .args(p.flags)
+        .args(&p.flags)
         .arg(&src)
         .arg("-o")
         .arg(w("whole.bc")));
@@ -111,7 +111,7 @@ fn check(p: &Program, partitions: u32) {
     std::fs::write(w("merged.s"), &merged).unwrap();
     // The host assembles the merged text: it must not even warn.
     run_silent(tool("llvm-mc").args(["-filetype=obj", "-triple=x86_64-pc-linux-gnu"]).arg(w("merged.s")).arg("-o").arg(w("merged.o")));
-    run(tool(p.driver).args(["-O2", "-g"]).args(p.flags).args(&p.extra).arg(w("merged.o")).arg("-o").arg(w("merged")).args(p.libs));
+    run(tool(p.driver).args(["-O2", "-g"]).args(&p.flags).args(&p.extra).arg(w("merged.o")).arg("-o").arg(w("merged")).args(p.libs));
 
     assert_eq!(run(Command::new(w("merged")).args(p.args)), expected, "{}: output differs from the stock build", p.source);
     let verify = run(tool("llvm-dwarfdump").arg("--verify").arg(w("merged.o")));
