@@ -5,6 +5,16 @@
 // reports failure through its return value, and does one small thing. The
 // logic that decides what to do lives in Rust; this file only does it.
 #include "llvm-c/Core.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -18,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstring>
 
 using namespace llvm;
@@ -159,6 +170,203 @@ int64_t mtpc_module_flag_int(LLVMModuleRef M, const char *Name) {
 // 1, without a crash report: for errors in the user's input or request.
 void mtpc_report_fatal_error(const char *Message) {
   report_fatal_error(Twine(Message), /*gen_crash_diag=*/false);
+}
+
+} // extern "C"
+
+// --- The host's code-generation and pipeline settings -----------------------
+//
+// LLVM 16's PassBuilder keeps its TargetMachine, PipelineTuningOptions and
+// PGOOptions private and offers no accessor. The explicitly instantiated
+// template below is the standard-conforming way to name a private member
+// (access checks do not apply to explicit instantiations); it names the
+// members of LLVM 16's PassBuilder, nothing else, so it breaks at compile
+// time, not at run time, if they change.
+namespace {
+template <typename Tag, typename Tag::type Member> struct Expose {
+  friend typename Tag::type member(Tag) { return Member; }
+};
+struct PassBuilderTM {
+  using type = TargetMachine *PassBuilder::*;
+  friend type member(PassBuilderTM);
+};
+struct PassBuilderPTO {
+  using type = PipelineTuningOptions PassBuilder::*;
+  friend type member(PassBuilderPTO);
+};
+struct PassBuilderPGO {
+  using type = std::optional<PGOOptions> PassBuilder::*;
+  friend type member(PassBuilderPGO);
+};
+template struct Expose<PassBuilderTM, &PassBuilder::TM>;
+template struct Expose<PassBuilderPTO, &PassBuilder::PTO>;
+template struct Expose<PassBuilderPGO, &PassBuilder::PGOOpt>;
+
+// What a partition must be compiled with: everything the host would use.
+struct HostSettings {
+  std::string Triple, CPU, Features;
+  TargetOptions Options;
+  std::optional<Reloc::Model> RM;
+  std::optional<CodeModel::Model> CM;
+  CodeGenOpt::Level OL = CodeGenOpt::Default;
+  const Target *TheTarget = nullptr;
+  PipelineTuningOptions PTO;
+  std::optional<PGOOptions> PGOOpt;
+};
+
+// Collects error diagnostics instead of letting LLVM exit the process.
+struct CollectErrors : DiagnosticHandler {
+  std::string *Errors;
+  explicit CollectErrors(std::string *E) : Errors(E) {}
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() == DS_Error) {
+      raw_string_ostream OS(*Errors);
+      DiagnosticPrinterRawOStream DP(OS);
+      DI.print(DP);
+      OS << "\n";
+    }
+    return true;
+  }
+};
+
+char *copyString(const std::string &S) { return strdup(S.c_str()); }
+} // namespace
+
+extern "C" {
+
+// Captures the settings of the host PassBuilder `PB` (an llvm::PassBuilder*).
+// Returns null if the host has no TargetMachine (then mtpc cannot compile).
+void *mtpc_host_settings_capture(void *PB) {
+  auto *Builder = static_cast<PassBuilder *>(PB);
+  TargetMachine *TM = Builder->*member(PassBuilderTM());
+  if (!TM)
+    return nullptr;
+  auto *H = new HostSettings();
+  H->Triple = TM->getTargetTriple().str();
+  H->CPU = TM->getTargetCPU().str();
+  H->Features = TM->getTargetFeatureString().str();
+  H->Options = TM->Options;
+  H->RM = TM->getRelocationModel();
+  H->CM = TM->getCodeModel();
+  H->OL = TM->getOptLevel();
+  H->TheTarget = &TM->getTarget();
+  H->PTO = Builder->*member(PassBuilderPTO());
+  H->PGOOpt = Builder->*member(PassBuilderPGO());
+  return H;
+}
+
+void mtpc_host_settings_free(void *H) { delete static_cast<HostSettings *>(H); }
+
+// "cpu=...;features=...;reloc=...;code-model=...;opt=...;function-sections=..."
+// for logs and tests.
+char *mtpc_host_settings_describe(void *HP) {
+  auto *H = static_cast<HostSettings *>(HP);
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "triple=" << H->Triple << ";cpu=" << H->CPU << ";features=" << H->Features
+     << ";reloc=" << (H->RM ? int(*H->RM) : -1) << ";code-model=" << (H->CM ? int(*H->CM) : -1)
+     << ";codegen-opt=" << int(H->OL) << ";function-sections=" << H->Options.FunctionSections
+     << ";data-sections=" << H->Options.DataSections << ";pgo=" << (H->PGOOpt ? 1 : 0)
+     << ";loop-vectorize=" << H->PTO.LoopVectorization << ";slp-vectorize=" << H->PTO.SLPVectorization
+     << ";unroll=" << H->PTO.LoopUnrolling;
+  return copyString(OS.str());
+}
+
+// Optimizes partition M as the host would (Level 0-5 = O0 O1 O2 O3 Os Oz;
+// Phase 0 = per-module pipeline, 1 = ThinLTO post-link pipeline) and
+// compiles it to assembly text (*Asm, *Len; free with free()). On failure
+// returns false with *Error (free with free()); nothing is thrown.
+bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, bool Verify, char **Asm,
+                            size_t *Len, double *OptMs, double *CodegenMs, char **Error) {
+  using Clock = std::chrono::steady_clock;
+  auto *H = static_cast<HostSettings *>(HP);
+  Module &M = *unwrap(MRef);
+  std::string Errors;
+  M.getContext().setDiagnosticHandler(std::make_unique<CollectErrors>(&Errors));
+  std::unique_ptr<TargetMachine> TM(
+      H->TheTarget->createTargetMachine(H->Triple, H->CPU, H->Features, H->Options, H->RM, H->CM, H->OL));
+  if (!TM) {
+    *Error = copyString("cannot create a target machine for " + H->Triple);
+    return false;
+  }
+  TM->Options.MCOptions.AsmVerbose = false;
+  if (Verify) {
+    std::string VerifierErrors;
+    raw_string_ostream OS(VerifierErrors);
+    if (verifyModule(M, &OS)) {
+      *Error = copyString("partition fails the verifier: " + OS.str());
+      return false;
+    }
+  }
+  auto OptStart = Clock::now();
+  {
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB(TM.get(), H->PTO, H->PGOOpt);
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    static const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+                                               OptimizationLevel::O3, OptimizationLevel::Os, OptimizationLevel::Oz};
+    OptimizationLevel L = Levels[Level < 0 || Level > 5 ? 2 : Level];
+    ModulePassManager MPM;
+    if (L == OptimizationLevel::O0)
+      MPM = PB.buildO0DefaultPipeline(L, /*LTOPreLink=*/false);
+    else if (Phase == 1)
+      MPM = PB.buildThinLTODefaultPipeline(L, /*ImportSummary=*/nullptr);
+    else
+      MPM = PB.buildPerModuleDefaultPipeline(L);
+    MPM.run(M, MAM);
+  }
+  if (!Errors.empty()) {
+    *Error = copyString("optimization failed: " + Errors);
+    return false;
+  }
+  auto CodegenStart = Clock::now();
+  *OptMs = std::chrono::duration<double, std::milli>(CodegenStart - OptStart).count();
+  SmallString<0> Text;
+  {
+    raw_svector_ostream OS(Text);
+    legacy::PassManager CodeGen;
+    if (TM->addPassesToEmitFile(CodeGen, OS, nullptr, CGFT_AssemblyFile)) {
+      *Error = copyString("the target cannot emit assembly");
+      return false;
+    }
+    CodeGen.run(M);
+  }
+  *CodegenMs = std::chrono::duration<double, std::milli>(Clock::now() - CodegenStart).count();
+  if (!Errors.empty()) {
+    *Error = copyString("code generation failed: " + Errors);
+    return false;
+  }
+  *Asm = static_cast<char *>(malloc(Text.size() ? Text.size() : 1));
+  memcpy(*Asm, Text.data(), Text.size());
+  *Len = Text.size();
+  return true;
+}
+
+// Replaces everything the module defines by Asm, as module-level inline
+// asm: functions, variables, aliases, ifuncs and the debug-info and ident
+// metadata go (the text carries them); the module flags stay.
+void mtpc_replace_module_with_asm(LLVMModuleRef MRef, const char *Asm, size_t Len) {
+  Module &M = *unwrap(MRef);
+  M.dropAllReferences();
+  while (!M.ifunc_empty())
+    M.ifunc_begin()->eraseFromParent();
+  while (!M.alias_empty())
+    M.alias_begin()->eraseFromParent();
+  while (!M.empty())
+    M.begin()->eraseFromParent();
+  while (!M.global_empty())
+    M.global_begin()->eraseFromParent();
+  for (const char *Name : {"llvm.dbg.cu", "llvm.ident", "llvm.linker.options", "llvm.dependent-libraries"})
+    if (NamedMDNode *N = M.getNamedMetadata(Name))
+      M.eraseNamedMetadata(N);
+  M.setModuleInlineAsm(std::string(Asm, Len));
 }
 
 } // extern "C"

@@ -33,6 +33,22 @@ extern "C" {
     fn mtpc_resolve_alias(v: LLVMValueRef);
     fn mtpc_write_bitcode(m: LLVMModuleRef, data: *mut *mut c_char, size: *mut usize);
     fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
+    fn mtpc_host_settings_capture(pass_builder: *mut std::ffi::c_void) -> *mut std::ffi::c_void;
+    fn mtpc_host_settings_free(h: *mut std::ffi::c_void);
+    fn mtpc_host_settings_describe(h: *mut std::ffi::c_void) -> *mut c_char;
+    fn mtpc_compile_partition(
+        h: *mut std::ffi::c_void,
+        m: LLVMModuleRef,
+        level: i32,
+        phase: i32,
+        verify: bool,
+        asm: *mut *mut c_char,
+        len: *mut usize,
+        opt_ms: *mut f64,
+        codegen_ms: *mut f64,
+        error: *mut *mut c_char,
+    ) -> bool;
+    fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     fn mtpc_report_fatal_error(message: *const c_char) -> !;
 }
@@ -76,6 +92,69 @@ fn take_malloc_message(raw: *mut c_char) -> String {
 extern "C" {
     #[link_name = "free"]
     fn libc_free(p: *mut std::ffi::c_void);
+}
+
+/// The host's code-generation and pipeline settings (target machine,
+/// pipeline tuning, PGO), captured from its PassBuilder.
+pub struct HostSettings {
+    raw: *mut std::ffi::c_void,
+}
+
+// SAFETY: the settings are copied out of the host when captured and never
+// change; compiling only reads them (several threads at once).
+unsafe impl Send for HostSettings {}
+unsafe impl Sync for HostSettings {}
+
+impl HostSettings {
+    /// Reads the settings of a host `llvm::PassBuilder`; `None` if it has
+    /// no target machine.
+    ///
+    /// # Safety
+    /// `pass_builder` must point to a live `llvm::PassBuilder` of LLVM 16.
+    pub unsafe fn capture(pass_builder: *mut std::ffi::c_void) -> Option<HostSettings> {
+        let raw = mtpc_host_settings_capture(pass_builder);
+        (!raw.is_null()).then_some(HostSettings { raw })
+    }
+
+    /// The settings as `key=value;...`, for logs and tests.
+    pub fn describe(&self) -> String {
+        // SAFETY: the shim returns a strdup'ed string.
+        take_malloc_message(unsafe { mtpc_host_settings_describe(self.raw) })
+    }
+}
+
+impl Drop for HostSettings {
+    fn drop(&mut self) {
+        // SAFETY: we own the settings.
+        unsafe { mtpc_host_settings_free(self.raw) }
+    }
+}
+
+/// Which pipeline a partition runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PipelinePhase {
+    /// `default<On>`: what clang runs on a translation unit.
+    PerModule,
+    /// The ThinLTO post-link pipeline: what a ThinLTO backend runs.
+    ThinLtoPostLink,
+}
+
+/// Optimization levels in the order the shim numbers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptLevel {
+    O0,
+    O1,
+    O2,
+    O3,
+    Os,
+    Oz,
+}
+
+/// A partition compiled to assembly, with the time each step took.
+pub struct CompiledPartition {
+    pub asm: Vec<u8>,
+    pub opt_ms: f64,
+    pub codegen_ms: f64,
 }
 
 /// What kind of global value a handle is.
@@ -736,6 +815,34 @@ impl<'m> ModuleRef<'m> {
         } else {
             Err(format!("cannot write {}: {}", path.display(), take_malloc_message(msg)))
         }
+    }
+
+    /// Optimizes this module with the host's settings and pipeline and
+    /// compiles it to assembly. LLVM errors are returned, not printed.
+    pub fn compile_to_asm(&self, host: &HostSettings, level: OptLevel, phase: PipelinePhase, verify: bool) -> Result<CompiledPartition, String> {
+        let (mut asm, mut len, mut opt_ms, mut codegen_ms) = (std::ptr::null_mut(), 0usize, 0f64, 0f64);
+        let mut error = std::ptr::null_mut();
+        let phase = match phase {
+            PipelinePhase::PerModule => 0,
+            PipelinePhase::ThinLtoPostLink => 1,
+        };
+        // SAFETY: the module is ours; the shim returns malloc'ed buffers.
+        unsafe {
+            if !mtpc_compile_partition(host.raw, self.raw, level as i32, phase, verify, &mut asm, &mut len, &mut opt_ms, &mut codegen_ms, &mut error) {
+                return Err(take_malloc_message(error));
+            }
+            let bytes = std::slice::from_raw_parts(asm.cast::<u8>(), len).to_vec();
+            libc_free(asm.cast());
+            Ok(CompiledPartition { asm: bytes, opt_ms, codegen_ms })
+        }
+    }
+
+    /// Replaces everything the module defines by `asm` as module-level
+    /// inline asm (the module flags stay), so that the host's own code
+    /// generation assembles it into the object it writes.
+    pub fn replace_with_asm(&self, asm: &[u8]) {
+        // SAFETY: the text is copied by LLVM.
+        unsafe { mtpc_replace_module_with_asm(self.raw, asm.as_ptr().cast(), asm.len()) }
     }
 
     /// Finishes lazy loading of everything still pending.

@@ -9,8 +9,10 @@
 //! - [`symbol_rules`]: what each global becomes in each partition;
 //! - [`partition_builder`]: builds one partition in its own context;
 //! - [`split`]: the `mtpc-split` transformation;
+//! - [`parallel`]: the `mtpc-parallel` transformation;
+//! - [`stats`]: `MTPC_STATS` lines;
 //! - [`asm_merge`]: merges the partitions' assembly into one text;
-//! - [`worker`]: runs partition jobs on threads;
+//! - [`worker`]: the process-wide worker pool;
 //! - [`options`]: pass parameters;
 //! - [`logging`]: the `MTPC_LOG` stderr logger;
 //! - [`host`]: glue to the hosts' pass managers.
@@ -23,8 +25,10 @@ pub mod logging;
 pub mod module_facts;
 pub mod options;
 pub mod partition_builder;
+pub mod parallel;
 pub mod partition_plan;
 pub mod split;
+pub mod stats;
 pub mod symbol_rules;
 pub mod worker;
 

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use crate::ir::{OptLevel, PipelinePhase};
+
 /// Modules below this cost (IR instructions) stay one partition unless
 /// `min-size` says otherwise: splitting them costs more than it saves.
 pub const DEFAULT_MIN_SIZE: u64 = 20_000;
@@ -39,6 +41,90 @@ impl SplitOptions {
             derived.clamp(2, u64::from(DEFAULT_MAX_PARTITIONS)) as u32
         })
     }
+}
+
+/// The parameters of `mtpc-parallel<...>` and of automatic mode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParallelOptions {
+    pub level: OptLevel,
+    pub phase: PipelinePhase,
+    /// Partitions to aim for; `None`: one per worker thread.
+    pub partitions: Option<u32>,
+    /// At most this many of this module's partitions at once; `None`: the pool's size.
+    pub threads: Option<usize>,
+    pub min_size: u64,
+}
+
+impl ParallelOptions {
+    pub fn new(level: OptLevel, phase: PipelinePhase) -> Self {
+        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE }
+    }
+}
+
+/// Parses the parameters of `mtpc-parallel`: an optimization level
+/// (`O0`..`O3`, `Os`, `Oz`), a phase (`default` or `thinlto`), and
+/// `partitions=N`, `threads=T`, `min-size=M`.
+pub fn parse_parallel_options(params: &str) -> Result<ParallelOptions, String> {
+    let mut opts = ParallelOptions::new(OptLevel::O2, PipelinePhase::PerModule);
+    for item in params.split(';').filter(|s| !s.is_empty()) {
+        if let Some(level) = parse_level(item) {
+            opts.level = level;
+            continue;
+        }
+        match item {
+            "default" => opts.phase = PipelinePhase::PerModule,
+            "thinlto" => opts.phase = PipelinePhase::ThinLtoPostLink,
+            _ => {
+                let (key, value) = item.split_once('=').ok_or_else(|| {
+                    format!("unknown parameter '{item}'; mtpc-parallel accepts O0..O3, Os, Oz, default, thinlto, partitions=N, threads=T and min-size=M")
+                })?;
+                match key {
+                    "partitions" => opts.partitions = Some(u32::try_from(parse_count(key, value, 1)?).unwrap_or(u32::MAX)),
+                    "threads" => opts.threads = Some(usize::try_from(parse_count(key, value, 1)?).unwrap_or(usize::MAX)),
+                    "min-size" => opts.min_size = parse_count(key, value, 0)?,
+                    _ => return Err(format!(
+                        "unknown parameter '{key}'; mtpc-parallel accepts O0..O3, Os, Oz, default, thinlto, partitions=N, threads=T and min-size=M"
+                    )),
+                }
+            }
+        }
+    }
+    Ok(opts)
+}
+
+fn parse_level(text: &str) -> Option<OptLevel> {
+    Some(match text {
+        "O0" => OptLevel::O0,
+        "O1" => OptLevel::O1,
+        "O2" => OptLevel::O2,
+        "O3" => OptLevel::O3,
+        "Os" => OptLevel::Os,
+        "Oz" => OptLevel::Oz,
+        _ => return None,
+    })
+}
+
+/// Automatic mode's settings from the environment, read at each module:
+/// `MTPC_DISABLE=1` turns it off; `MTPC_PARTITIONS`, `MTPC_MIN_SIZE`
+/// adjust it (`MTPC_THREADS` sizes the pool).
+pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Option<ParallelOptions>, String> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    if let Some(v) = var("MTPC_DISABLE") {
+        match v.trim() {
+            "1" | "true" | "yes" => return Ok(None),
+            "0" | "false" | "no" => {}
+            other => return Err(format!("invalid MTPC_DISABLE value '{other}': expected 1 or 0")),
+        }
+    }
+    let mut opts = ParallelOptions::new(level, phase);
+    if let Some(v) = var("MTPC_PARTITIONS") {
+        let n = parse_count("MTPC_PARTITIONS", v.trim(), 1).map_err(|e| e.replace("parameter", "variable"))?;
+        opts.partitions = Some(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    if let Some(v) = var("MTPC_MIN_SIZE") {
+        opts.min_size = parse_count("MTPC_MIN_SIZE", v.trim(), 0).map_err(|e| e.replace("parameter", "variable"))?;
+    }
+    Ok(Some(opts))
 }
 
 /// Threads for partition work: `MTPC_THREADS` if set, else the cores
@@ -128,6 +214,17 @@ mod tests {
         assert_eq!(strip_pass_name("mtpc-split<partitions=2>", "mtpc-split"), Some("partitions=2"));
         assert_eq!(strip_pass_name("mtpc-splitter", "mtpc-split"), None);
         assert_eq!(strip_pass_name("mtpc-split<x", "mtpc-split"), None);
+    }
+
+    #[test]
+    fn parallel_parameters() {
+        let o = parse_parallel_options("thinlto;O3;partitions=4;threads=2;min-size=0").unwrap();
+        assert_eq!(o.level, OptLevel::O3);
+        assert_eq!(o.phase, PipelinePhase::ThinLtoPostLink);
+        assert_eq!((o.partitions, o.threads, o.min_size), (Some(4), Some(2), 0));
+        assert_eq!(parse_parallel_options("").unwrap(), ParallelOptions::new(OptLevel::O2, PipelinePhase::PerModule));
+        assert!(parse_parallel_options("O4").unwrap_err().contains("unknown parameter 'O4'"));
+        assert!(parse_parallel_options("threads=0").unwrap_err().contains("'threads'"));
     }
 
     #[test]

@@ -11,11 +11,11 @@ use crate::ir::{Global, GlobalKind, ModuleRef, Operand, OwnedContext, OwnedModul
 use crate::module_facts::{globals_in_fact_order, Linkage, ModuleFacts, SpecialArray, Visibility};
 use crate::symbol_rules::{Decision, SymbolPlan};
 
-/// What every partition is built from.
-pub struct SplitInput<'a> {
-    pub bitcode: &'a [u8],
-    pub facts: &'a ModuleFacts,
-    pub plan: &'a SymbolPlan,
+/// What every partition is built from, shared by the jobs that build them.
+pub struct SplitInput {
+    pub bitcode: Vec<u8>,
+    pub facts: ModuleFacts,
+    pub plan: SymbolPlan,
 }
 
 /// Whether a built partition is run through the IR verifier.
@@ -27,8 +27,8 @@ pub enum Verify {
 }
 
 /// Builds partition `partition` in `ctx`.
-pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput<'c>, partition: u32, verify: Verify) -> Result<OwnedModule<'c>, String> {
-    let mut owned = ctx.load_lazy(input.bitcode, &format!("mtpc.partition.{partition}"))?;
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, verify: Verify) -> Result<OwnedModule<'c>, String> {
+    let mut owned = ctx.load_lazy(&input.bitcode, &format!("mtpc.partition.{partition}"))?;
     {
         let module = owned.as_module();
         let globals = globals_in_fact_order(&module);
@@ -51,7 +51,7 @@ struct PartitionEditor<'a, 'm> {
     module: &'a ModuleRef<'m>,
     /// Handles in fact order; `None` once erased.
     globals: Vec<Global<'m>>,
-    input: &'a SplitInput<'a>,
+    input: &'a SplitInput,
     partition: u32,
 }
 
@@ -61,7 +61,7 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
     }
 
     fn apply(mut self) -> Result<(), String> {
-        let facts = self.input.facts;
+        let facts = &self.input.facts;
         // 1. Bodies: read those this partition keeps, drop the rest unread.
         for (i, g) in self.globals.iter().enumerate() {
             if g.kind() != GlobalKind::Function || !facts.globals[i].is_definition {

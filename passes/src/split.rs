@@ -2,6 +2,7 @@
 //! either record the plan in metadata or write each partition as a module.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::ir::{ModuleRef, OwnedContext};
@@ -27,12 +28,6 @@ pub enum SplitError {
     Internal(String),
 }
 
-impl From<String> for SplitError {
-    /// A panic in a worker.
-    fn from(text: String) -> Self {
-        SplitError::Internal(text)
-    }
-}
 
 impl std::fmt::Display for SplitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -113,44 +108,46 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
     Ok(())
 }
 
-/// Writes every partition of `split` to `PREFIX.K.bc`, building them on up
-/// to `threads` threads. Either all files are written or none is. The
-/// input is verified while it is serialized; the partitions are left to
-/// the tools that read them (`opt`, `llc` verify their input).
-pub fn write_partitions(module: &ModuleRef<'_>, split: &Split, prefix: &Path, threads: usize) -> Result<(), SplitError> {
+/// Writes every partition of `split` to `PREFIX.K.bc`, on the process's
+/// worker pool. Either all files are written or none is. The input is
+/// verified while it is serialized; the partitions are left to the tools
+/// that read them (`opt`, `llc` verify their input).
+pub fn write_partitions(module: &ModuleRef<'_>, split: Split, prefix: &Path) -> Result<(), SplitError> {
     check_output_dir(prefix)?;
+    let pool = crate::worker::pool().map_err(SplitError::Output)?;
     let t = Instant::now();
     let (bitcode, verdict) = module.to_bitcode_verified();
     verdict.map_err(SplitError::BrokenInput)?;
     log::debug!("serialized {} bytes and verified the input in {:.1} ms", bitcode.len(), t.elapsed().as_secs_f64() * 1e3);
     let t = Instant::now();
-    let input = SplitInput { bitcode: &bitcode, facts: &split.facts, plan: &split.symbols };
     let n = split.symbols.partitions;
+    let input = Arc::new(SplitInput { bitcode, facts: split.facts, plan: split.symbols });
     let tmp = |k: u32| {
         let mut p = partition_path(prefix, k).into_os_string();
         p.push(format!(".tmp{}", std::process::id()));
         PathBuf::from(p)
     };
-    let results = crate::worker::run_indexed(n as usize, threads, |k| {
-        let k = k as u32;
-        let t = Instant::now();
-        let ctx = OwnedContext::new();
-        let mut m = partition_builder::build(&ctx, &input, k, Verify::LeftToConsumer).map_err(SplitError::Internal)?;
-        let built = t.elapsed().as_secs_f64() * 1e3;
-        m.as_module().write_bitcode(&tmp(k)).map_err(SplitError::Output)?;
-        let written = t.elapsed().as_secs_f64() * 1e3 - built;
-        drop(m);
-        drop(ctx);
-        log::debug!("partition {k}: built in {built:.1} ms, written in {written:.1} ms, freed in {:.1} ms", t.elapsed().as_secs_f64() * 1e3 - built - written);
-        Ok(())
-    });
+    let jobs: Vec<_> = (0..n)
+        .map(|k| {
+            let (input, path) = (input.clone(), tmp(k));
+            move || -> Result<(), String> {
+                let t = Instant::now();
+                let ctx = OwnedContext::new();
+                let mut m = partition_builder::build(&ctx, &input, k, Verify::LeftToConsumer)?;
+                let built = t.elapsed().as_secs_f64() * 1e3;
+                m.as_module().write_bitcode(&path)?;
+                log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", t.elapsed().as_secs_f64() * 1e3 - built);
+                Ok(())
+            }
+        })
+        .collect();
+    let results = pool.run(jobs, pool.size());
     log::debug!("built and wrote {n} partitions in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-    let failure = results.into_iter().find_map(|r| r.err());
-    if let Some(e) = failure {
+    if let Some(e) = results.into_iter().find_map(|r| r.err()) {
         for k in 0..n {
             let _ = std::fs::remove_file(tmp(k));
         }
-        return Err(e);
+        return Err(SplitError::Internal(e));
     }
     for k in 0..n {
         std::fs::rename(tmp(k), partition_path(prefix, k))

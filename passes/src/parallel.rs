@@ -1,0 +1,137 @@
+//! The `mtpc-parallel` transformation: split the module, optimize and
+//! compile every partition on the worker pool with the host's settings,
+//! merge their assembly, and hand the host one module whose only content
+//! is that text (module-level asm), which its own code generation
+//! assembles into the one object it writes.
+//!
+//! The host's module is changed only at the very end, once every partition
+//! has compiled: if anything fails before (a partition that does not
+//! verify, an LLVM error, a panic), the module is left as it was and the
+//! host compiles it the normal way.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::ir::{HostSettings, ModuleRef, OwnedContext};
+use crate::options::{ParallelOptions, SplitOptions};
+use crate::partition_builder::{self, SplitInput, Verify};
+use crate::split;
+use crate::stats::{ModuleStats, PartitionStats};
+
+/// Test-only: `MTPC_TEST_FAIL_PARTITION=K` makes partition K fail (panic),
+/// so that the fallback can be tested on real hosts.
+const FAIL_INJECTION_VAR: &str = "MTPC_TEST_FAIL_PARTITION";
+
+pub enum Outcome {
+    /// The module now holds the merged assembly.
+    Parallel(ModuleStats),
+    /// The module is small (or has one unit): left to the host untouched.
+    NotSplit,
+    /// Something failed: the module is untouched and compiled whole.
+    Fallback(ModuleStats),
+}
+
+/// What a partition job returns.
+struct PartitionResult {
+    asm: Vec<u8>,
+    build_ms: f64,
+    opt_ms: f64,
+    codegen_ms: f64,
+}
+
+pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
+    let start = Instant::now();
+    let pool = crate::worker::pool()?;
+    let threads = opts.threads.unwrap_or(pool.size()).min(pool.size()).max(1);
+    let split_options = SplitOptions {
+        partitions: Some(opts.partitions.unwrap_or(threads as u32).max(1)),
+        min_size: opts.min_size,
+        out: None,
+    };
+    let plan = split::plan_module(module, &split_options).map_err(|e| e.to_string())?;
+    let partitions = plan.partitions.partitions;
+    if partitions < 2 {
+        return Ok(Outcome::NotSplit);
+    }
+    let module_name = module.source_filename();
+    let mut parts: Vec<PartitionStats> = (0..partitions)
+        .map(|k| PartitionStats { index: k, functions: 0, instructions: plan.partitions.cost[k as usize], build_ms: 0.0, opt_ms: 0.0, codegen_ms: 0.0 })
+        .collect();
+    for (i, g) in plan.facts.globals.iter().enumerate() {
+        if let (true, Some(p)) = (g.is_function(), plan.partitions.owner[i]) {
+            parts[p as usize].functions += 1;
+        }
+    }
+    let input = Arc::new(SplitInput { bitcode: module.to_bitcode(), facts: plan.facts, plan: plan.symbols });
+    let split_ms = ms(start);
+
+    let fail_partition: Option<u32> = std::env::var(FAIL_INJECTION_VAR).ok().and_then(|v| v.trim().parse().ok());
+    let (level, phase) = (opts.level, opts.phase);
+    let jobs: Vec<_> = (0..partitions)
+        .map(|k| {
+            let (input, host) = (input.clone(), host.clone());
+            move || -> Result<PartitionResult, String> {
+                let t = Instant::now();
+                let ctx = OwnedContext::new();
+                let mut m = partition_builder::build(&ctx, &input, k, Verify::LeftToConsumer)?;
+                let build_ms = ms(t);
+                if fail_partition == Some(k) {
+                    panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
+                }
+                let compiled = m.as_module().compile_to_asm(&host, level, phase, true).map_err(|e| format!("partition {k}: {e}"))?;
+                Ok(PartitionResult { asm: compiled.asm, build_ms, opt_ms: compiled.opt_ms, codegen_ms: compiled.codegen_ms })
+            }
+        })
+        .collect();
+    let results = pool.run(jobs, threads);
+
+    let mut stats = ModuleStats {
+        module: module_name,
+        partitions,
+        threads,
+        fallback: false,
+        fallback_reason: None,
+        split_ms,
+        merge_ms: 0.0,
+        wall_ms: 0.0,
+        work_ms: 0.0,
+        parts,
+    };
+    let mut texts = Vec::with_capacity(results.len());
+    for (k, r) in results.into_iter().enumerate() {
+        match r {
+            Ok(r) => {
+                let p = &mut stats.parts[k];
+                (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
+                stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
+                texts.push(r.asm);
+            }
+            Err(e) if stats.fallback_reason.is_none() => {
+                stats.fallback = true;
+                stats.fallback_reason = Some(format!("partition {k} failed: {e}"));
+            }
+            Err(_) => {}
+        }
+    }
+    if stats.fallback {
+        stats.wall_ms = ms(start);
+        return Ok(Outcome::Fallback(stats));
+    }
+    let t = Instant::now();
+    match crate::asm_merge::merge_bytes(&texts) {
+        Ok(merged) => module.replace_with_asm(&merged),
+        Err(e) => {
+            stats.fallback = true;
+            stats.fallback_reason = Some(format!("cannot merge the partitions' assembly: {e}"));
+            stats.wall_ms = ms(start);
+            return Ok(Outcome::Fallback(stats));
+        }
+    }
+    stats.merge_ms = ms(t);
+    stats.wall_ms = ms(start);
+    Ok(Outcome::Parallel(stats))
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1e3
+}
