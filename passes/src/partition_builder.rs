@@ -138,7 +138,7 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
             match d {
                 // Another partition's copy of local data: private, so that its
                 // name is a private label wherever the parts meet.
-                Decision::LocalCopy if self.input.plan.owner_of(i) != Some(self.partition) => {
+                Decision::LocalCopy if f.is_variable() && self.input.plan.owner_of(i) != Some(self.partition) => {
                     g.set_linkage(Linkage::Private);
                 }
                 Decision::Define => {

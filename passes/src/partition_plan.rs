@@ -4,7 +4,10 @@
 //!    SCCs, COMDAT groups, a function and the users of its block addresses,
 //!    an alias and its aliasee, `!associated` pairs, a local symbol named by
 //!    inline asm and its users, and variables placed in one explicit section
-//!    (their order in the section may matter). Some groups are pinned to the
+//!    (their order in the section may matter), and an internal function
+//!    called from one function only, with its caller (the inliner takes
+//!    such a function whatever its size, then deletes it; apart, it would
+//!    stay out of line). Some groups are pinned to the
 //!    primary partition 0: `llvm.global_ctors`/`dtors` entries, ifuncs and
 //!    their resolvers, weak aliases and their aliasees, locals named by
 //!    module-level asm.
@@ -408,8 +411,38 @@ fn groups(facts: &ModuleFacts, cg: &CallGraph) -> (Vec<usize>, Vec<bool>) {
             }
         }
     }
+    for (callee, caller) in sole_callers(facts) {
+        uf.union(callee, caller);
+    }
     let leaders: Vec<usize> = (0..n).map(|i| uf.find(i)).collect();
     (leaders, pinned)
+}
+
+/// (callee, caller) for each internal function whose only user is one
+/// other function that calls it (no address taken anywhere).
+fn sole_callers(facts: &ModuleFacts) -> Vec<(usize, usize)> {
+    const NONE: usize = usize::MAX;
+    const MANY: usize = usize::MAX - 1;
+    let mut user = vec![NONE; facts.globals.len()];
+    for (i, g) in facts.globals.iter().enumerate() {
+        for &(r, kind) in &g.refs {
+            let r = r as usize;
+            let u = &mut user[r];
+            *u = match (*u, kind) {
+                (_, k) if k != crate::module_facts::RefKind::Call || !g.is_function() => MANY,
+                (NONE, _) => i,
+                (same, _) if same == i => i,
+                _ => MANY,
+            };
+        }
+    }
+    facts
+        .globals
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| g.is_function() && g.is_definition && g.linkage.is_local() && user[*i] < MANY && user[*i] != *i)
+        .map(|(i, _)| (i, user[i]))
+        .collect()
 }
 
 #[cfg(test)]
@@ -496,6 +529,26 @@ mod tests {
         ]);
         let plan = plan(&facts, 2);
         assert_eq!(plan.owner[2], plan.owner[0]);
+    }
+
+    #[test]
+    fn internal_function_with_one_caller_stays_with_it() {
+        // Two large roots; each calls a large static helper of its own,
+        // and b also calls a shared external one.
+        let mut ha = func("helper_a", 5000, &[]);
+        ha.linkage = Linkage::Internal;
+        let mut hb = func("helper_b", 5000, &[]);
+        hb.linkage = Linkage::Internal;
+        let facts = module(vec![
+            func("a", 100, &[(2, Call), (4, Call)]),
+            func("b", 100, &[(3, Call), (4, Call)]),
+            ha,
+            hb,
+            func("shared", 5000, &[]),
+        ]);
+        let plan = plan(&facts, 3);
+        assert_eq!(plan.owner[0], plan.owner[2]);
+        assert_eq!(plan.owner[1], plan.owner[3]);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! | internal/private, used by one partition | kept local | — |
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
 //! | private `unnamed_addr` constant data | kept local | its own local copy |
+//! | internal function only ever called (never address-taken), worth inlining | kept local | its own local copy (no promotion; unused copies are deleted) |
 //! | `linkonce_odr` used by several | `weak_odr` (cannot be discarded) | as for external |
 //! | external variable | defined | declared; `available_externally` if constant and small (loads fold, vtables devirtualize) |
 //! | `available_externally` input | — | cloned |
@@ -130,6 +131,8 @@ struct Rules<'a> {
     block_address_taken: Vec<bool>,
     /// Locals that asm text names: never renamed.
     asm_named: Vec<bool>,
+    /// Globals whose address something takes (any reference but a call).
+    address_taken: Vec<bool>,
 }
 
 impl<'a> Rules<'a> {
@@ -137,6 +140,14 @@ impl<'a> Rules<'a> {
         let n = facts.globals.len();
         let mut block_address_taken = vec![false; n];
         let mut asm_named = vec![false; n];
+        let mut address_taken = vec![false; n];
+        for g in &facts.globals {
+            for &(r, kind) in &g.refs {
+                if kind != RefKind::Call {
+                    address_taken[r as usize] = true;
+                }
+            }
+        }
         for &l in &facts.module_asm_locals {
             asm_named[l as usize] = true;
         }
@@ -148,7 +159,7 @@ impl<'a> Rules<'a> {
                 asm_named[l as usize] = true;
             }
         }
-        Rules { facts, plan, block_address_taken, asm_named }
+        Rules { facts, plan, block_address_taken, asm_named, address_taken }
     }
 
     /// Can partition `p` refer to local `r` by name? (It is owned by `p`,
@@ -159,6 +170,15 @@ impl<'a> Rules<'a> {
             || self.plan.owner[r] == Some(p)
             || is_local_copyable(g)
             || (!self.asm_named[r] && g.comdat.is_none())
+    }
+
+    /// An internal function that is only ever called and small enough to
+    /// inline: each partition that calls it gets a local copy of its own
+    /// instead of a promoted symbol, so that, as in a whole-module build,
+    /// it disappears wherever all its calls are inlined.
+    fn copy_function_locally(&self, i: usize, p: u32) -> bool {
+        let g = &self.facts.globals[i];
+        g.linkage.is_local() && g.comdat.is_none() && !self.address_taken[i] && self.copy_function(i, p)
     }
 
     fn refs_reachable_from(&self, g: &GlobalFacts, p: u32) -> bool {
@@ -232,7 +252,7 @@ impl<'a> Rules<'a> {
                 Decision::Declare
             } else if g.linkage == Linkage::AvailableExternally {
                 Decision::AvailableExternally
-            } else if is_local_copyable(g) {
+            } else if is_local_copyable(g) || (kind == RefKind::Call && self.copy_function_locally(r, p)) {
                 Decision::LocalCopy
             } else if g.is_strong_alias() {
                 // Resolved to its aliasee expression, which this partition
@@ -448,6 +468,27 @@ mod tests {
         assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
         assert_eq!(sp.decision(0, 2), Decision::Declare);
         assert!(sp.promotions[2].as_ref().unwrap().new_name.is_some());
+    }
+
+    #[test]
+    fn small_internal_functions_only_called_are_copied_locally() {
+        // helper is internal, small and only called: each partition gets its
+        // own copy, nothing is promoted. taken is also address-taken: promoted.
+        let mut helper = func("helper", 10, &[]);
+        helper.linkage = Linkage::Internal;
+        let mut taken = func("taken", 10, &[]);
+        taken.linkage = Linkage::Internal;
+        let facts = module(vec![
+            func("a", 10, &[(2, Call), (3, Call)]),
+            func("b", 10, &[(2, Call), (3, Ref)]),
+            helper,
+            taken,
+        ]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
+        assert!(sp.promotions[2].is_none());
+        assert_eq!(sp.decision(1, 3), Decision::Declare);
+        assert!(sp.promotions[3].is_some());
     }
 
     #[test]
