@@ -20,36 +20,11 @@ import filecmp
 import glob
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PLUGIN = os.environ.get("MTPC_PLUGIN", os.path.join(ROOT, "target", "release", "libmtpc.so"))
-LLVM_BIN = "/usr/lib/llvm-16/bin"
-PROGRAMS_DIR = os.path.join(ROOT, "tests", "programs")
-MAX_PARTITIONS = 1000000  # more than any module has units: one group each
-JOBS = os.cpu_count() or 2
-
-
-def tool(name):
-    return os.path.join(LLVM_BIN, name)
-
-
-def run(cmd, forbid_in_stderr=(), **kw):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-    if r.returncode != 0:
-        raise RuntimeError("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-4000:]))
-    for text in forbid_in_stderr:
-        if text in r.stderr:
-            raise RuntimeError("%s printed '%s':\n%s" % (" ".join(cmd), text, r.stderr[-4000:]))
-    return r.stdout
-
-
-def sqlite_dir():
-    out = run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), "libsqlite3-sys", "0.30.1"])
-    return os.path.join(out.strip(), "sqlite3")
-
+from harness import (JOBS, LLVM_BIN, MAX_PARTITIONS, PLUGIN, PROGRAMS_DIR, ROOT, Checker,  # noqa: F401
+                     run, sqlite_dir, tool)
 
 class Program:
     """module: the source that becomes the split module; extra: sources
@@ -98,18 +73,6 @@ def defined_globals(objs):
             if not line.startswith(PER_OBJECT_SYMBOL_PREFIXES):
                 counts[line] = counts.get(line, 0) + 1
     return counts
-
-
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, what, detail=""):
-        print("%s: %s%s" % ("PASS" if ok else "FAIL", what, "" if ok else "\n  " + detail.replace("\n", "\n  ")), flush=True)
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
 
 
 def split(bc, prefix, partitions, threads):

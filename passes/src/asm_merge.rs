@@ -161,7 +161,9 @@ impl MergeState {
                     None => false,
                 };
             }
-            if skipping_group {
+            // A repeated group's contents go; directives about symbols do
+            // not belong to the section and stay (an alias's `.set` may follow).
+            if skipping_group && !SYMBOL_DIRECTIVES.contains(&directive) {
                 continue;
             }
             match directive {
@@ -249,6 +251,12 @@ impl MergeState {
         Ok(())
     }
 }
+
+/// Directives that say something about a symbol, not the current section.
+const SYMBOL_DIRECTIVES: &[&str] = &[
+    ".set", ".equ", ".equiv", ".globl", ".global", ".weak", ".hidden", ".protected", ".internal", ".local", ".type",
+    ".size", ".symver", ".addrsig_sym",
+];
 
 fn is_section_switch(directive: &str) -> bool {
     matches!(directive, ".section" | ".text" | ".data" | ".bss" | ".pushsection" | ".popsection" | ".previous")
@@ -468,9 +476,12 @@ mod tests {
                 "\t.text\nf{k}:\n\tret\n\t.section\t.data.DW.ref.p,\"awG\",@progbits,DW.ref.p,comdat\n\t.weak\tDW.ref.p\nDW.ref.p:\n\t.quad\tp\n\t.text\ng{k}:\n\tret\n"
             )
         };
-        let m = merge(&[part(0), part(1)]).unwrap();
+        let with_alias = part(1).replace("\t.quad\tp\n", "\t.quad\tp\n\t.globl\talias1\n.set alias1, g1\n");
+        let m = merge(&[part(0), with_alias]).unwrap();
         assert_eq!(m.matches("DW.ref.p:").count(), 1, "{m}");
         assert!(m.contains("f1:") && m.contains("g1:"), "{m}");
+        // Directives about symbols after a skipped group are kept.
+        assert!(m.contains(".set alias1, g1"), "{m}");
     }
 
     #[test]

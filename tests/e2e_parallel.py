@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Differential test of mtpc-parallel in the real hosts.
+
+Every build below is compared with the stock build of the same program by
+the same host (same flags, no plugin): the program's output must be equal,
+and the stats (MTPC_STATS) must show the module was really split.
+
+  * clang-16 -fpass-plugin, automatic mode, forced split (MTPC_MIN_SIZE=0,
+    MTPC_PARTITIONS=8) at -O0, -O2 and -Os, on our C and C++ programs
+    and on sqlite3 (-O2);
+  * -g: llvm-dwarfdump --verify finds no error, and gdb stops in functions
+    at the same file and line as in the stock build;
+  * MTPC_THREADS=1 and 2 give byte-identical objects;
+  * a failure injected in one partition: a warning, the module compiled
+    whole, the program still correct;
+  * opt-16 -passes='mtpc-parallel<...>' then llc-16;
+  * ld.lld-16 ThinLTO with --load-pass-plugin (automatic in the backends),
+    and the pre-link compile left as bitcode;
+  * invalid MTPC_* values: a clear message and a normal build.
+
+  tests/e2e_parallel.py [--only NAME]
+Prints one line per check and 'N passed, N failed' at the end.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from harness import PLUGIN, PROGRAMS_DIR, Checker, run, sqlite_dir, tool
+
+FORCE_SPLIT = {"MTPC_MIN_SIZE": "0", "MTPC_PARTITIONS": "8"}
+
+
+class Program:
+    def __init__(self, name, source, cxx=False, cflags=(), extra=(), libs=(), args=(), functions=()):
+        self.name, self.source, self.cxx = name, source, cxx
+        self.cflags, self.extra, self.libs = list(cflags), list(extra), list(libs)
+        self.args, self.functions = list(args), list(functions)
+
+    @property
+    def driver(self):
+        return tool("clang++") if self.cxx else tool("clang")
+
+
+def programs():
+    yield Program("constructs-c", os.path.join(PROGRAMS_DIR, "constructs.c"), cflags=["-fcommon"], libs=["-lpthread"],
+                  functions=["work_a", "work_b", "work_c", "impl_sum"])
+    yield Program("constructs-cpp", os.path.join(PROGRAMS_DIR, "constructs.cpp"), cxx=True,
+                  functions=["parse_number", "total_area", "Rect::area"])
+    sq = sqlite_dir()
+    yield Program("sqlite3", os.path.join(sq, "sqlite3.c"),
+                  cflags=["-I" + sq, "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"],
+                  extra=[os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], libs=["-lm"], args=["1000"],
+                  functions=["sqlite3_exec", "sqlite3VdbeExec"])
+
+
+class Env:
+    def __init__(self, work):
+        self.work = work
+        self.count = 0
+
+    def stats_file(self):
+        self.count += 1
+        return os.path.join(self.work, "stats.%d.jsonl" % self.count)
+
+
+def env_with(**extra):
+    env = dict(os.environ)
+    for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
+              "MTPC_TEST_FAIL_PARTITION", "MTPC_LOG"):
+        env.pop(k, None)
+    env.update(extra)
+    return env
+
+
+def read_stats(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def compile_and_link(p, work, tag, flags, env=None, plugin=True):
+    """Compiles p's module (with or without the plugin) and links the program."""
+    obj = os.path.join(work, "%s.%s.o" % (p.name, tag))
+    cmd = [p.driver] + flags + p.cflags + ["-c", p.source, "-o", obj]
+    if plugin:
+        cmd.insert(1, "-fpass-plugin=" + PLUGIN)
+    run(cmd, env=env or env_with())
+    extra_objs = []
+    for src in p.extra:
+        eo = os.path.join(work, os.path.basename(src) + ".%s.o" % tag)
+        run([p.driver] + flags + p.cflags + ["-c", src, "-o", eo])
+        extra_objs.append(eo)
+    exe = os.path.join(work, "%s.%s" % (p.name, tag))
+    run([p.driver] + flags + [obj] + extra_objs + ["-o", exe] + p.libs)
+    return obj, exe
+
+
+def stop_location(exe, function, args):
+    out = run(["gdb", "-batch", "-nx", "-ex", "break " + function, "-ex", "run", "-ex", "frame", "--args", exe] + args)
+    frame = next((l for l in out.splitlines() if l.startswith("#0")), "")
+    return frame[frame.rfind(" at ") + 4:] if " at " in frame else "(no stop: %s)" % out[-300:]
+
+
+def split_happened(stats, what):
+    """(ok, what, detail) for Checker.check: some module was split, no fallback."""
+    ok = any(s["partitions"] > 1 and not s["fallback"] for s in stats)
+    return ok, what, "stats: %s" % json.dumps(stats)[:600]
+
+
+def test_clang(p, work, checker, levels):
+    env = Env(work)
+    for level in levels:
+        label = "%s clang %s" % (p.name, level)
+        try:
+            _, stock = compile_and_link(p, work, "stock" + level, [level], plugin=False)
+            expected = run([stock] + p.args)
+            stats = env.stats_file()
+            _, exe = compile_and_link(p, work, "mtpc" + level, [level], env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+            out = run([exe] + p.args)
+        except RuntimeError as e:
+            checker.check(False, label + ": builds and runs", str(e))
+            continue
+        checker.check(*split_happened(read_stats(stats), label + ": the module was split"))
+        checker.check(out == expected, label + ": output equals the stock build's",
+                      "expected:\n%s\ngot:\n%s" % (expected[-1500:], out[-1500:]))
+
+
+def test_debug_info(p, work, checker):
+    label = "%s clang -O2 -g" % p.name
+    try:
+        _, stock = compile_and_link(p, work, "stockg", ["-O2", "-g"], plugin=False)
+        stats = env_with(MTPC_STATS=os.path.join(work, "g.jsonl"), **FORCE_SPLIT)
+        obj, exe = compile_and_link(p, work, "mtpcg", ["-O2", "-g"], env=stats)
+        verify = run([tool("llvm-dwarfdump"), "--verify", obj])
+    except RuntimeError as e:
+        checker.check(False, label + ": builds", str(e))
+        return
+    checker.check("No errors." in verify, label + ": llvm-dwarfdump --verify finds no error", verify[-2000:])
+    for f in p.functions:
+        a, b = stop_location(stock, f, p.args), stop_location(exe, f, p.args)
+        checker.check(a == b, label + ": gdb stops in %s at %s as in the stock build" % (f, a), "stock %s, mtpc %s" % (a, b))
+
+
+def test_determinism(p, work, checker):
+    objs = []
+    for threads in ("1", "2"):
+        obj, _ = compile_and_link(p, work, "threads" + threads, ["-O2"], env=env_with(MTPC_THREADS=threads, **FORCE_SPLIT))
+        with open(obj, "rb") as f:
+            objs.append(f.read())
+    checker.check(objs[0] == objs[1], "%s: MTPC_THREADS=1 and 2 give byte-identical objects" % p.name)
+
+
+def test_fallback(p, work, checker):
+    label = "%s with a failure injected in partition 1" % p.name
+    _, stock = compile_and_link(p, work, "stockfb", ["-O2"], plugin=False)
+    expected = run([stock] + p.args)
+    stats = os.path.join(work, "fallback.jsonl")
+    obj = os.path.join(work, p.name + ".fallback.o")
+    env = env_with(MTPC_STATS=stats, MTPC_TEST_FAIL_PARTITION="1", **FORCE_SPLIT)
+    import subprocess
+    r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
+    checker.check("compiling the module whole instead" in r.stderr and r.stderr.count("warning") == 1,
+                  label + ": one warning says the module is compiled whole", r.stderr[-2000:])
+    s = read_stats(stats)
+    checker.check(len(s) == 1 and s[0]["fallback"] and "injected" in (s[0]["fallback_reason"] or ""),
+                  label + ": the stats record the fallback", json.dumps(s)[:500])
+    extra_objs = []
+    for src in p.extra:
+        eo = os.path.join(work, os.path.basename(src) + ".fb.o")
+        run([p.driver, "-O2"] + p.cflags + ["-c", src, "-o", eo])
+        extra_objs.append(eo)
+    exe = os.path.join(work, p.name + ".fallback")
+    run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
+    checker.check(run([exe] + p.args) == expected, label + ": the program is still correct")
+
+
+def test_opt_llc(p, work, checker):
+    label = "%s opt mtpc-parallel then llc" % p.name
+    bc = os.path.join(work, p.name + ".unopt.bc")
+    run([p.driver, "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", p.source, "-o", bc] + p.cflags)
+    stats = os.path.join(work, "opt.jsonl")
+    out_bc = os.path.join(work, p.name + ".par.bc")
+    run([tool("opt"), "-load-pass-plugin=" + PLUGIN, "-relocation-model=pic",
+         "-passes=mtpc-parallel<O2;partitions=4;threads=2;min-size=0>", bc, "-o", out_bc], env=env_with(MTPC_STATS=stats))
+    obj = out_bc + ".o"
+    run([tool("llc"), "-O2", "-relocation-model=pic", "-filetype=obj", out_bc, "-o", obj])
+    _, stock = compile_and_link(p, work, "stockopt", ["-O2"], plugin=False)
+    exe = os.path.join(work, p.name + ".optllc")
+    extra_objs = []
+    for src in p.extra:
+        eo = os.path.join(work, os.path.basename(src) + ".ol.o")
+        run([p.driver, "-O2"] + p.cflags + ["-c", src, "-o", eo])
+        extra_objs.append(eo)
+    run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
+    checker.check(*split_happened(read_stats(stats), label + ": the module was split"))
+    checker.check(run([exe] + p.args) == run([stock] + p.args), label + ": output equals the stock build's")
+
+
+def test_thinlto(p, work, checker):
+    label = "%s ld.lld ThinLTO" % p.name
+    flags = ["-O2", "-flto=thin"]
+    pre = os.path.join(work, p.name + ".thin.o")
+    stats = os.path.join(work, "thin.jsonl")
+    env = env_with(MTPC_STATS=stats, **FORCE_SPLIT)
+    # Pre-link with the plugin loaded: the output must stay bitcode.
+    run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", pre], env=env)
+    with open(pre, "rb") as f:
+        checker.check(f.read(4) == b"BC\xc0\xde", label + ": the pre-link compile is left as bitcode")
+    checker.check(read_stats(stats) == [], label + ": nothing was split before the link")
+    extra_objs = []
+    for src in p.extra:
+        eo = os.path.join(work, os.path.basename(src) + ".thin.o")
+        run([p.driver] + flags + p.cflags + ["-c", src, "-o", eo])
+        extra_objs.append(eo)
+    stock = os.path.join(work, p.name + ".thin.stock")
+    run([p.driver, "-fuse-ld=lld", "-flto=thin", pre] + extra_objs + ["-o", stock] + p.libs)
+    exe = os.path.join(work, p.name + ".thin.mtpc")
+    run([p.driver, "-fuse-ld=lld", "-flto=thin", "-Wl,--load-pass-plugin=" + PLUGIN, pre] + extra_objs +
+        ["-o", exe] + p.libs, env=env)
+    checker.check(*split_happened(read_stats(stats), label + ": a backend module was split"))
+    checker.check(run([exe] + p.args) == run([stock] + p.args), label + ": output equals the stock ThinLTO build's")
+
+
+def test_bad_environment(p, work, checker):
+    import subprocess
+    for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe")):
+        obj = os.path.join(work, "badenv.o")
+        r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
+                           env=env_with(**{var: value, "MTPC_MIN_SIZE": "0"}), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        checker.check(r.returncode == 0 and var in r.stderr and "'%s'" % value in r.stderr,
+                      "%s=%s: a clear message naming it, and a normal build" % (var, value), r.stderr[-1000:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="run only the program with this name")
+    a = ap.parse_args()
+    if not os.path.exists(PLUGIN):
+        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    work = tempfile.mkdtemp(prefix="mtpc-parallel-")
+    checker = Checker()
+    for p in programs():
+        if a.only and p.name != a.only:
+            continue
+        small = p.name != "sqlite3"
+        try:
+            test_clang(p, work, checker, ["-O0", "-O2", "-Os"] if small else ["-O2"])
+            test_debug_info(p, work, checker)
+            test_determinism(p, work, checker)
+            if small:
+                test_fallback(p, work, checker)
+                test_opt_llc(p, work, checker)
+                test_thinlto(p, work, checker)
+            if p.name == "constructs-c":
+                test_bad_environment(p, work, checker)
+        except RuntimeError as e:
+            checker.check(False, p.name + ": builds", str(e))
+    shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (checker.passed, checker.failed))
+    sys.exit(1 if checker.failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,44 @@
+"""Helpers shared by the end-to-end tests: running LLVM 16's tools,
+fetching third-party sources with cargo, and counting checks."""
+import os
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLUGIN = os.environ.get("MTPC_PLUGIN", os.path.join(ROOT, "target", "release", "libmtpc.so"))
+LLVM_BIN = "/usr/lib/llvm-16/bin"
+PROGRAMS_DIR = os.path.join(ROOT, "tests", "programs")
+MAX_PARTITIONS = 1000000  # more than any module has units: one group each
+JOBS = os.cpu_count() or 2
+
+
+def tool(name):
+    return os.path.join(LLVM_BIN, name)
+
+
+def run(cmd, forbid_in_stderr=(), **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-4000:]))
+    for text in forbid_in_stderr:
+        if text in r.stderr:
+            raise RuntimeError("%s printed '%s':\n%s" % (" ".join(cmd), text, r.stderr[-4000:]))
+    return r.stdout
+
+
+def sqlite_dir():
+    out = run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), "libsqlite3-sys", "0.30.1"])
+    return os.path.join(out.strip(), "sqlite3")
+
+
+class Checker:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok, what, detail=""):
+        print("%s: %s%s" % ("PASS" if ok else "FAIL", what, "" if ok else "\n  " + detail.replace("\n", "\n  ")), flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+
+
