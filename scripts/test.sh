@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of mtpc: the Rust unit tests (planning, symbol rules,
 # options), the lit/FileCheck tests of the passes in lit-tests/, and the
-# differential tests on real programs (tests/e2e_split.py, which fetches
-# sqlite3 with cargo). Prints each suite's summary.
+# differential tests on real programs in the real hosts (tests/e2e_split.py
+# and tests/e2e_parallel.py, which fetch sqlite3 with cargo). Prints each
+# suite's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/lib/llvm-16/bin:$PATH
@@ -11,3 +12,4 @@ cargo test --release --locked
 # lit's entry point through the same python3 that pip installed it for.
 python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
 python3 tests/e2e_split.py
+python3 tests/e2e_parallel.py

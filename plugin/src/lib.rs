@@ -22,6 +22,12 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 }
 
 unsafe extern "C" fn plugin_registrar(pass_builder: *mut std::ffi::c_void) {
-    // SAFETY: LLVM calls the registrar with its PassBuilder.
-    unsafe { mtpc_passes::host::register(pass_builder) }
+    // No panic may unwind into LLVM: without mtpc, the host compiles as usual.
+    let registered = std::panic::catch_unwind(|| {
+        // SAFETY: LLVM calls the registrar with its PassBuilder.
+        unsafe { mtpc_passes::host::register(pass_builder) }
+    });
+    if registered.is_err() {
+        eprintln!("mtpc: error: internal error while registering; mtpc is off for this compilation");
+    }
 }
