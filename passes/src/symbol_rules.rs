@@ -7,7 +7,7 @@
 //! | internal/private, used by one partition | kept local | — |
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
 //! | private `unnamed_addr` constant data | kept local | its own local copy |
-//! | internal function only ever called (never address-taken), worth inlining | kept local | its own local copy (no promotion; unused copies are deleted) |
+//! | internal function only ever called (never address-taken), ≤ 40 IR instructions | kept local | its own local copy (no promotion; inlined copies disappear) |
 //! | `linkonce_odr` used by several | `weak_odr` (cannot be discarded) | as for external |
 //! | external variable | defined | declared; `available_externally` if constant and small (loads fold, vtables devirtualize) |
 //! | `available_externally` input | — | cloned |
@@ -39,9 +39,14 @@ use crate::partition_plan::PartitionPlan;
 /// Bodies up to this many (unoptimized) IR instructions are copied to the
 /// partitions that call them, so the inliner still sees them. Larger ones
 /// would rarely be inlined and copying them only repeats work.
-pub const COPY_FUNCTION_MAX_INSTRUCTIONS: u32 = 100;
+pub const COPY_FUNCTION_MAX_INSTRUCTIONS: u32 = 80;
 /// The limit for functions marked `inline` (`inlinehint`).
 pub const COPY_INLINE_HINT_MAX_INSTRUCTIONS: u32 = 300;
+/// Internal functions only ever called, up to this many IR instructions,
+/// get a local copy in each partition that calls them (instead of being
+/// promoted): small enough that the inliner takes every call, so no copy
+/// survives out of line. Larger ones would be duplicated where not inlined.
+pub const LOCAL_COPY_FUNCTION_MAX_INSTRUCTIONS: u32 = 80;
 /// Constant variables up to this size are copied so loads from them fold.
 pub const COPY_CONSTANT_MAX_BYTES: u64 = 4096;
 
@@ -178,7 +183,8 @@ impl<'a> Rules<'a> {
     /// it disappears wherever all its calls are inlined.
     fn copy_function_locally(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        g.linkage.is_local() && g.comdat.is_none() && !self.address_taken[i] && self.copy_function(i, p)
+        let tiny = g.always_inline || g.instructions <= LOCAL_COPY_FUNCTION_MAX_INSTRUCTIONS;
+        tiny && g.linkage.is_local() && g.comdat.is_none() && !self.address_taken[i] && self.copy_function(i, p)
     }
 
     fn refs_reachable_from(&self, g: &GlobalFacts, p: u32) -> bool {
