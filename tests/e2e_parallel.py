@@ -16,6 +16,7 @@ and the stats (MTPC_STATS) must show the module was really split.
   * opt-16 -passes='mtpc-parallel<...>' then llc-16;
   * ld.lld-16 ThinLTO with --load-pass-plugin (automatic in the backends),
     and the pre-link compile left as bitcode;
+  * the host's settings reach the partitions (-ffunction-sections);
   * invalid MTPC_* values: a clear message and a normal build.
 
   tests/e2e_parallel.py [--only NAME]
@@ -24,6 +25,7 @@ Prints one line per check and 'N passed, N failed' at the end.
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -227,6 +229,46 @@ def test_thinlto(p, work, checker):
     checker.check(run([exe] + p.args) == run([stock] + p.args), label + ": output equals the stock ThinLTO build's")
 
 
+PLAIN_SECTIONS = (".text", ".data", ".bss", ".rodata", ".tdata", ".tbss")
+
+
+def section_placement(obj):
+    """(symbols in the plain sections, sections not named after any of their
+    symbols) for defined functions and variables; private labels and
+    mergeable constants aside, and a local the merge renamed per partition
+    (NAME.mtpcK) counted as NAME."""
+    by_section = {}
+    for line in run([tool("llvm-objdump"), "-t", obj]).splitlines():
+        f = line.split()
+        # "0000000000000000 g     F .text.work_a 00000000000000d1 work_a"
+        if len(f) < 5 or f[-4] not in ("F", "O"):
+            continue
+        section, name = f[-3], re.sub(r"\.mtpc[0-9]+$", "", f[-1])
+        if name.startswith(".L") or section.startswith((".rodata.str", ".rodata.cst")):
+            continue
+        if section.startswith(PLAIN_SECTIONS):
+            by_section.setdefault(section, set()).add(name)
+    plain = set().union(*(names for sec, names in by_section.items() if sec in PLAIN_SECTIONS))
+    misnamed = sorted(sec for sec, names in by_section.items()
+                      if sec not in PLAIN_SECTIONS and not any(sec.endswith("." + n) for n in names))
+    return plain, misnamed
+
+
+def test_host_settings(p, work, checker):
+    """Partitions are compiled with the host's settings: with
+    -ffunction-sections -fdata-sections every function and variable gets a
+    section of its own, as in the stock build; nothing lands in the plain
+    .text or .data that stock did not put there (module asm does)."""
+    flags = ["-O2", "-ffunction-sections", "-fdata-sections"]
+    stock, _ = compile_and_link(p, work, "stocksec", flags, plugin=False)
+    mtpc, _ = compile_and_link(p, work, "mtpcsec", flags, env=env_with(**FORCE_SPLIT))
+    stock_plain, _ = section_placement(stock)
+    plain, misnamed = section_placement(mtpc)
+    checker.check(plain <= stock_plain and not misnamed,
+                  "%s -ffunction-sections -fdata-sections: each symbol in its own section, as in stock" % p.name,
+                  "in plain sections: %s\nmisnamed sections: %s" % (sorted(plain - stock_plain)[:20], misnamed[:20]))
+
+
 def test_bad_environment(p, work, checker):
     import subprocess
     for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe")):
@@ -259,6 +301,7 @@ def main():
                 test_opt_llc(p, work, checker)
                 test_thinlto(p, work, checker)
             if p.name == "constructs-c":
+                test_host_settings(p, work, checker)
                 test_bad_environment(p, work, checker)
         except RuntimeError as e:
             checker.check(False, p.name + ": builds", str(e))
