@@ -14,8 +14,9 @@ and the stats (MTPC_STATS) must show the module was really split.
   * a failure injected in one partition: a warning, the module compiled
     whole, the program still correct;
   * opt-16 -passes='mtpc-parallel<...>' then llc-16;
-  * ld.lld-16 ThinLTO with --load-pass-plugin (automatic in the backends),
-    and the pre-link compile left as bitcode;
+  * ld.lld-16 ThinLTO with --load-pass-plugin (automatic in the backends,
+    and explicit with --lto-newpm-passes), and the pre-link compile left as
+    bitcode;
   * the host's settings reach the partitions (-ffunction-sections);
   * invalid MTPC_* values: a clear message and a normal build.
 
@@ -226,7 +227,16 @@ def test_thinlto(p, work, checker):
     run([p.driver, "-fuse-ld=lld", "-flto=thin", "-Wl,--load-pass-plugin=" + PLUGIN, pre] + extra_objs +
         ["-o", exe] + p.libs, env=env)
     checker.check(*split_happened(read_stats(stats), label + ": a backend module was split"))
-    checker.check(run([exe] + p.args) == run([stock] + p.args), label + ": output equals the stock ThinLTO build's")
+    expected = run([stock] + p.args)
+    checker.check(run([exe] + p.args) == expected, label + ": output equals the stock ThinLTO build's")
+    # The explicit form: lld's custom LTO pipeline text.
+    stats2 = os.path.join(work, "thin-explicit.jsonl")
+    exe2 = exe + ".explicit"
+    run([p.driver, "-fuse-ld=lld", "-flto=thin", "-Wl,--load-pass-plugin=" + PLUGIN,
+         "-Xlinker", "--lto-newpm-passes=mtpc-parallel<thinlto;O2;partitions=4;min-size=0>,thinlto<O2>", pre] +
+        extra_objs + ["-o", exe2] + p.libs, env=env_with(MTPC_STATS=stats2))
+    checker.check(*split_happened(read_stats(stats2), label + " --lto-newpm-passes=mtpc-parallel<thinlto;O2>: split"))
+    checker.check(run([exe2] + p.args) == expected, label + " --lto-newpm-passes: output equals the stock build's")
 
 
 PLAIN_SECTIONS = (".text", ".data", ".bss", ".rodata", ".tdata", ".tbss")
