@@ -59,16 +59,6 @@ def programs():
                   functions=["sqlite3_exec", "sqlite3VdbeExec"])
 
 
-class Env:
-    def __init__(self, work):
-        self.work = work
-        self.count = 0
-
-    def stats_file(self):
-        self.count += 1
-        return os.path.join(self.work, "stats.%d.jsonl" % self.count)
-
-
 def env_with(**extra):
     env = dict(os.environ)
     for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
@@ -115,13 +105,12 @@ def split_happened(stats, what):
 
 
 def test_clang(p, work, checker, levels):
-    env = Env(work)
     for level in levels:
         label = "%s clang %s" % (p.name, level)
         try:
             _, stock = compile_and_link(p, work, "stock" + level, [level], plugin=False)
             expected = run([stock] + p.args)
-            stats = env.stats_file()
+            stats = os.path.join(work, "%s.clang%s.jsonl" % (p.name, level))
             _, exe = compile_and_link(p, work, "mtpc" + level, [level], env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
             out = run([exe] + p.args)
         except RuntimeError as e:
@@ -136,7 +125,7 @@ def test_debug_info(p, work, checker):
     label = "%s clang -O2 -g" % p.name
     try:
         _, stock = compile_and_link(p, work, "stockg", ["-O2", "-g"], plugin=False)
-        stats = env_with(MTPC_STATS=os.path.join(work, "g.jsonl"), **FORCE_SPLIT)
+        stats = env_with(MTPC_STATS=os.path.join(work, p.name + ".g.jsonl"), **FORCE_SPLIT)
         obj, exe = compile_and_link(p, work, "mtpcg", ["-O2", "-g"], env=stats)
         verify = run([tool("llvm-dwarfdump"), "--verify", obj])
     except RuntimeError as e:
@@ -161,7 +150,7 @@ def test_fallback(p, work, checker):
     label = "%s with a failure injected in partition 1" % p.name
     _, stock = compile_and_link(p, work, "stockfb", ["-O2"], plugin=False)
     expected = run([stock] + p.args)
-    stats = os.path.join(work, "fallback.jsonl")
+    stats = os.path.join(work, p.name + ".fallback.jsonl")
     obj = os.path.join(work, p.name + ".fallback.o")
     env = env_with(MTPC_STATS=stats, MTPC_TEST_FAIL_PARTITION="1", **FORCE_SPLIT)
     import subprocess
@@ -187,7 +176,7 @@ def test_opt_llc(p, work, checker):
     label = "%s opt mtpc-parallel then llc" % p.name
     bc = os.path.join(work, p.name + ".unopt.bc")
     run([p.driver, "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", p.source, "-o", bc] + p.cflags)
-    stats = os.path.join(work, "opt.jsonl")
+    stats = os.path.join(work, p.name + ".opt.jsonl")
     out_bc = os.path.join(work, p.name + ".par.bc")
     run([tool("opt"), "-load-pass-plugin=" + PLUGIN, "-relocation-model=pic",
          "-passes=mtpc-parallel<O2;partitions=4;threads=2;min-size=0>", bc, "-o", out_bc], env=env_with(MTPC_STATS=stats))
@@ -209,7 +198,7 @@ def test_thinlto(p, work, checker):
     label = "%s ld.lld ThinLTO" % p.name
     flags = ["-O2", "-flto=thin"]
     pre = os.path.join(work, p.name + ".thin.o")
-    stats = os.path.join(work, "thin.jsonl")
+    stats = os.path.join(work, p.name + ".thin.jsonl")
     env = env_with(MTPC_STATS=stats, **FORCE_SPLIT)
     # Pre-link with the plugin loaded: the output must stay bitcode.
     run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", pre], env=env)
@@ -230,7 +219,7 @@ def test_thinlto(p, work, checker):
     expected = run([stock] + p.args)
     checker.check(run([exe] + p.args) == expected, label + ": output equals the stock ThinLTO build's")
     # The explicit form: lld's custom LTO pipeline text.
-    stats2 = os.path.join(work, "thin-explicit.jsonl")
+    stats2 = os.path.join(work, p.name + ".thin-explicit.jsonl")
     exe2 = exe + ".explicit"
     run([p.driver, "-fuse-ld=lld", "-flto=thin", "-Wl,--load-pass-plugin=" + PLUGIN,
          "-Xlinker", "--lto-newpm-passes=mtpc-parallel<thinlto;O2;partitions=4;min-size=0>,thinlto<O2>", pre] +
