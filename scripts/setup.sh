@@ -7,6 +7,6 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   clang-16 lld-16 llvm-16-dev llvm-16-tools \
-  gdb ca-certificates > /dev/null
+  gdb cmake make ca-certificates > /dev/null
 python3 -m pip install --quiet --disable-pip-version-check 'lit>=16'
 /usr/lib/llvm-16/bin/llvm-config --version

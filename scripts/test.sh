@@ -2,8 +2,8 @@
 # Runs every test of mtpc: the Rust unit tests (planning, symbol rules,
 # options), the lit/FileCheck tests of the passes in lit-tests/, and the
 # differential tests on real programs in the real hosts (tests/e2e_split.py
-# and tests/e2e_parallel.py, which fetch sqlite3 with cargo). Prints each
-# suite's summary.
+# and tests/e2e_parallel.py, which fetch sqlite3 with cargo), and the CMake
+# package and toolchain file (tests/e2e_cmake.py). Prints each suite's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/lib/llvm-16/bin:$PATH
@@ -13,3 +13,4 @@ cargo test --release --locked
 python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
 python3 tests/e2e_split.py
 python3 tests/e2e_parallel.py
+python3 tests/e2e_cmake.py

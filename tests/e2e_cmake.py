@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""mtpc through CMake: the package (find_package(mtpc) + mtpc::clang) and
+the toolchain file, each configuring and building tests/cmake/demo (a C
+library and a C++ executable) with make. The program must print what a
+build without mtpc prints, and the stats must show that mtpc split every
+translation unit (MTPC_MIN_SIZE=0 forces it on these small files). A
+compiler that is not clang 16 is refused at configure time with a message.
+
+  tests/e2e_cmake.py
+Prints one line per check and 'N passed, N failed' at the end.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from harness import PLUGIN, ROOT, Checker, run
+
+DEMO = os.path.join(ROOT, "tests", "cmake", "demo")
+CMAKE_DIR = os.path.join(ROOT, "cmake")
+
+
+def build(work, name, configure_args, env):
+    b = os.path.join(work, name)
+    run(["cmake", "-S", DEMO, "-B", b, "-G", "Unix Makefiles"] + configure_args, env=env)
+    run(["cmake", "--build", b, "-j", "2"], env=env)
+    return run([os.path.join(b, "demo")])
+
+
+def stats_lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+
+def main():
+    if not os.path.exists(PLUGIN):
+        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    work = tempfile.mkdtemp(prefix="mtpc-cmake-")
+    checker = Checker()
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("MTPC_")}
+    clang = ["-DCMAKE_C_COMPILER=clang-16", "-DCMAKE_CXX_COMPILER=clang++-16"]
+    expected = build(work, "plain", clang + ["-DUSE_MTPC_PACKAGE=OFF"], base_env)
+
+    for name, args in (("package", clang + ["-Dmtpc_DIR=" + CMAKE_DIR]),
+                       ("toolchain", ["-DCMAKE_TOOLCHAIN_FILE=" + os.path.join(CMAKE_DIR, "mtpc-toolchain.cmake"),
+                                      "-DUSE_MTPC_PACKAGE=OFF"])):
+        stats = os.path.join(work, name + ".jsonl")
+        env = dict(base_env, MTPC_MIN_SIZE="0", MTPC_STATS=stats)
+        try:
+            out = build(work, name, args, env)
+        except RuntimeError as e:
+            checker.check(False, "CMake %s: configures and builds" % name, str(e))
+            continue
+        checker.check(out == expected, "CMake %s: the demo prints what the build without mtpc prints" % name,
+                      "expected %r got %r" % (expected, out))
+        # (With the toolchain file, CMake's own compiler probes go through mtpc too.)
+        modules = sorted(os.path.basename(s["module"]) for s in stats_lines(stats) if s["partitions"] > 1)
+        checker.check({"checksum.c", "main.cpp"} <= set(modules), "CMake %s: mtpc split both translation units" % name,
+                      "split: %s" % modules)
+
+    r = subprocess.run(["cmake", "-S", DEMO, "-B", os.path.join(work, "gcc"), "-DCMAKE_C_COMPILER=gcc",
+                        "-DCMAKE_CXX_COMPILER=g++", "-Dmtpc_DIR=" + CMAKE_DIR],
+                       env=base_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    message = " ".join(r.stderr.split())  # CMake wraps its messages
+    checker.check(r.returncode != 0 and "was built for LLVM 16" in message and "(GNU " in message,
+                  "CMake package with gcc: refused with a message naming both compilers' versions", r.stderr[-1500:])
+    shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (checker.passed, checker.failed))
+    sys.exit(1 if checker.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
