@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """mtpc through CMake: the package (find_package(mtpc) + mtpc::clang) and
 the toolchain file, each configuring and building tests/cmake/demo (a C
-library and a C++ executable) with make. The program must print what a
+library and a C++ executable) with make; and the package's mtpc::lld on a
+ThinLTO build, where the split happens in lld's backends. The program must print what a
 build without mtpc prints, and the stats must show that mtpc split every
 translation unit (MTPC_MIN_SIZE=0 forces it on these small files). A
 compiler that is not clang 16 is refused at configure time with a message.
@@ -45,13 +46,20 @@ def main():
     clang = ["-DCMAKE_C_COMPILER=clang-16", "-DCMAKE_CXX_COMPILER=clang++-16"]
     expected = build(work, "plain", clang + ["-DUSE_MTPC_PACKAGE=OFF"], base_env)
 
-    for name, args in (("package", clang + ["-Dmtpc_DIR=" + CMAKE_DIR]),
-                       ("toolchain", ["-DCMAKE_TOOLCHAIN_FILE=" + os.path.join(CMAKE_DIR, "mtpc-toolchain.cmake"),
-                                      "-DUSE_MTPC_PACKAGE=OFF"])):
-        stats = os.path.join(work, name + ".jsonl")
+    thinlto = clang + ["-Dmtpc_DIR=" + CMAKE_DIR, "-DUSE_MTPC_THINLTO=ON",
+                       # GNU ar cannot index bitcode members; lld needs the index.
+                       "-DCMAKE_AR=/usr/lib/llvm-16/bin/llvm-ar", "-DCMAKE_RANLIB=/usr/lib/llvm-16/bin/llvm-ranlib"]
+    configurations = (
+        ("package", "package", clang + ["-Dmtpc_DIR=" + CMAKE_DIR]),
+        ("thinlto", "package ThinLTO (mtpc::lld)", thinlto),
+        ("toolchain", "toolchain", ["-DCMAKE_TOOLCHAIN_FILE=" + os.path.join(CMAKE_DIR, "mtpc-toolchain.cmake"),
+                                    "-DUSE_MTPC_PACKAGE=OFF"]),
+    )
+    for slug, name, args in configurations:
+        stats = os.path.join(work, slug + ".jsonl")
         env = dict(base_env, MTPC_MIN_SIZE="0", MTPC_STATS=stats)
         try:
-            out = build(work, name, args, env)
+            out = build(work, slug, args, env)
         except RuntimeError as e:
             checker.check(False, "CMake %s: configures and builds" % name, str(e))
             continue
