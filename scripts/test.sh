@@ -3,7 +3,8 @@
 # options), the lit/FileCheck tests of the passes in lit-tests/, and the
 # differential tests on real programs in the real hosts (tests/e2e_split.py
 # and tests/e2e_parallel.py, which fetch sqlite3 with cargo), and the CMake
-# package and toolchain file (tests/e2e_cmake.py). Prints each suite's summary.
+# package and toolchain file (tests/e2e_cmake.py), and the make jobserver
+# (tests/e2e_make.py). Prints each suite's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/lib/llvm-16/bin:$PATH
@@ -14,3 +15,4 @@ python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
 python3 tests/e2e_split.py
 python3 tests/e2e_parallel.py
 python3 tests/e2e_cmake.py
+python3 tests/e2e_make.py

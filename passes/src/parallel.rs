@@ -37,6 +37,8 @@ struct PartitionResult {
     build_ms: f64,
     opt_ms: f64,
     codegen_ms: f64,
+    start_unix_ms: f64,
+    end_unix_ms: f64,
 }
 
 pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
@@ -55,7 +57,16 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
     }
     let module_name = module.source_filename();
     let mut parts: Vec<PartitionStats> = (0..partitions)
-        .map(|k| PartitionStats { index: k, functions: 0, instructions: plan.partitions.cost[k as usize], build_ms: 0.0, opt_ms: 0.0, codegen_ms: 0.0 })
+        .map(|k| PartitionStats {
+            index: k,
+            functions: 0,
+            instructions: plan.partitions.cost[k as usize],
+            build_ms: 0.0,
+            opt_ms: 0.0,
+            codegen_ms: 0.0,
+            start_unix_ms: 0.0,
+            end_unix_ms: 0.0,
+        })
         .collect();
     for (i, g) in plan.facts.globals.iter().enumerate() {
         if let (true, Some(p)) = (g.is_function(), plan.partitions.owner[i]) {
@@ -71,7 +82,7 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
         .map(|k| {
             let (input, host) = (input.clone(), host.clone());
             move || -> Result<PartitionResult, String> {
-                let t = Instant::now();
+                let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
                 let ctx = OwnedContext::new();
                 let mut m = partition_builder::build(&ctx, &input, k, Verify::LeftToConsumer)?;
                 let build_ms = ms(t);
@@ -79,7 +90,14 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
                     panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
                 }
                 let compiled = m.as_module().compile_to_asm(&host, level, phase, true).map_err(|e| format!("partition {k}: {e}"))?;
-                Ok(PartitionResult { asm: compiled.asm, build_ms, opt_ms: compiled.opt_ms, codegen_ms: compiled.codegen_ms })
+                Ok(PartitionResult {
+                    asm: compiled.asm,
+                    build_ms,
+                    opt_ms: compiled.opt_ms,
+                    codegen_ms: compiled.codegen_ms,
+                    start_unix_ms,
+                    end_unix_ms: crate::stats::unix_ms(),
+                })
             }
         })
         .collect();
@@ -103,6 +121,7 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
             Ok(r) => {
                 let p = &mut stats.parts[k];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
+                (p.start_unix_ms, p.end_unix_ms) = (r.start_unix_ms, r.end_unix_ms);
                 stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
                 texts.push(r.asm);
             }

@@ -16,6 +16,10 @@ pub struct PartitionStats {
     pub build_ms: f64,
     pub opt_ms: f64,
     pub codegen_ms: f64,
+    /// When the partition's job started and ended (Unix time, ms): shows
+    /// how many jobs ran at once, across processes.
+    pub start_unix_ms: f64,
+    pub end_unix_ms: f64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -33,6 +37,11 @@ pub struct ModuleStats {
     /// The sum of all per-partition time (build, optimization, code generation).
     pub work_ms: f64,
     pub parts: Vec<PartitionStats>,
+}
+
+/// Now, in milliseconds since the Unix epoch.
+pub fn unix_ms() -> f64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1e3)
 }
 
 /// Appends `stats` as one line to the file named by `MTPC_STATS`, if set.
@@ -67,7 +76,7 @@ mod tests {
             merge_ms: 2.0,
             wall_ms: 3.0,
             work_ms: 4.0,
-            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5 }],
+            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, start_unix_ms: 1.0, end_unix_ms: 2.0 }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
         for key in ["module", "partitions", "threads", "fallback", "split_ms", "merge_ms", "wall_ms", "work_ms", "parts"] {

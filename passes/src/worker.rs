@@ -7,6 +7,14 @@
 //! call may further limit how many of its own jobs run at once. A job that
 //! panics fails alone; results come back in job order, whatever order the
 //! jobs finished in.
+//!
+//! Under GNU make's jobserver (`MAKEFLAGS` with `--jobserver-auth`, passed
+//! to recipes marked `+`), a job runs only in a slot: the one slot make
+//! gave this process (its host thread waits meanwhile), or a token taken
+//! from the jobserver and given back when the job ends. So `make -jN`
+//! never runs more than N jobs' worth of threads, whatever `MTPC_THREADS` is.
+
+use std::sync::{Arc, Condvar, Mutex};
 
 use crossbeam_channel::{unbounded, Sender};
 use once_cell::sync::OnceCell;
@@ -19,6 +27,118 @@ const WORKER_STACK_BYTES: usize = 16 << 20;
 pub struct Pool {
     jobs: Sender<Job>,
     size: usize,
+    slots: Arc<Slots>,
+}
+
+/// Where a job's permission to run comes from: the slot make gave this
+/// process, or tokens that the jobserver helper thread reads for waiting
+/// jobs. A job waits for whichever comes first, so it never depends on a
+/// token alone (the job holding the process's slot always ends and frees
+/// it), and a token that arrives when no job waits goes straight back.
+struct Slots {
+    state: Arc<(Mutex<SlotState>, Condvar)>,
+    helper: Option<jobserver::HelperThread>,
+}
+
+struct SlotState {
+    implicit_free: bool,
+    /// Tokens received for waiting jobs, not yet taken.
+    spare: Vec<jobserver::Acquired>,
+    waiting: usize,
+    /// Tokens asked of the helper thread and not yet received.
+    requested: usize,
+    /// The jobserver failed: run without slots.
+    broken: bool,
+}
+
+/// Permission to run one job; given back when dropped.
+enum Slot<'a> {
+    Unlimited,
+    Implicit(&'a Slots),
+    /// Holding the token is the point; dropping it gives it back to make.
+    Token(#[allow(dead_code)] jobserver::Acquired),
+}
+
+fn lock(m: &Mutex<SlotState>) -> std::sync::MutexGuard<'_, SlotState> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Slots {
+    fn from_env() -> Slots {
+        // SAFETY: the descriptors named in MAKEFLAGS are checked to be pipes
+        // before use (check_pipe), as make passes them.
+        let client = unsafe { jobserver::Client::from_env_ext(true) }.client.ok();
+        Slots::with_jobserver(client)
+    }
+
+    fn with_jobserver(client: Option<jobserver::Client>) -> Slots {
+        let state = Arc::new((
+            Mutex::new(SlotState { implicit_free: true, spare: Vec::new(), waiting: 0, requested: 0, broken: false }),
+            Condvar::new(),
+        ));
+        let helper = client.and_then(|client| {
+            let shared = state.clone();
+            let helper = client.into_helper_thread(move |token| {
+                let (m, cv) = &*shared;
+                let mut s = lock(m);
+                s.requested = s.requested.saturating_sub(1);
+                match token {
+                    Ok(t) if s.waiting > s.spare.len() => s.spare.push(t),
+                    Ok(unneeded) => drop(unneeded),
+                    Err(e) => {
+                        log::warn!("the make jobserver failed ({e}); running without it");
+                        s.broken = true;
+                    }
+                }
+                cv.notify_all();
+            });
+            helper.map_err(|e| log::warn!("cannot use the make jobserver ({e})")).ok()
+        });
+        if helper.is_some() {
+            log::debug!("using the make jobserver");
+        }
+        Slots { state, helper }
+    }
+
+    fn take(&self) -> Slot<'_> {
+        let Some(helper) = &self.helper else { return Slot::Unlimited };
+        let (m, cv) = &*self.state;
+        let mut s = lock(m);
+        s.waiting += 1;
+        let slot = loop {
+            if s.implicit_free {
+                s.implicit_free = false;
+                break Slot::Implicit(self);
+            }
+            if let Some(token) = s.spare.pop() {
+                break Slot::Token(token);
+            }
+            if s.broken {
+                break Slot::Unlimited;
+            }
+            while s.requested + s.spare.len() < s.waiting {
+                helper.request_token();
+                s.requested += 1;
+            }
+            s = cv.wait(s).unwrap_or_else(|poisoned| poisoned.into_inner());
+        };
+        s.waiting -= 1;
+        slot
+    }
+
+    fn free_implicit(&self) {
+        let (m, cv) = &*self.state;
+        lock(m).implicit_free = true;
+        cv.notify_all();
+    }
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        if let Slot::Implicit(slots) = self {
+            slots.free_implicit();
+        }
+    }
 }
 
 /// The process's pool, created at first use. Fails (every time) if
@@ -30,20 +150,31 @@ pub fn pool() -> Result<&'static Pool, String> {
 
 impl Pool {
     fn new(size: usize) -> Pool {
+        Pool::with_slots(size, Slots::from_env())
+    }
+
+    fn with_slots(size: usize, slots: Slots) -> Pool {
         let (jobs, queue) = unbounded::<Job>();
+        let slots = Arc::new(slots);
         for i in 0..size {
-            let queue = queue.clone();
+            let (queue, slots) = (queue.clone(), slots.clone());
             std::thread::Builder::new()
                 .name(format!("mtpc-worker-{i}"))
                 .stack_size(WORKER_STACK_BYTES)
                 .spawn(move || {
                     for job in queue.iter() {
+                        let _slot = slots.take();
                         job();
                     }
                 })
                 .expect("cannot start an mtpc worker thread");
         }
-        Pool { jobs, size }
+        Pool { jobs, size, slots }
+    }
+
+    /// True if jobs run under a make jobserver.
+    pub fn uses_jobserver(&self) -> bool {
+        self.slots.helper.is_some()
     }
 
     pub fn size(&self) -> usize {
@@ -102,11 +233,38 @@ pub fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
+
+    fn no_jobserver() -> Slots {
+        Slots::with_jobserver(None)
+    }
+
+    #[test]
+    fn jobserver_tokens_bound_the_jobs_running_at_once() {
+        // A jobserver with one token: the implicit slot plus one token,
+        // so at most 2 jobs at once on a pool of 4.
+        let client = jobserver::Client::new(1).unwrap();
+        let pool = Pool::with_slots(4, Slots::with_jobserver(Some(client)));
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let jobs: Vec<_> = (0..12)
+            .map(|_| {
+                let (running, peak) = (running.clone(), peak.clone());
+                move || {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    Ok(())
+                }
+            })
+            .collect();
+        pool.run(jobs, 12);
+        assert_eq!(peak.load(Ordering::SeqCst), 2);
+    }
 
     #[test]
     fn results_in_job_order_and_panics_contained() {
-        let pool = Pool::new(3);
+        let pool = Pool::with_slots(3, no_jobserver());
         let jobs: Vec<_> = (0..20)
             .map(|i| {
                 move || {
@@ -125,7 +283,7 @@ mod tests {
 
     #[test]
     fn limit_bounds_the_jobs_running_at_once() {
-        let pool = Pool::new(4);
+        let pool = Pool::with_slots(4, no_jobserver());
         let running = Arc::new(AtomicUsize::new(0));
         let peak = Arc::new(AtomicUsize::new(0));
         let jobs: Vec<_> = (0..12)
