@@ -163,9 +163,6 @@ impl ModuleFacts {
         self.globals.iter().map(|g| u64::from(g.instructions)).sum()
     }
 
-    pub fn index_of(&self, id: GlobalId) -> Option<u32> {
-        self.globals.iter().position(|g| g.id == id).map(|i| i as u32)
-    }
 }
 
 const KINDS: [GlobalKind; 4] = [GlobalKind::Function, GlobalKind::Variable, GlobalKind::Alias, GlobalKind::IFunc];

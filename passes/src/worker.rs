@@ -172,10 +172,6 @@ impl Pool {
         Pool { jobs, size, slots }
     }
 
-    /// True if jobs run under a make jobserver.
-    pub fn uses_jobserver(&self) -> bool {
-        self.slots.helper.is_some()
-    }
 
     pub fn size(&self) -> usize {
         self.size
