@@ -27,7 +27,6 @@ const WORKER_STACK_BYTES: usize = 16 << 20;
 pub struct Pool {
     jobs: Sender<Job>,
     size: usize,
-    slots: Arc<Slots>,
 }
 
 /// Where a job's permission to run comes from: the slot make gave this
@@ -169,7 +168,7 @@ impl Pool {
                 })
                 .expect("cannot start an mtpc worker thread");
         }
-        Pool { jobs, size, slots }
+        Pool { jobs, size }
     }
 
 
