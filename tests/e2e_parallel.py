@@ -75,6 +75,16 @@ def read_stats(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def compile_extras(p, work, tag, flags):
+    """Compiles p's other sources (never with the plugin); returns their objects."""
+    objs = []
+    for src in p.extra:
+        obj = os.path.join(work, "%s.%s.o" % (os.path.basename(src), tag))
+        run([p.driver] + flags + p.cflags + ["-c", src, "-o", obj])
+        objs.append(obj)
+    return objs
+
+
 def compile_and_link(p, work, tag, flags, env=None, plugin=True):
     """Compiles p's module (with or without the plugin) and links the program."""
     obj = os.path.join(work, "%s.%s.o" % (p.name, tag))
@@ -82,11 +92,7 @@ def compile_and_link(p, work, tag, flags, env=None, plugin=True):
     if plugin:
         cmd.insert(1, "-fpass-plugin=" + PLUGIN)
     run(cmd, env=env or env_with())
-    extra_objs = []
-    for src in p.extra:
-        eo = os.path.join(work, os.path.basename(src) + ".%s.o" % tag)
-        run([p.driver] + flags + p.cflags + ["-c", src, "-o", eo])
-        extra_objs.append(eo)
+    extra_objs = compile_extras(p, work, tag, flags)
     exe = os.path.join(work, "%s.%s" % (p.name, tag))
     run([p.driver] + flags + [obj] + extra_objs + ["-o", exe] + p.libs)
     return obj, exe
@@ -162,11 +168,7 @@ def test_fallback(p, work, checker):
     s = read_stats(stats)
     checker.check(len(s) == 1 and s[0]["fallback"] and "injected" in (s[0]["fallback_reason"] or ""),
                   label + ": the stats record the fallback", json.dumps(s)[:500])
-    extra_objs = []
-    for src in p.extra:
-        eo = os.path.join(work, os.path.basename(src) + ".fb.o")
-        run([p.driver, "-O2"] + p.cflags + ["-c", src, "-o", eo])
-        extra_objs.append(eo)
+    extra_objs = compile_extras(p, work, "fb", ["-O2"])
     exe = os.path.join(work, p.name + ".fallback")
     run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
     checker.check(run([exe] + p.args) == expected, label + ": the program is still correct")
@@ -184,11 +186,7 @@ def test_opt_llc(p, work, checker):
     run([tool("llc"), "-O2", "-relocation-model=pic", "-filetype=obj", out_bc, "-o", obj])
     _, stock = compile_and_link(p, work, "stockopt", ["-O2"], plugin=False)
     exe = os.path.join(work, p.name + ".optllc")
-    extra_objs = []
-    for src in p.extra:
-        eo = os.path.join(work, os.path.basename(src) + ".ol.o")
-        run([p.driver, "-O2"] + p.cflags + ["-c", src, "-o", eo])
-        extra_objs.append(eo)
+    extra_objs = compile_extras(p, work, "ol", ["-O2"])
     run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
     checker.check(*split_happened(read_stats(stats), label + ": the module was split"))
     checker.check(run([exe] + p.args) == run([stock] + p.args), label + ": output equals the stock build's")
@@ -205,11 +203,7 @@ def test_thinlto(p, work, checker):
     with open(pre, "rb") as f:
         checker.check(f.read(4) == b"BC\xc0\xde", label + ": the pre-link compile is left as bitcode")
     checker.check(read_stats(stats) == [], label + ": nothing was split before the link")
-    extra_objs = []
-    for src in p.extra:
-        eo = os.path.join(work, os.path.basename(src) + ".thin.o")
-        run([p.driver] + flags + p.cflags + ["-c", src, "-o", eo])
-        extra_objs.append(eo)
+    extra_objs = compile_extras(p, work, "thin", flags)
     stock = os.path.join(work, p.name + ".thin.stock")
     run([p.driver, "-fuse-ld=lld", "-flto=thin", pre] + extra_objs + ["-o", stock] + p.libs)
     exe = os.path.join(work, p.name + ".thin.mtpc")

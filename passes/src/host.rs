@@ -195,7 +195,7 @@ fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved
             PreservedAnalyses::None
         }
     };
-    log::info!("{SPLIT_PASS_NAME}: {summary}, split in {:.1} ms", start.elapsed().as_secs_f64() * 1e3);
+    log::info!("{SPLIT_PASS_NAME}: {summary}, split in {:.1} ms", crate::stats::elapsed_ms(start));
     Ok(preserved)
 }
 

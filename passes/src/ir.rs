@@ -231,6 +231,20 @@ impl<'m> Value<'m> {
         }
     }
 
+    /// The global this constant names, through casts and GEPs (the first
+    /// operand of constant expressions); `None` for anything else.
+    pub fn underlying_global(self) -> Option<Global<'m>> {
+        let mut current = self;
+        for _ in 0..64 {
+            match current.classify() {
+                Operand::Global(g) => return Some(g),
+                Operand::Aggregate(expr) => current = expr.operands().next()?,
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// The operands of a user (instruction or constant).
     pub fn operands(self) -> impl Iterator<Item = Value<'m>> {
         // SAFETY: raw is a live user; indices are within its operand count.

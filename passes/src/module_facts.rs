@@ -310,16 +310,12 @@ fn global_of(v: Value<'_>) -> Option<Global<'_>> {
 /// The global object at the bottom of an alias's target expression
 /// (through casts, GEPs and aliases of aliases).
 fn base_object(v: Value<'_>) -> Option<Global<'_>> {
-    let mut current = v;
+    let mut g = v.underlying_global()?;
     for _ in 0..64 {
-        match current.classify() {
-            Operand::Global(g) => match g.kind() {
-                GlobalKind::Alias => current = g.target()?,
-                _ => return Some(g),
-            },
-            Operand::Aggregate(expr) => current = expr.operands().next()?,
-            _ => return None,
+        if g.kind() != GlobalKind::Alias {
+            return Some(g);
         }
+        g = g.target()?.underlying_global()?;
     }
     None
 }

@@ -14,9 +14,9 @@ use std::time::Instant;
 
 use crate::ir::{HostSettings, ModuleRef, OwnedContext};
 use crate::options::{ParallelOptions, SplitOptions};
-use crate::partition_builder::{self, SplitInput, Verify};
+use crate::partition_builder::{self, SplitInput};
 use crate::split;
-use crate::stats::{ModuleStats, PartitionStats};
+use crate::stats::{elapsed_ms as ms, ModuleStats, PartitionStats};
 
 /// Test-only: `MTPC_TEST_FAIL_PARTITION=K` makes partition K fail (panic),
 /// so that the fallback can be tested on real hosts.
@@ -84,7 +84,7 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
             move || -> Result<PartitionResult, String> {
                 let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
                 let ctx = OwnedContext::new();
-                let mut m = partition_builder::build(&ctx, &input, k, Verify::LeftToConsumer)?;
+                let mut m = partition_builder::build(&ctx, &input, k)?;
                 let build_ms = ms(t);
                 if fail_partition == Some(k) {
                     panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
@@ -116,6 +116,7 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
         parts,
     };
     let mut texts = Vec::with_capacity(results.len());
+    let mut failure = None;
     for (k, r) in results.into_iter().enumerate() {
         match r {
             Ok(r) => {
@@ -125,32 +126,28 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
                 stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
                 texts.push(r.asm);
             }
-            Err(e) if stats.fallback_reason.is_none() => {
-                stats.fallback = true;
-                stats.fallback_reason = Some(format!("partition {k} failed: {e}"));
+            Err(e) => {
+                failure.get_or_insert(format!("partition {k} failed: {e}"));
             }
-            Err(_) => {}
         }
-    }
-    if stats.fallback {
-        stats.wall_ms = ms(start);
-        return Ok(Outcome::Fallback(stats));
     }
     let t = Instant::now();
-    match crate::asm_merge::merge_bytes(&texts) {
-        Ok(merged) => module.replace_with_asm(&merged),
-        Err(e) => {
-            stats.fallback = true;
-            stats.fallback_reason = Some(format!("cannot merge the partitions' assembly: {e}"));
+    let merged = match failure {
+        Some(reason) => Err(reason),
+        None => crate::asm_merge::merge_bytes(&texts).map_err(|e| format!("cannot merge the partitions' assembly: {e}")),
+    };
+    match merged {
+        Ok(text) => {
+            module.replace_with_asm(&text);
+            stats.merge_ms = ms(t);
             stats.wall_ms = ms(start);
-            return Ok(Outcome::Fallback(stats));
+            Ok(Outcome::Parallel(stats))
+        }
+        Err(reason) => {
+            stats.fallback = true;
+            stats.fallback_reason = Some(reason);
+            stats.wall_ms = ms(start);
+            Ok(Outcome::Fallback(stats))
         }
     }
-    stats.merge_ms = ms(t);
-    stats.wall_ms = ms(start);
-    Ok(Outcome::Parallel(stats))
-}
-
-fn ms(since: Instant) -> f64 {
-    since.elapsed().as_secs_f64() * 1e3
 }

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Global, GlobalKind, ModuleRef, Operand, OwnedContext, OwnedModule};
+use crate::ir::{Global, GlobalKind, ModuleRef, OwnedContext, OwnedModule};
 use crate::module_facts::{globals_in_fact_order, Linkage, ModuleFacts, SpecialArray, Visibility};
 use crate::symbol_rules::{Decision, SymbolPlan};
 
@@ -18,16 +18,10 @@ pub struct SplitInput {
     pub plan: SymbolPlan,
 }
 
-/// Whether a built partition is run through the IR verifier.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Verify {
-    Yes,
-    /// The partition goes to a tool that verifies what it reads.
-    LeftToConsumer,
-}
-
-/// Builds partition `partition` in `ctx`.
-pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, verify: Verify) -> Result<OwnedModule<'c>, String> {
+/// Builds partition `partition` in `ctx`. It is not verified here: whoever
+/// consumes it does (the compile of `mtpc-parallel`, or the tools that read
+/// the files `mtpc-split` writes).
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -> Result<OwnedModule<'c>, String> {
     let mut owned = ctx.load_lazy(&input.bitcode, &format!("mtpc.partition.{partition}"))?;
     {
         let module = owned.as_module();
@@ -40,16 +34,13 @@ pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, v
             ));
         }
         PartitionEditor { module: &module, globals, input, partition }.apply()?;
-        if verify == Verify::Yes {
-            module.verify().map_err(|e| format!("partition {partition} fails the verifier: {e}"))?;
-        }
     }
     Ok(owned)
 }
 
 struct PartitionEditor<'a, 'm> {
     module: &'a ModuleRef<'m>,
-    /// Handles in fact order; `None` once erased.
+    /// Handles in fact order (`apply` tracks which were erased).
     globals: Vec<Global<'m>>,
     input: &'a SplitInput,
     partition: u32,
@@ -97,7 +88,7 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
         for (i, f) in facts.globals.iter().enumerate() {
             match (f.special, self.decision(i)) {
                 (Some(SpecialArray::Used), _) => {
-                    let keep = |e: crate::ir::Value<'m>| match strip_to_global(e) {
+                    let keep = |e: crate::ir::Value<'m>| match e.underlying_global() {
                         Some(g) => index
                             .get(&g)
                             .map_or(false, |&j| matches!(self.decision(j), Decision::Define | Decision::LocalCopy)),
@@ -220,17 +211,4 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
         }
         Ok(())
     }
-}
-
-/// The global an element of `llvm.used` names (through casts).
-fn strip_to_global(v: crate::ir::Value<'_>) -> Option<Global<'_>> {
-    let mut current = v;
-    for _ in 0..8 {
-        match current.classify() {
-            Operand::Global(g) => return Some(g),
-            Operand::Aggregate(e) => current = e.operands().next()?,
-            _ => return None,
-        }
-    }
-    None
 }

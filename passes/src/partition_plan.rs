@@ -535,10 +535,8 @@ mod tests {
     fn internal_function_with_one_caller_stays_with_it() {
         // Two large roots; each calls a large static helper of its own,
         // and b also calls a shared external one.
-        let mut ha = func("helper_a", 5000, &[]);
-        ha.linkage = Linkage::Internal;
-        let mut hb = func("helper_b", 5000, &[]);
-        hb.linkage = Linkage::Internal;
+        let ha = internal(func("helper_a", 5000, &[]));
+        let hb = internal(func("helper_b", 5000, &[]));
         let facts = module(vec![
             func("a", 100, &[(2, Call), (4, Call)]),
             func("b", 100, &[(3, Call), (4, Call)]),

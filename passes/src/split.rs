@@ -8,7 +8,8 @@ use std::time::Instant;
 use crate::ir::{ModuleRef, OwnedContext};
 use crate::module_facts::{self, globals_in_fact_order, ModuleFacts};
 use crate::options::SplitOptions;
-use crate::partition_builder::{self, SplitInput, Verify};
+use crate::partition_builder::{self, SplitInput};
+use crate::stats::elapsed_ms;
 use crate::partition_plan::{self, PartitionPlan};
 use crate::symbol_rules::{self, SymbolPlan};
 
@@ -27,7 +28,6 @@ pub enum SplitError {
     /// mtpc produced something wrong: a bug to report.
     Internal(String),
 }
-
 
 impl std::fmt::Display for SplitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -54,16 +54,16 @@ pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split,
     let start = Instant::now();
     let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
     let facts = module_facts::collect(module, shared_library_code);
-    log::debug!("read {} globals in {:.1} ms", facts.globals.len(), start.elapsed().as_secs_f64() * 1e3);
+    log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
     let requested = opts.partitions_for(facts.total_instructions());
     let t = Instant::now();
     let partitions = partition_plan::plan(&facts, requested);
-    log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, t.elapsed().as_secs_f64() * 1e3);
+    log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
     let t = Instant::now();
     let symbols = symbol_rules::decide(&facts, &partitions);
     symbol_rules::check(&facts, &symbols).map_err(SplitError::Internal)?;
-    log::debug!("symbol rules in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-    Ok(Split { facts, partitions, symbols, plan_ms: start.elapsed().as_secs_f64() * 1e3 })
+    log::debug!("symbol rules in {:.1} ms", elapsed_ms(t));
+    Ok(Split { facts, partitions, symbols, plan_ms: elapsed_ms(start) })
 }
 
 /// Records the plan in the module: each definition's partition as
@@ -118,7 +118,7 @@ pub fn write_partitions(module: &ModuleRef<'_>, split: Split, prefix: &Path) -> 
     let t = Instant::now();
     let (bitcode, verdict) = module.to_bitcode_verified();
     verdict.map_err(SplitError::BrokenInput)?;
-    log::debug!("serialized {} bytes and verified the input in {:.1} ms", bitcode.len(), t.elapsed().as_secs_f64() * 1e3);
+    log::debug!("serialized {} bytes and verified the input in {:.1} ms", bitcode.len(), elapsed_ms(t));
     let t = Instant::now();
     let n = split.symbols.partitions;
     let input = Arc::new(SplitInput { bitcode, facts: split.facts, plan: split.symbols });
@@ -133,16 +133,16 @@ pub fn write_partitions(module: &ModuleRef<'_>, split: Split, prefix: &Path) -> 
             move || -> Result<(), String> {
                 let t = Instant::now();
                 let ctx = OwnedContext::new();
-                let mut m = partition_builder::build(&ctx, &input, k, Verify::LeftToConsumer)?;
-                let built = t.elapsed().as_secs_f64() * 1e3;
+                let mut m = partition_builder::build(&ctx, &input, k)?;
+                let built = elapsed_ms(t);
                 m.as_module().write_bitcode(&path)?;
-                log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", t.elapsed().as_secs_f64() * 1e3 - built);
+                log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", elapsed_ms(t) - built);
                 Ok(())
             }
         })
         .collect();
     let results = pool.run(jobs, pool.size());
-    log::debug!("built and wrote {n} partitions in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    log::debug!("built and wrote {n} partitions in {:.1} ms", elapsed_ms(t));
     if let Some(e) = results.into_iter().find_map(|r| r.err()) {
         for k in 0..n {
             let _ = std::fs::remove_file(tmp(k));

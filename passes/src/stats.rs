@@ -39,6 +39,11 @@ pub struct ModuleStats {
     pub parts: Vec<PartitionStats>,
 }
 
+/// Milliseconds since `start`.
+pub fn elapsed_ms(start: std::time::Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
 /// Now, in milliseconds since the Unix epoch.
 pub fn unix_ms() -> f64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1e3)

@@ -399,8 +399,7 @@ mod tests {
 
     #[test]
     fn shared_internal_is_promoted_hidden_with_a_tagged_name() {
-        let mut helper = func("helper", 5000, &[]);
-        helper.linkage = Linkage::Internal;
+        let helper = internal(func("helper", 5000, &[]));
         let facts = module(vec![func("a", 10, &[(1, Call)]), helper]);
         let sp = split(&facts, &[Some(0), Some(1)]);
         let p = sp.promotions[1].clone().expect("promoted");
@@ -413,8 +412,7 @@ mod tests {
 
     #[test]
     fn internal_used_by_one_partition_stays_internal() {
-        let mut helper = func("helper", 5000, &[]);
-        helper.linkage = Linkage::Internal;
+        let helper = internal(func("helper", 5000, &[]));
         let facts = module(vec![func("a", 10, &[(1, Call)]), helper, func("b", 10, &[])]);
         let sp = split(&facts, &[Some(0), Some(0), Some(1)]);
         assert!(sp.promotions[1].is_none());
@@ -467,8 +465,7 @@ mod tests {
     fn copies_pull_in_what_they_reference() {
         // a calls small b, which calls internal c: a's partition gets b's
         // body and c declared; c is promoted.
-        let mut c = func("c", 5000, &[]);
-        c.linkage = Linkage::Internal;
+        let c = internal(func("c", 5000, &[]));
         let facts = module(vec![func("a", 10, &[(1, Call)]), func("b", 5, &[(2, Call)]), c]);
         let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
@@ -480,10 +477,8 @@ mod tests {
     fn small_internal_functions_only_called_are_copied_locally() {
         // helper is internal, small and only called: each partition gets its
         // own copy, nothing is promoted. taken is also address-taken: promoted.
-        let mut helper = func("helper", 10, &[]);
-        helper.linkage = Linkage::Internal;
-        let mut taken = func("taken", 10, &[]);
-        taken.linkage = Linkage::Internal;
+        let helper = internal(func("helper", 10, &[]));
+        let taken = internal(func("taken", 10, &[]));
         let facts = module(vec![
             func("a", 10, &[(2, Call), (3, Call)]),
             func("b", 10, &[(2, Call), (3, Ref)]),

@@ -37,6 +37,12 @@ pub fn func(name: &str, instructions: u32, refs: &[(u32, RefKind)]) -> GlobalFac
     g
 }
 
+/// `g` with internal linkage.
+pub fn internal(mut g: GlobalFacts) -> GlobalFacts {
+    g.linkage = Linkage::Internal;
+    g
+}
+
 pub fn var(name: &str, size: u64, refs: &[(u32, RefKind)]) -> GlobalFacts {
     let mut g = global(GlobalKind::Variable, 0, name);
     g.size = size;
