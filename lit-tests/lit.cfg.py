@@ -22,3 +22,7 @@ config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("
 config.environment.pop("MTPC_THREADS", None)
 config.substitutions.append(("%mtpc", plugin))
 config.substitutions.append(("%opt-mtpc", "opt -load-pass-plugin=%s" % plugin))
+
+# A host of another LLVM, for the test that mtpc refuses to load into it.
+if os.path.exists("/usr/bin/opt-15"):
+    config.available_features.add("opt-15")

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing mtpc needs on Debian 12 (run as root):
 # LLVM 16 (clang, lld, the development files, FileCheck and friends), gdb,
-# and lit. Safe to run again.
+# cmake, make, distcc (the distributed-compile test), LLVM 15's opt (the
+# test that mtpc refuses a host of another LLVM), and lit. Safe to run again.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   clang-16 lld-16 llvm-16-dev llvm-16-tools \
-  gdb cmake make ca-certificates > /dev/null
+  gdb cmake make distcc llvm-15 ca-certificates > /dev/null
+# distccd runs only compilers listed in /usr/lib/distcc: list clang-16.
+update-distcc-symlinks > /dev/null
 python3 -m pip install --quiet --disable-pip-version-check 'lit>=16'
 /usr/lib/llvm-16/bin/llvm-config --version

@@ -3,8 +3,9 @@
 # options), the lit/FileCheck tests of the passes in lit-tests/, and the
 # differential tests on real programs in the real hosts (tests/e2e_split.py
 # and tests/e2e_parallel.py, which fetch sqlite3 with cargo), and the CMake
-# package and toolchain file (tests/e2e_cmake.py), and the make jobserver
-# (tests/e2e_make.py). Prints each suite's summary.
+# package and toolchain file (tests/e2e_cmake.py), the make jobserver
+# (tests/e2e_make.py), clang's -ftime-trace (tests/e2e_time_trace.py) and
+# distcc (tests/e2e_distcc.py). Prints each suite's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/lib/llvm-16/bin:$PATH
@@ -16,3 +17,5 @@ python3 tests/e2e_split.py
 python3 tests/e2e_parallel.py
 python3 tests/e2e_cmake.py
 python3 tests/e2e_make.py
+python3 tests/e2e_time_trace.py
+python3 tests/e2e_distcc.py

@@ -14,6 +14,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
@@ -26,6 +27,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -34,6 +36,17 @@
 using namespace llvm;
 
 static_assert(LLVM_VERSION_MAJOR == 16, "mtpc's shim is written for LLVM 16");
+
+// llvm::Any (how pass instrumentation is handed the IR unit) identifies a
+// type by the address of Any::TypeId<T>::Id. The pass-manager code inlined
+// into this library must use libLLVM's copies, the ones the instrumentation
+// callbacks compiled into libLLVM compare with; a copy of its own would be
+// private to libmtpc.so (a Rust cdylib exports only its entry point), and
+// every any_cast in those callbacks would fail.
+extern template struct llvm::Any::TypeId<const llvm::Module *>;
+extern template struct llvm::Any::TypeId<const llvm::Function *>;
+extern template struct llvm::Any::TypeId<const llvm::LazyCallGraph::SCC *>;
+extern template struct llvm::Any::TypeId<const llvm::Loop *>;
 
 extern "C" {
 
@@ -300,11 +313,20 @@ bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, 
   }
   auto OptStart = Clock::now();
   {
+    TimeTraceScope Scope("mtpc optimize", M.getModuleIdentifier());
+    // The instrumentation a host's pipeline has and a partition's needs:
+    // optnone functions are left alone, and under -ftime-trace every pass
+    // shows in the trace of this worker thread.
+    PassInstrumentationCallbacks PIC;
+    OptNoneInstrumentation OptNone(/*DebugLogging=*/false);
+    OptNone.registerCallbacks(PIC);
+    TimeProfilingPassesHandler TimeProfiling;
+    TimeProfiling.registerCallbacks(PIC);
     LoopAnalysisManager LAM;
     FunctionAnalysisManager FAM;
     CGSCCAnalysisManager CGAM;
     ModuleAnalysisManager MAM;
-    PassBuilder PB(TM.get(), H->PTO, H->PGOOpt);
+    PassBuilder PB(TM.get(), H->PTO, H->PGOOpt, &PIC);
     PB.registerModuleAnalyses(MAM);
     PB.registerCGSCCAnalyses(CGAM);
     PB.registerFunctionAnalyses(FAM);
@@ -330,6 +352,7 @@ bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, 
   *OptMs = std::chrono::duration<double, std::milli>(CodegenStart - OptStart).count();
   SmallString<0> Text;
   {
+    TimeTraceScope Scope("mtpc codegen", M.getModuleIdentifier());
     raw_svector_ostream OS(Text);
     legacy::PassManager CodeGen;
     if (TM->addPassesToEmitFile(CodeGen, OS, nullptr, CGFT_AssemblyFile)) {
@@ -348,6 +371,27 @@ bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, 
   *Len = Text.size();
   return true;
 }
+
+// -ftime-trace (clang) and --time-trace (lld, opt): LLVM's time profiler
+// keeps one instance per thread. A worker thread gets its own for the
+// length of one job, and hands it to the host's instance when the job ends
+// (timeTraceProfilerFinishThread), which writes it with its own.
+
+bool mtpc_time_trace_enabled(void) { return timeTraceProfilerEnabled(); }
+
+void mtpc_time_trace_thread_start(unsigned GranularityUs) {
+  if (!timeTraceProfilerEnabled())
+    timeTraceProfilerInitialize(GranularityUs, "mtpc");
+}
+
+void mtpc_time_trace_thread_finish(void) {
+  if (timeTraceProfilerEnabled())
+    timeTraceProfilerFinishThread();
+}
+
+void mtpc_time_trace_begin(const char *Name, const char *Detail) { timeTraceProfilerBegin(Name, Detail); }
+
+void mtpc_time_trace_end(void) { timeTraceProfilerEnd(); }
 
 // Replaces everything the module defines by Asm, as module-level inline
 // asm: functions, variables, aliases, ifuncs and the debug-info and ident

@@ -33,6 +33,28 @@ use crate::split;
 pub const SPLIT_PASS_NAME: &str = "mtpc-split";
 pub const PARALLEL_PASS_NAME: &str = "mtpc-parallel";
 
+/// Checks that the host runs the LLVM this library was built against (the
+/// shared libLLVM of LLVM 16); a host of another LLVM would crash on the
+/// first call. The error names both versions and what to do.
+pub fn check_host_llvm() -> Result<(), String> {
+    let Some(foreign) = crate::ir::foreign_host_llvm() else { return Ok(()) };
+    let ours = crate::ir::llvm_version_major();
+    let program = std::env::args_os().next().map(std::path::PathBuf::from);
+    let host = program.and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+    let host = host.unwrap_or_else(|| "this program".into());
+    let theirs = match foreign.major {
+        Some(major) if major != ours => format!("LLVM {major}"),
+        Some(_) => format!("its own copy of LLVM {ours} (not the shared libLLVM-{ours})"),
+        None => "another LLVM".into(),
+    };
+    Err(format!(
+        "libmtpc.so was built for LLVM {ours}, but {host} runs {theirs} ({}); \
+         load it into the LLVM {ours} tools (clang-{ours}, ld.lld-{ours}, opt-{ours}), \
+         or rebuild mtpc against this host's LLVM",
+        foreign.file
+    ))
+}
+
 /// Registers mtpc with one host PassBuilder.
 ///
 /// # Safety
@@ -40,10 +62,6 @@ pub const PARALLEL_PASS_NAME: &str = "mtpc-parallel";
 /// plugin's registrar.
 pub unsafe fn register(pass_builder: *mut std::ffi::c_void) {
     crate::logging::init();
-    if crate::ir::llvm_version_major() != 16 {
-        log::error!("mtpc was built for LLVM 16 but runs in LLVM {}; it does nothing", crate::ir::llvm_version_major());
-        return;
-    }
     let host = HostSettings::capture(pass_builder).map(Arc::new);
     if let Some(h) = &host {
         log::debug!("host settings: {}", h.describe());
@@ -177,6 +195,7 @@ impl LlvmModulePass for SplitPass {
 
 fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<PreservedAnalyses, split::SplitError> {
     let start = std::time::Instant::now();
+    let _span = crate::ir::time_trace::Span::begin(SPLIT_PASS_NAME, &module.source_filename());
     let plan = split::plan_module(module, options)?;
     let summary = format!(
         "{} partitions of {} instructions (cost per partition {:?}); planned in {:.1} ms",

@@ -51,6 +51,11 @@ extern "C" {
     fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     fn mtpc_report_fatal_error(message: *const c_char) -> !;
+    fn mtpc_time_trace_enabled() -> bool;
+    fn mtpc_time_trace_thread_start(granularity_us: u32);
+    fn mtpc_time_trace_thread_finish();
+    fn mtpc_time_trace_begin(name: *const c_char, detail: *const c_char);
+    fn mtpc_time_trace_end();
 }
 
 /// Ends the process as LLVM does for a fatal error in the user's request:
@@ -65,6 +70,147 @@ pub fn report_fatal_error(message: &str) -> ! {
 pub fn llvm_version_major() -> u32 {
     // SAFETY: a constant returned by the shim.
     unsafe { mtpc_llvm_version_major() }
+}
+
+/// An LLVM in the host process other than the libLLVM this library links.
+#[derive(Debug)]
+pub struct ForeignLlvm {
+    /// The file that holds it: a libLLVM of another version, or the host's
+    /// executable if it links LLVM statically.
+    pub file: String,
+    /// Its major version, when it can be told.
+    pub major: Option<u32>,
+}
+
+/// Finds which LLVM the host process runs. A host links its LLVM before it
+/// loads plugins, so its copy comes first in the process's global symbol
+/// lookup; if that copy is not the libLLVM this library was linked with,
+/// two LLVMs share the process and mtpc cannot work with the host's
+/// objects. Returns `None` when the host's LLVM is this library's.
+pub fn foreign_host_llvm() -> Option<ForeignLlvm> {
+    // Every LLVM that can host a plugin defines llvm::LLVMContext::LLVMContext().
+    const CONTEXT_CONSTRUCTOR: &CStr = c"_ZN4llvm11LLVMContextC1Ev";
+    // SAFETY: dlsym and dladdr only look symbols up; LLVMGetVersion (LLVM
+    // 16 and later) writes three unsigned integers.
+    unsafe {
+        let ours = loaded_object(LLVMContextCreate as *const std::ffi::c_void)?;
+        let host_symbol = libc::dlsym(libc::RTLD_DEFAULT, CONTEXT_CONSTRUCTOR.as_ptr());
+        let host = loaded_object(host_symbol)?;
+        if host.base == ours.base {
+            return None;
+        }
+        let version_fn = libc::dlsym(libc::RTLD_DEFAULT, c"LLVMGetVersion".as_ptr());
+        let major = match loaded_object(version_fn) {
+            Some(o) if o.base == host.base => {
+                let get: unsafe extern "C" fn(*mut u32, *mut u32, *mut u32) = std::mem::transmute(version_fn);
+                let (mut major, mut minor, mut patch) = (0, 0, 0);
+                get(&mut major, &mut minor, &mut patch);
+                Some(major)
+            }
+            _ => major_from_library_name(&host.file),
+        };
+        Some(ForeignLlvm { file: host.file, major })
+    }
+}
+
+struct LoadedObject {
+    base: usize,
+    file: String,
+}
+
+/// The loaded file that holds `address`.
+///
+/// # Safety
+/// `address` must be null or point into a loaded object.
+unsafe fn loaded_object(address: *const std::ffi::c_void) -> Option<LoadedObject> {
+    if address.is_null() {
+        return None;
+    }
+    let mut info: libc::Dl_info = std::mem::zeroed();
+    if libc::dladdr(address, &mut info) == 0 || info.dli_fname.is_null() {
+        return None;
+    }
+    let file = CStr::from_ptr(info.dli_fname).to_string_lossy().into_owned();
+    Some(LoadedObject { base: info.dli_fbase as usize, file })
+}
+
+/// `libLLVM-15.so.1` and `libLLVM.so.17` → the major version.
+fn major_from_library_name(path: &str) -> Option<u32> {
+    let name = path.rsplit('/').next()?;
+    let rest = name.strip_prefix("libLLVM-").or_else(|| name.strip_prefix("libLLVM.so."))?;
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
+}
+
+/// Spans in the host's time trace (`clang -ftime-trace`, `lld --time-trace`,
+/// `opt --time-trace`): LLVM's time profiler, one instance per thread.
+pub mod time_trace {
+    use std::ffi::CString;
+
+    /// Worker threads record spans of at least this many microseconds
+    /// (clang's default `-ftime-trace-granularity`; the host's own value is
+    /// private to its profiler).
+    const WORKER_GRANULARITY_US: u32 = 500;
+
+    /// Whether this thread records a time trace.
+    pub fn enabled() -> bool {
+        // SAFETY: reads a thread-local pointer.
+        unsafe { super::mtpc_time_trace_enabled() }
+    }
+
+    /// A named span, from now until it is dropped; nothing if this thread
+    /// records no trace.
+    pub struct Span(bool);
+
+    impl Span {
+        pub fn begin(name: &str, detail: &str) -> Span {
+            if !enabled() {
+                return Span(false);
+            }
+            let (name, detail) = (c_string(name), c_string(detail));
+            // SAFETY: the profiler copies both strings.
+            unsafe { super::mtpc_time_trace_begin(name.as_ptr(), detail.as_ptr()) };
+            Span(true)
+        }
+    }
+
+    impl Drop for Span {
+        fn drop(&mut self) {
+            if self.0 {
+                // SAFETY: ends the span this guard began, on the same thread.
+                unsafe { super::mtpc_time_trace_end() }
+            }
+        }
+    }
+
+    /// A worker thread's trace for the length of one job, when the thread
+    /// that submitted the job records one: created now, handed to the host's
+    /// profiler (which writes it with its own) when dropped. Spans of the
+    /// job must be dropped first.
+    pub struct ThreadTrace(bool);
+
+    impl ThreadTrace {
+        pub fn start(host_traces: bool) -> ThreadTrace {
+            if !host_traces || enabled() {
+                return ThreadTrace(false);
+            }
+            // SAFETY: this thread has no profiler instance (checked above).
+            unsafe { super::mtpc_time_trace_thread_start(WORKER_GRANULARITY_US) };
+            ThreadTrace(true)
+        }
+    }
+
+    impl Drop for ThreadTrace {
+        fn drop(&mut self) {
+            if self.0 {
+                // SAFETY: the instance this guard created, on the same thread.
+                unsafe { super::mtpc_time_trace_thread_finish() }
+            }
+        }
+    }
+
+    fn c_string(s: &str) -> CString {
+        CString::new(s.replace('\0', " ")).expect("no NUL left")
+    }
 }
 
 /// Takes ownership of an LLVM-allocated message.
@@ -937,5 +1083,23 @@ impl Drop for OwnedModule<'_> {
     fn drop(&mut self) {
         // SAFETY: we own the module.
         unsafe { LLVMDisposeModule(self.raw) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn library_names_give_the_llvm_major_version() {
+        assert_eq!(major_from_library_name("/usr/lib/llvm-15/lib/libLLVM-15.so.1"), Some(15));
+        assert_eq!(major_from_library_name("/opt/llvm/lib/libLLVM.so.17"), Some(17));
+        assert_eq!(major_from_library_name("/usr/lib/llvm-16/lib/libLLVM-16.so"), Some(16));
+        assert_eq!(major_from_library_name("/usr/bin/clang-18"), None);
+    }
+
+    #[test]
+    fn the_test_process_runs_the_llvm_mtpc_links() {
+        assert!(foreign_host_llvm().is_none());
     }
 }

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::ir::time_trace::Span;
 use crate::ir::{HostSettings, ModuleRef, OwnedContext};
 use crate::options::{ParallelOptions, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
@@ -43,6 +44,9 @@ struct PartitionResult {
 
 pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
     let start = Instant::now();
+    let module_name = module.source_filename();
+    let _whole = Span::begin("mtpc-parallel", &module_name);
+    let split_span = Span::begin("mtpc split", &module_name);
     let pool = crate::worker::pool()?;
     let threads = opts.threads.unwrap_or(pool.size()).min(pool.size()).max(1);
     let split_options = SplitOptions {
@@ -55,7 +59,6 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
     if partitions < 2 {
         return Ok(Outcome::NotSplit);
     }
-    let module_name = module.source_filename();
     let mut parts: Vec<PartitionStats> = (0..partitions)
         .map(|k| PartitionStats {
             index: k,
@@ -75,6 +78,7 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
     }
     let input = Arc::new(SplitInput { bitcode: module.to_bitcode(), facts: plan.facts, plan: plan.symbols });
     let split_ms = ms(start);
+    drop(split_span);
 
     let fail_partition: Option<u32> = std::env::var(FAIL_INJECTION_VAR).ok().and_then(|v| v.trim().parse().ok());
     let (level, phase) = (opts.level, opts.phase);
@@ -83,8 +87,11 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
             let (input, host) = (input.clone(), host.clone());
             move || -> Result<PartitionResult, String> {
                 let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
+                let _span = Span::begin("mtpc partition", &format!("partition {k}"));
                 let ctx = OwnedContext::new();
+                let build_span = Span::begin("mtpc build", &format!("partition {k}"));
                 let mut m = partition_builder::build(&ctx, &input, k)?;
+                drop(build_span);
                 let build_ms = ms(t);
                 if fail_partition == Some(k) {
                     panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
@@ -132,10 +139,12 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
         }
     }
     let t = Instant::now();
+    let merge_span = Span::begin("mtpc merge", &stats.module);
     let merged = match failure {
         Some(reason) => Err(reason),
         None => crate::asm_merge::merge_bytes(&texts).map_err(|e| format!("cannot merge the partitions' assembly: {e}")),
     };
+    drop(merge_span);
     match merged {
         Ok(text) => {
             module.replace_with_asm(&text);

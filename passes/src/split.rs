@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::ir::time_trace::Span;
 use crate::ir::{ModuleRef, OwnedContext};
 use crate::module_facts::{self, globals_in_fact_order, ModuleFacts};
 use crate::options::SplitOptions;
@@ -132,6 +133,7 @@ pub fn write_partitions(module: &ModuleRef<'_>, split: Split, prefix: &Path) -> 
             let (input, path) = (input.clone(), tmp(k));
             move || -> Result<(), String> {
                 let t = Instant::now();
+                let _span = Span::begin("mtpc partition", &format!("partition {k}"));
                 let ctx = OwnedContext::new();
                 let mut m = partition_builder::build(&ctx, &input, k)?;
                 let built = elapsed_ms(t);

@@ -13,11 +13,17 @@
 //! gave this process (its host thread waits meanwhile), or a token taken
 //! from the jobserver and given back when the job ends. So `make -jN`
 //! never runs more than N jobs' worth of threads, whatever `MTPC_THREADS` is.
+//!
+//! When the thread that submits jobs records a time trace (`-ftime-trace`),
+//! each job records one on its worker thread too, which the host writes
+//! with its own.
 
 use std::sync::{Arc, Condvar, Mutex};
 
 use crossbeam_channel::{unbounded, Sender};
 use once_cell::sync::OnceCell;
+
+use crate::ir::time_trace::{self, ThreadTrace};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -184,11 +190,13 @@ impl Pool {
         F: FnOnce() -> Result<T, String> + Send + 'static,
     {
         let count = jobs.len();
+        let traced = time_trace::enabled();
         let (done_tx, done_rx) = unbounded::<(usize, Result<T, String>)>();
         let mut pending = jobs.into_iter().enumerate();
         let submit = |(i, job): (usize, F)| {
             let done = done_tx.clone();
             let wrapped: Job = Box::new(move || {
+                let _trace = ThreadTrace::start(traced);
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
                     .unwrap_or_else(|panic| Err(panic_text(&panic)));
                 let _ = done.send((i, result));

@@ -11,10 +11,24 @@
 
 use llvm_plugin::PassPluginLibraryInfo;
 
+/// The plugin API version no host accepts: how a plugin declines to load.
+const REFUSED_API_VERSION: u32 = 0;
+
 #[no_mangle]
 pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    // In a host of another LLVM, decline to load (the host then fails with
+    // its own "wrong API version" error) rather than crash in registration.
+    let host_llvm = std::panic::catch_unwind(mtpc_passes::host::check_host_llvm)
+        .unwrap_or_else(|_| Err("internal error while checking the host's LLVM".into()));
+    let api_version = match host_llvm {
+        Ok(()) => llvm_plugin::get_llvm_plugin_api_version__(),
+        Err(message) => {
+            eprintln!("mtpc: error: {message}");
+            REFUSED_API_VERSION
+        }
+    };
     PassPluginLibraryInfo {
-        api_version: llvm_plugin::get_llvm_plugin_api_version__(),
+        api_version,
         plugin_name: b"mtpc\0".as_ptr(),
         plugin_version: concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr(),
         plugin_registrar,
