@@ -19,38 +19,25 @@ machine affects both alike, and reports medians:
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 from harness import PLUGIN, PROGRAMS_DIR, run, sqlite_dir, tool  # noqa: E402
+from measure import BuildFailed, run_steps, text_bytes  # noqa: E402
 
 
 def measured(cmd, env=None):
     """(wall s, user+sys s, peak RSS MiB) of a command, which must succeed."""
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - start
-    err = p.stderr.read().decode(errors="replace")
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(cmd), err[-3000:]))
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-
-
-def text_size(obj):
-    out = run([tool("llvm-readelf"), "-S", "-W", obj])
-    total = 0
-    for line in out.splitlines():
-        f = line.replace("[ ", "[").split()
-        if len(f) > 6 and f[1] == ".text":
-            total += int(f[5], 16)
-    return total
+    try:
+        m = run_steps([[cmd]], env)
+    except BuildFailed as e:
+        sys.exit(str(e))
+    return m.wall, m.cpu, m.rss_mib
 
 
 def main():
@@ -91,7 +78,7 @@ def main():
     s_rss, m_rss = med(stock, 2), med(mtpc, 2)
     backend = s_wall - front
     host_asm = max(m_wall - front - pass_wall, 0.0)
-    s_text, m_text = text_size(stock_obj), text_size(mtpc_obj)
+    s_text, m_text = text_bytes(stock_obj), text_bytes(mtpc_obj)
 
     print("linking and running the SQL workload (%d rows) ..." % a.scale, flush=True)
     driver = os.path.join(work, "workload.o")

@@ -2,7 +2,8 @@
 # Installs what building and testing mtpc needs on Debian 12 (run as root):
 # LLVM 16 (clang, lld, the development files, FileCheck and friends), gdb,
 # cmake, make, distcc (the distributed-compile test), LLVM 15's opt (the
-# test that mtpc refuses a host of another LLVM), and lit. Safe to run again.
+# test that mtpc refuses a host of another LLVM), lit, and matplotlib (the
+# benchmark's chart). Safe to run again.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
@@ -11,5 +12,5 @@ apt-get install -y -qq --no-install-recommends \
   gdb cmake make distcc llvm-15 ca-certificates > /dev/null
 # distccd runs only compilers listed in /usr/lib/distcc: list clang-16.
 update-distcc-symlinks > /dev/null
-python3 -m pip install --quiet --disable-pip-version-check 'lit>=16'
+python3 -m pip install --quiet --disable-pip-version-check 'lit>=16' matplotlib
 /usr/lib/llvm-16/bin/llvm-config --version

@@ -1,0 +1,80 @@
+"""The benchmark corpus: real large translation units from crates.io.
+
+Each comes from a crate that bundles C or C++ sources, fetched with cargo
+(tests/fetch-crate-source.sh) into cargo's cache and, for archives,
+unpacked under the corpus cache (MTPC_CORPUS_CACHE, default
+~/.cache/mtpc-corpus); nothing is committed.
+"""
+import json
+import os
+import tarfile
+
+from harness import PROGRAMS_DIR, ROOT, run
+
+CACHE = os.environ.get("MTPC_CORPUS_CACHE",
+                       os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "mtpc-corpus"))
+
+DUCKDB_VERSION = "1.1.1"
+# The two largest unity-build files of DuckDB 1.1.1 by the source they
+# include (ub_src_common.cpp: 623 kB of .cpp, ub_src_execution.cpp: 334 kB).
+DUCKDB_UNITS = ("ub_src_common.cpp", "ub_src_execution.cpp")
+
+
+class Workload:
+    """A program built around the unit's object; its output must match stock."""
+
+    def __init__(self, sources, args, libs, cflags):
+        self.sources, self.args, self.libs, self.cflags = sources, args, libs, cflags
+
+
+class Unit:
+    def __init__(self, name, kind, source, cxx, flags, workload=None):
+        self.name, self.kind, self.source, self.cxx = name, kind, source, cxx
+        self.flags, self.workload = flags, workload
+
+
+def crate_source(name, version):
+    return run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), name, version]).strip()
+
+
+def sqlite3(rows):
+    src = os.path.join(crate_source("libsqlite3-sys", "0.30.1"), "sqlite3")
+    flags = ["-I" + src, "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"]
+    workload = Workload([os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], [str(rows)], ["-lm"], ["-I" + src])
+    return Unit("sqlite3", "C amalgamation (libsqlite3-sys 0.30.1)", os.path.join(src, "sqlite3.c"), False, flags, workload)
+
+
+def duckdb_tree():
+    """DuckDB's sources unpacked from the crate's duckdb.tar.gz, and its manifest."""
+    archive = os.path.join(crate_source("libduckdb-sys", DUCKDB_VERSION), "duckdb.tar.gz")
+    root = os.path.join(CACHE, "duckdb-" + DUCKDB_VERSION)
+    tree = os.path.join(root, "duckdb")
+    if not os.path.exists(os.path.join(tree, "manifest.json")):
+        os.makedirs(root, exist_ok=True)
+        with tarfile.open(archive) as t:
+            t.extractall(root, filter="data")
+    with open(os.path.join(tree, "manifest.json")) as f:
+        return tree, json.load(f)
+
+
+def duckdb():
+    tree, manifest = duckdb_tree()
+    # What libduckdb-sys's build.rs compiles the library with.
+    flags = ["-std=c++11", "-DDUCKDB_BUILD_LIBRARY", "-DDUCKDB_EXTENSION_AUTOINSTALL_DEFAULT=1",
+             "-DDUCKDB_EXTENSION_AUTOLOAD_DEFAULT=1"]
+    flags += ["-I" + os.path.join(tree, d) for d in manifest["base"]["include_dirs"]]
+    return [Unit("duckdb/" + name[len("ub_src_"):-len(".cpp")], "C++ unity build (libduckdb-sys %s)" % DUCKDB_VERSION,
+                 os.path.join(tree, name), True, flags) for name in DUCKDB_UNITS]
+
+
+def tree_sitter_cpp():
+    src = os.path.join(crate_source("tree-sitter-cpp", "0.23.4"), "src")
+    return Unit("tree-sitter-cpp", "generated C parser (tree-sitter-cpp 0.23.4)", os.path.join(src, "parser.c"), False,
+                ["-I" + src])
+
+
+def corpus(quick, rows):
+    units = [sqlite3(rows)]
+    if not quick:
+        units += duckdb() + [tree_sitter_cpp()]
+    return units

@@ -1,0 +1,71 @@
+"""Running a configuration's steps and measuring them: wall time, CPU time
+(user + sys of every process, with the children they waited for), peak
+RSS, and the object's section sizes."""
+import os
+import subprocess
+import time
+
+from harness import run, tool
+
+
+class BuildFailed(Exception):
+    pass
+
+
+class Measured:
+    def __init__(self, wall, cpu, rss_mib):
+        self.wall, self.cpu, self.rss_mib = wall, cpu, rss_mib
+
+
+def run_steps(steps, env):
+    """Runs the steps in order, each step's commands at once. Peak RSS is the
+    largest sum, over a step, of its processes' peaks (an upper bound of
+    what ran at the same time)."""
+    start = time.perf_counter()
+    cpu = peak = 0.0
+    for step in steps:
+        procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for cmd in step]
+        step_rss, failures = 0.0, []
+        for cmd, p in zip(step, procs):
+            _, status, usage = os.wait4(p.pid, 0)
+            err = p.stderr.read().decode(errors="replace")
+            p.stderr.close()
+            cpu += usage.ru_utime + usage.ru_stime
+            step_rss += usage.ru_maxrss / 1024
+            if os.waitstatus_to_exitcode(status) != 0:
+                failures.append("%s\n%s" % (" ".join(cmd), err[-2000:]))
+        peak = max(peak, step_rss)
+        if failures:
+            raise BuildFailed("command failed: " + failures[0])
+    return Measured(time.perf_counter() - start, cpu, peak)
+
+
+def section_sizes(obj):
+    """{section name: total size} of an object (sections of one name summed)."""
+    sizes = {}
+    for line in run([tool("llvm-readelf"), "-S", "-W", obj]).splitlines():
+        fields = line.replace("[ ", "[").split()
+        if len(fields) > 6 and fields[0].startswith("[") and fields[1].startswith("."):
+            try:
+                sizes[fields[1]] = sizes.get(fields[1], 0) + int(fields[5], 16)
+            except ValueError:
+                pass
+    return sizes
+
+
+def text_bytes(obj):
+    return sum(v for k, v in section_sizes(obj).items() if k == ".text" or k.startswith(".text."))
+
+
+def debug_bytes(obj):
+    return sum(v for k, v in section_sizes(obj).items() if k.startswith(".debug_"))
+
+
+def timed_run(cmd):
+    """(wall seconds, stdout) of a program that must succeed."""
+    start = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    if r.returncode != 0:
+        raise BuildFailed("%s exited with %d:\n%s" % (" ".join(cmd), r.returncode, r.stderr[-2000:]))
+    return wall, r.stdout

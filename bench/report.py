@@ -1,0 +1,161 @@
+"""The suite's report: medians and per-pair ratios computed from the runs
+just made, written as JSON, a markdown table and a PNG chart, and put in
+the README between its bench markers."""
+import json
+import os
+import statistics
+
+README_BEGIN = "<!-- bench:begin (written by bench/suite.py --update-readme) -->"
+README_END = "<!-- bench:end -->"
+
+
+def finish(results):
+    """Adds medians and ratios against stock to every configuration."""
+    for unit in results["units"]:
+        stock = unit["configs"]["stock"]
+        for c in unit["configs"].values():
+            if not c["runs"]:
+                continue
+            med = {k: statistics.median(r[k] for r in c["runs"]) for k in ("wall", "cpu", "rss_mib")}
+            c["median"] = med
+            if stock["runs"]:
+                pairs = list(zip(stock["runs"], c["runs"]))
+                c["speedup"] = statistics.median(s["wall"] / r["wall"] for s, r in pairs)
+                c["inflation"] = statistics.median(r["cpu"] / s["cpu"] for s, r in pairs)
+                c["rss_ratio"] = med["rss_mib"] / stock["median"]["rss_mib"] if "median" in stock else None
+            if c.get("runtime") and stock.get("runtime"):
+                c["runtime_ratio"] = statistics.median(r / s for s, r in zip(stock["runtime"], c["runtime"]))
+
+
+def growth(value, base):
+    return "%+.1f %%" % (100.0 * (value / base - 1)) if base else "n/a"
+
+
+def size_kib(b):
+    return "%.0f KiB" % (b / 1024.0)
+
+
+def unit_table(unit):
+    stock = unit["configs"]["stock"]
+    lines = ["| configuration | wall | speedup | CPU | work inflation | peak RSS | .text | debug sections (-g) | workload runtime |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for c in unit["configs"].values():
+        if c["failure"] or "median" not in c:
+            first = (c["failure"] or "no run").splitlines()[0]
+            lines.append("| %s | FAILED: %s |  |  |  |  |  |  |  |" % (c["label"], first.replace("|", "/")[:160]))
+            continue
+        m = c["median"]
+        text = "%s" % size_kib(c["text_bytes"]) if c is stock else growth(c["text_bytes"], stock.get("text_bytes"))
+        debug = c.get("debug", {})
+        if "debug_bytes" not in debug:
+            debug_cell = "failed" if debug else ""
+        elif c is stock:
+            debug_cell = size_kib(debug["debug_bytes"])
+        else:
+            debug_cell = growth(debug["debug_bytes"], stock.get("debug", {}).get("debug_bytes"))
+        if c.get("runtime"):
+            rt = statistics.median(c["runtime"])
+            runtime_cell = "%.3f s" % rt if c is stock else "%.3f s (%+.1f %%)" % (rt, 100 * (c["runtime_ratio"] - 1))
+        else:
+            runtime_cell = ""
+        rss = "%.0f MiB" % m["rss_mib"] + ("" if c is stock else " (%.2fx)" % c["rss_ratio"])
+        lines.append("| %s | %.2f s | %.2fx | %.2f s | %.2fx | %s | %s | %s | %s |" % (
+            c["label"], m["wall"], c.get("speedup", 1.0), m["cpu"], c.get("inflation", 1.0), rss, text, debug_cell,
+            runtime_cell))
+    return "\n".join(lines)
+
+
+def model_table(unit):
+    mdl = unit["model"]
+    if not mdl.get("predicted"):
+        return "(no model: an mtpc configuration failed)"
+    stock_wall = unit["configs"]["stock"]["median"]["wall"]
+    head, wall, speed, infl = ["cores"], ["wall"], ["speedup vs stock"], ["work inflation"]
+    for n, p in sorted(mdl["predicted"].items(), key=lambda kv: int(kv[0])):
+        err = 100.0 * (p["predicted"] / p["measured"] - 1)
+        head.append("%s (measured)" % n)
+        wall.append("%.2f s (model %.2f s, %+.1f %%)" % (p["measured"], p["predicted"], err))
+        speed.append("%.2fx" % (stock_wall / p["measured"]))
+        infl.append("")
+    for n, p in sorted(mdl["projected"].items(), key=lambda kv: int(kv[0])):
+        head.append("%s (projected)" % n)
+        wall.append("%.2f s" % p["wall"])
+        speed.append("%.2fx" % p["speedup"])
+        infl.append("%.2fx" % p["inflation"])
+    rows = [head, ["---"] * len(head), wall, speed, infl]
+    return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+
+
+def markdown(results):
+    m, s = results["machine"], results["settings"]
+    out = ["Measured %s on %d cores (%s), LLVM %s, mtpc %s; median of %d alternating rounds; speedup and work "
+           "inflation are medians of per-round ratios against stock; sizes and runtime against stock."
+           % (m["date"], m["cores"], m["cpu"], m["llvm"], m["mtpc_commit"], s["rounds"])]
+    for unit in results["units"]:
+        out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit), "",
+                "Critical-path model (front end + split + longest partition + merge + host assembly): the 1- and "
+                "2-thread times predicted from each other's stats, and the projection from %s-partition runs:"
+                % "/".join(str(c) for c in s["projection_cores"]), "", model_table(unit)]
+    return "\n".join(out) + "\n"
+
+
+def chart(results, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing (pip install matplotlib): no chart")
+        return None
+    units = results["units"]
+    names = [c["name"] for c in results["settings"]["configs"] if c["name"] != "stock"]
+    labels = names + ["mtpc @%d cores (proj.)" % n for n in results["settings"]["projection_cores"]]
+    fig, axes = plt.subplots(2, 1, figsize=(12, 8))
+    width = 0.8 / max(1, len(units))
+    for i, unit in enumerate(units):
+        speed, infl = [], []
+        for n in names:
+            c = unit["configs"].get(n, {})
+            speed.append(c.get("speedup", 0) if not c.get("failure") else 0)
+            infl.append(c.get("inflation", 0) if not c.get("failure") else 0)
+        for n in results["settings"]["projection_cores"]:
+            p = unit["model"].get("projected", {}).get(n) or unit["model"].get("projected", {}).get(str(n)) or {}
+            speed.append(p.get("speedup", 0))
+            infl.append(p.get("inflation", 0))
+        xs = [x + i * width for x in range(len(labels))]
+        axes[0].bar(xs, speed, width, label=unit["name"])
+        axes[1].bar(xs, infl, width, label=unit["name"])
+    for ax, title in ((axes[0], "speedup vs stock clang -O2 (wall)"), (axes[1], "work inflation (CPU / stock CPU)")):
+        ax.set_title(title)
+        ax.axhline(1.0, color="gray", linewidth=0.8)
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(labels))])
+        ax.set_xticklabels(labels, rotation=20, ha="right", fontsize=8)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    return path
+
+
+def write(results, out_dir):
+    paths = []
+    with open(os.path.join(out_dir, "latest.json"), "w") as f:
+        json.dump(results, f, indent=1, sort_keys=True)
+    paths.append(os.path.join(out_dir, "latest.json"))
+    with open(os.path.join(out_dir, "latest.md"), "w") as f:
+        f.write(markdown(results))
+    paths.append(os.path.join(out_dir, "latest.md"))
+    png = chart(results, os.path.join(out_dir, "latest.png"))
+    if png:
+        paths.append(png)
+    return paths
+
+
+def update_readme(results, readme):
+    with open(readme) as f:
+        text = f.read()
+    if README_BEGIN not in text or README_END not in text:
+        raise SystemExit("README.md has no bench markers")
+    head, rest = text.split(README_BEGIN, 1)
+    _, tail = rest.split(README_END, 1)
+    with open(readme, "w") as f:
+        f.write(head + README_BEGIN + "\n" + markdown(results) + README_END + tail)

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""mtpc's benchmark suite: compile time, work inflation, code quality and
+memory on real large translation units, side by side with the
+alternatives, in one run.
+
+For each unit of the corpus (sqlite3; DuckDB's two largest unity files; the
+tree-sitter C++ grammar's generated parser), every configuration of
+bench/configs.py builds the one object, in alternating rounds (A B C ...,
+A B C ...) so that drift on a shared machine touches all alike. Measured:
+wall and CPU time, work inflation (CPU / stock CPU), peak RSS, .text and
+debug-section sizes (a -g build of each), and for sqlite3 the runtime of a
+fixed SQL workload whose printed checksum must match stock (a mismatch
+fails that configuration). mtpc's per-partition stats give the
+critical-path model's speedup on 4, 8, 16 and 64 cores (bench/model.py),
+checked against the measured 1- and 2-thread times.
+
+Writes bench/results/latest.{md,json,png}; --update-readme puts the table
+in README.md. A failed build or a wrong output stops that configuration,
+with its message in the report, and the others go on.
+
+  python3 bench/suite.py                 # everything, about 40 minutes on 2 cores
+  python3 bench/suite.py --quick         # sqlite3 only, one round (CI smoke)
+  python3 bench/suite.py --corpus duckdb --rounds 2
+"""
+import argparse
+import datetime
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+sys.path.insert(0, HERE)
+
+import configs as configs_mod  # noqa: E402
+import corpus as corpus_mod  # noqa: E402
+import model  # noqa: E402
+import report  # noqa: E402
+from harness import ROOT, run, tool  # noqa: E402
+from measure import BuildFailed, debug_bytes, run_steps, text_bytes, timed_run  # noqa: E402
+
+PROJECTION_CORES = (4, 8, 16, 64)
+
+
+class Progress:
+    def __init__(self, total):
+        self.total, self.done = total, 0
+
+    def step(self, what):
+        self.done += 1
+        print("[%3d/%d] %s" % (self.done, self.total, what), flush=True)
+
+
+def read_stats(path):
+    with open(path) as f:
+        lines = [json.loads(l) for l in f if l.strip()]
+    if len(lines) != 1:
+        raise BuildFailed("expected one MTPC_STATS line, got %d" % len(lines))
+    line = lines[0]
+    if line["fallback"] or line["partitions"] < 2:
+        raise BuildFailed("mtpc did not split the module (partitions %d, fallback: %s)"
+                          % (line["partitions"], line["fallback_reason"]))
+    return line
+
+
+def build(config, unit, work, tag, debug=False):
+    """Builds unit with config into work; returns (object, Measured, stats line or None)."""
+    out = os.path.join(work, config.name)
+    os.makedirs(out, exist_ok=True)
+    obj = os.path.join(out, "%s.o" % tag)
+    stats = os.path.join(out, "%s.stats.jsonl" % tag)
+    if os.path.exists(stats):
+        os.remove(stats)
+    measured = run_steps(config.steps(unit, obj, out, debug), config.env(stats))
+    return obj, measured, (read_stats(stats) if config.is_mtpc else None)
+
+
+def measure_unit(unit, configs, args, progress, work):
+    results = {c.name: {"label": c.label, "runs": [], "failure": None} for c in configs}
+    objects, mtpc_runs = {}, {c.name: [] for c in configs if c.is_mtpc}
+    for r in range(args.rounds):
+        for c in configs:
+            res = results[c.name]
+            progress.step("%s: %s, round %d/%d" % (unit.name, c.label, r + 1, args.rounds))
+            if res["failure"]:
+                continue
+            try:
+                obj, m, stats = build(c, unit, work, "round%d" % r)
+            except BuildFailed as e:
+                res["failure"] = str(e)
+                print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
+                continue
+            res["runs"].append({"wall": m.wall, "cpu": m.cpu, "rss_mib": m.rss_mib})
+            objects[c.name] = obj
+            if stats:
+                mtpc_runs[c.name].append((m.wall, stats))
+                res.setdefault("stats", []).append(stats)
+            print("  %.2f s wall, %.2f s CPU, %.0f MiB" % (m.wall, m.cpu, m.rss_mib), flush=True)
+
+    for c in configs:
+        res = results[c.name]
+        progress.step("%s: %s, -g build for debug-section sizes" % (unit.name, c.label))
+        if res["failure"]:
+            continue
+        res["text_bytes"] = text_bytes(objects[c.name])
+        try:
+            obj, m, _ = build(c, unit, work, "debug", debug=True)
+            res["debug"] = {"wall": m.wall, "text_bytes": text_bytes(obj), "debug_bytes": debug_bytes(obj)}
+        except BuildFailed as e:
+            res["debug"] = {"failure": str(e)}
+
+    if unit.workload:
+        runtime(unit, configs, results, objects, args, progress, work)
+
+    projections = {}
+    for cores in PROJECTION_CORES:
+        c = configs_mod.projection_config(cores, args.cores)
+        progress.step("%s: %s (stats for the %d-core projection)" % (unit.name, c.label, cores))
+        try:
+            _, m, stats = build(c, unit, work, "projection")
+            projections[cores] = (m.wall, stats)
+        except BuildFailed as e:
+            print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
+    return {"name": unit.name, "kind": unit.kind, "configs": results,
+            "model": project(results, mtpc_runs, projections, args.cores)}
+
+
+def runtime(unit, configs, results, objects, args, progress, work):
+    w = unit.workload
+    driver_objs = []
+    for src in w.sources:
+        obj = os.path.join(work, os.path.basename(src) + ".o")
+        run([tool("clang"), "-O2"] + w.cflags + ["-c", src, "-o", obj])
+        driver_objs.append(obj)
+    exes = {}
+    for c in configs:
+        if not results[c.name]["failure"]:
+            exes[c.name] = os.path.join(work, c.name, "workload")
+            run([tool("clang++") if unit.cxx else tool("clang"), objects[c.name]] + driver_objs + ["-o", exes[c.name]] + w.libs)
+    expected = timed_run([exes["stock"]] + w.args)[1] if "stock" in exes else None
+    for name, exe in list(exes.items()):
+        out = timed_run([exe] + w.args)[1]
+        if out != expected:
+            results[name]["failure"] = "WRONG OUTPUT: the workload printed\n%s\ninstead of the stock build's\n%s" % (
+                out[-500:], (expected or "")[-500:])
+            print("  %s: %s" % (name, results[name]["failure"].splitlines()[0]), flush=True)
+            del exes[name]
+    rounds = runtime_rounds(args)
+    for r in range(rounds):
+        for name, exe in exes.items():
+            progress.step("%s: workload (%s), round %d/%d" % (unit.name, name, r + 1, rounds))
+            results[name].setdefault("runtime", []).append(timed_run([exe] + w.args)[0])
+
+
+def runtime_rounds(args):
+    """The workload runs for a few seconds and its noise is about 2 %: at
+    least 7 alternating runs, whatever the compile rounds."""
+    return max(7, args.rounds)
+
+
+def project(results, mtpc_runs, projections, cores):
+    """The critical-path model: its predictions of the measured 1- and
+    2-thread times (each from the other's stats), and its projections."""
+    one, two = mtpc_runs.get("mtpc-1"), mtpc_runs.get("mtpc-%d" % min(2, cores))
+    out = {"predicted": {}, "projected": {}}
+    if not (one and two) or not results["stock"]["runs"]:
+        return out
+    stock_wall = statistics.median(r["wall"] for r in results["stock"]["runs"])
+    stock_cpu = statistics.median(r["cpu"] for r in results["stock"]["runs"])
+    serial1, parts1 = model.summarize(one)
+    serial2, parts2 = model.summarize(two)
+    for threads, serial, parts, measured in ((1, serial2, parts2, one), (2, serial1, parts1, two)):
+        out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads),
+                                     "measured": statistics.median(w for w, _ in measured)}
+    # Outside the partitions and the pass: the front end, host assembly, process.
+    outside = serial2 - statistics.median((s["split_ms"] + s["merge_ms"]) / 1e3 for _, s in two)
+    for n, (wall, stats) in sorted(projections.items()):
+        serial = outside + (stats["split_ms"] + stats["merge_ms"]) / 1e3
+        parts = model.part_seconds(stats)
+        predicted = model.predict(serial, parts, n)
+        out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted,
+                               "inflation": (serial + sum(parts)) / stock_cpu, "partitions": stats["partitions"]}
+    return out
+
+
+def machine(args):
+    cpu = "unknown"
+    if os.path.exists("/proc/cpuinfo"):
+        cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), cpu)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    llvm = run([tool("llvm-config"), "--version"]).strip()
+    return {"cores": args.cores, "cpu": cpu, "llvm": llvm, "mtpc_commit": commit,
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", default="all", choices=["all", "sqlite3", "duckdb", "tree-sitter"])
+    ap.add_argument("--quick", action="store_true", help="sqlite3 only, one round: a smoke run for CI")
+    ap.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3; 1 with --quick)")
+    ap.add_argument("--rows", type=int, default=300000, help="rows of sqlite3's SQL workload")
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--update-readme", action="store_true", help="put the new table in README.md")
+    args = ap.parse_args()
+    args.rounds = args.rounds or (1 if args.quick else 3)
+    args.cores = os.cpu_count() or 2
+    if not os.path.exists(configs_mod.PLUGIN):
+        sys.exit("the plugin %s does not exist: run cargo build --release first" % configs_mod.PLUGIN)
+
+    print("fetching the corpus ...", flush=True)
+    units = corpus_mod.corpus(args.quick or args.corpus == "sqlite3", args.rows)
+    if args.corpus == "duckdb":
+        units = corpus_mod.duckdb()
+    elif args.corpus == "tree-sitter":
+        units = [corpus_mod.tree_sitter_cpp()]
+    configs = configs_mod.configurations(args.cores)
+    per_unit = args.rounds * len(configs) + len(configs) + len(PROJECTION_CORES)
+    total = sum(per_unit + (runtime_rounds(args) * len(configs) if u.workload else 0) for u in units)
+    progress = Progress(total)
+    print("%d units x %d configurations, %d rounds: %d steps" % (len(units), len(configs), args.rounds, total), flush=True)
+
+    results = {"machine": machine(args),
+               "settings": {"rounds": args.rounds, "rows": args.rows, "projection_cores": list(PROJECTION_CORES),
+                            "configs": [{"name": c.name, "label": c.label} for c in configs]},
+               "units": []}
+    for unit in units:
+        work = tempfile.mkdtemp(prefix="mtpc-suite-")
+        try:
+            results["units"].append(measure_unit(unit, configs, args, progress, work))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    report.finish(results)
+    os.makedirs(args.out, exist_ok=True)
+    paths = report.write(results, args.out)
+    print("\n" + report.markdown(results))
+    print("wrote " + ", ".join(paths))
+    if args.update_readme:
+        report.update_readme(results, os.path.join(ROOT, "README.md"))
+        print("updated README.md")
+    failed = [(u["name"], n) for u in results["units"] for n, c in u["configs"].items() if c["failure"]]
+    if failed:
+        print("configurations that failed: " + ", ".join("%s/%s" % f for f in failed))
+    sys.exit(1 if any(n == "stock" or n.startswith("mtpc") for _, n in failed) else 0)
+
+
+if __name__ == "__main__":
+    main()
