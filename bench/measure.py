@@ -61,6 +61,19 @@ def debug_bytes(obj):
     return sum(v for k, v in section_sizes(obj).items() if k.startswith(".debug_"))
 
 
+def symbols(obj, which):
+    """Names of the symbols llvm-nm lists with `which` (--defined-only or
+    --undefined-only)."""
+    out = run([tool("llvm-nm"), which, "--format=just-symbols", obj])
+    return set(out.split())
+
+
+def missing_definitions(obj, stock_obj):
+    """Symbols `obj` needs from elsewhere that the stock object defines
+    itself: the build lost definitions (a relocatable object does not tell)."""
+    return sorted(symbols(obj, "--undefined-only") & symbols(stock_obj, "--defined-only"))
+
+
 def timed_run(cmd):
     """(wall seconds, stdout) of a program that must succeed."""
     start = time.perf_counter()

@@ -41,7 +41,7 @@ import corpus as corpus_mod  # noqa: E402
 import model  # noqa: E402
 import report  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
-from measure import BuildFailed, debug_bytes, run_steps, text_bytes, timed_run  # noqa: E402
+from measure import BuildFailed, debug_bytes, missing_definitions, run_steps, text_bytes, timed_run  # noqa: E402
 
 PROJECTION_CORES = (4, 8, 16, 64)
 
@@ -101,6 +101,7 @@ def measure_unit(unit, configs, args, progress, work):
                 res.setdefault("stats", []).append(stats)
             print("  %.2f s wall, %.2f s CPU, %.0f MiB" % (m.wall, m.cpu, m.rss_mib), flush=True)
 
+    check_complete(configs, results, objects)
     for c in configs:
         res = results[c.name]
         progress.step("%s: %s, -g build for debug-section sizes" % (unit.name, c.label))
@@ -127,6 +128,21 @@ def measure_unit(unit, configs, args, progress, work):
             print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
     return {"name": unit.name, "kind": unit.kind, "configs": results,
             "model": project(results, mtpc_runs, projections, args.cores)}
+
+
+def check_complete(configs, results, objects):
+    """Every object must define what the stock object defines and uses."""
+    if "stock" not in objects:
+        return
+    for c in configs:
+        res = results[c.name]
+        if c.name == "stock" or res["failure"]:
+            continue
+        missing = missing_definitions(objects[c.name], objects["stock"])
+        if missing:
+            res["failure"] = "INCOMPLETE OBJECT: %d symbols that the stock object defines are undefined in it (%s)" % (
+                len(missing), ", ".join(missing[:3]))
+            print("  %s: %s" % (c.name, res["failure"]), flush=True)
 
 
 def runtime(unit, configs, results, objects, args, progress, work):
