@@ -52,7 +52,11 @@ def duckdb_tree():
     if not os.path.exists(os.path.join(tree, "manifest.json")):
         os.makedirs(root, exist_ok=True)
         with tarfile.open(archive) as t:
-            t.extractall(root, filter="data")
+            # The "data" filter (Python >= 3.11.4) refuses paths outside root.
+            if hasattr(tarfile, "data_filter"):
+                t.extractall(root, filter="data")
+            else:
+                t.extractall(root)
     with open(os.path.join(tree, "manifest.json")) as f:
         return tree, json.load(f)
 
