@@ -86,7 +86,8 @@ pub struct ForeignLlvm {
 /// loads plugins, so its copy comes first in the process's global symbol
 /// lookup; if that copy is not the libLLVM this library was linked with,
 /// two LLVMs share the process and mtpc cannot work with the host's
-/// objects. Returns `None` when the host's LLVM is this library's.
+/// objects. Returns `None` when the host's LLVM is this library's, or when
+/// the host exports no LLVM symbols to tell by.
 pub fn foreign_host_llvm() -> Option<ForeignLlvm> {
     // Every LLVM that can host a plugin defines llvm::LLVMContext::LLVMContext().
     const CONTEXT_CONSTRUCTOR: &CStr = c"_ZN4llvm11LLVMContextC1Ev";
