@@ -5,12 +5,14 @@
 # and tests/e2e_parallel.py, which fetch sqlite3 with cargo), and the CMake
 # package and toolchain file (tests/e2e_cmake.py), the make jobserver
 # (tests/e2e_make.py), clang's -ftime-trace (tests/e2e_time_trace.py) and
-# distcc (tests/e2e_distcc.py). Prints each suite's summary.
+# distcc (tests/e2e_distcc.py), and the benchmark's critical-path model
+# (bench/model.py). Prints each suite's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/lib/llvm-16/bin:$PATH
 cargo build --release --locked
 cargo test --release --locked
+python3 bench/model.py
 # lit's entry point through the same python3 that pip installed it for.
 python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
 python3 tests/e2e_split.py
