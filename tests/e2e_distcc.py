@@ -63,6 +63,11 @@ def main():
     run([tool("clang"), "-O2"] + SQLITE_FLAGS + ["-c", source, "-o", stock])
     expected = link_and_run(work, "stock", stock)
 
+    # The daemon runs compiles as its own user: the plugin must be where that
+    # user can read it (as on a real node: one install path for all).
+    plugin = os.path.join(work, "libmtpc.so")
+    shutil.copy(PLUGIN, plugin)
+    os.chmod(plugin, 0o755)
     port, stats = free_port(), os.path.join(work, "stats.jsonl")
     daemon, log = start_daemon(work, port, stats)
     try:
@@ -71,7 +76,7 @@ def main():
         client.update(DISTCC_HOSTS="127.0.0.1:%d/2" % port, DISTCC_FALLBACK="0", DISTCC_SKIP_LOCAL_RETRY="1",
                       DISTCC_DIR=os.path.join(work, "distcc-client"))
         obj = os.path.join(work, "distcc.o")
-        run(["distcc", "clang-16", "-O2", "-w", "-fpass-plugin=" + PLUGIN] + SQLITE_FLAGS + ["-c", source, "-o", obj],
+        run(["distcc", "clang-16", "-O2", "-w", "-fpass-plugin=" + plugin] + SQLITE_FLAGS + ["-c", source, "-o", obj],
             env=client)
     finally:
         os.killpg(daemon.pid, 15)
