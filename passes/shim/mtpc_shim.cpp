@@ -48,6 +48,17 @@ extern template struct llvm::Any::TypeId<const llvm::Function *>;
 extern template struct llvm::Any::TypeId<const llvm::LazyCallGraph::SCC *>;
 extern template struct llvm::Any::TypeId<const llvm::Loop *>;
 
+// M as bitcode, without the LTO symbol table (LLVMWriteBitcodeTo* add one):
+// partitions are read back by LLVM, never by a linker.
+static SmallVector<char, 0> writeBitcode(Module &M) {
+  SmallVector<char, 0> Buffer;
+  Buffer.reserve(1 << 20);
+  BitcodeWriter Writer(Buffer);
+  Writer.writeModule(M);
+  Writer.writeStrtab();
+  return Buffer;
+}
+
 extern "C" {
 
 unsigned mtpc_llvm_version_major(void) { return LLVM_VERSION_MAJOR; }
@@ -135,31 +146,21 @@ void mtpc_resolve_alias(LLVMValueRef V) {
   GA->eraseFromParent();
 }
 
-// Writes M as bitcode into a malloc'ed buffer (*Data, *Size; free with
-// free()). Unlike LLVMWriteBitcodeToMemoryBuffer it writes no LTO symbol
-// table: partitions are read back by LLVM, never by a linker.
+// Writes M as bitcode into a malloc'ed buffer (*Data, *Size; free with free()).
 void mtpc_write_bitcode(LLVMModuleRef M, char **Data, size_t *Size) {
-  SmallVector<char, 0> Buffer;
-  Buffer.reserve(1 << 20);
-  BitcodeWriter Writer(Buffer);
-  Writer.writeModule(*unwrap(M));
-  Writer.writeStrtab();
+  SmallVector<char, 0> Buffer = writeBitcode(*unwrap(M));
   *Data = static_cast<char *>(malloc(Buffer.size()));
   memcpy(*Data, Buffer.data(), Buffer.size());
   *Size = Buffer.size();
 }
 
-// Writes M as bitcode (no LTO symbol table) to the file Path. Returns
-// false and sets *Message (free with free()) on failure.
+// Writes M as bitcode to the file Path. Returns false and sets *Message
+// (free with free()) on failure.
 bool mtpc_write_bitcode_file(LLVMModuleRef M, const char *Path, char **Message) {
   std::error_code EC;
   raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
   if (!EC) {
-    SmallVector<char, 0> Buffer;
-    Buffer.reserve(1 << 20);
-    BitcodeWriter Writer(Buffer);
-    Writer.writeModule(*unwrap(M));
-    Writer.writeStrtab();
+    SmallVector<char, 0> Buffer = writeBitcode(*unwrap(M));
     OS.write(Buffer.data(), Buffer.size());
     OS.close();
     EC = OS.error();
@@ -287,9 +288,10 @@ char *mtpc_host_settings_describe(void *HP) {
 
 // Optimizes partition M as the host would (Level 0-5 = O0 O1 O2 O3 Os Oz;
 // Phase 0 = per-module pipeline, 1 = ThinLTO post-link pipeline) and
-// compiles it to assembly text (*Asm, *Len; free with free()). On failure
+// compiles it to assembly text (*Asm, *Len; free with free()). M is
+// verified first (partitions are built unverified). On failure
 // returns false with *Error (free with free()); nothing is thrown.
-bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, bool Verify, char **Asm,
+bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, char **Asm,
                             size_t *Len, double *OptMs, double *CodegenMs, char **Error) {
   using Clock = std::chrono::steady_clock;
   auto *H = static_cast<HostSettings *>(HP);
@@ -303,13 +305,11 @@ bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, 
     return false;
   }
   TM->Options.MCOptions.AsmVerbose = false;
-  if (Verify) {
-    std::string VerifierErrors;
-    raw_string_ostream OS(VerifierErrors);
-    if (verifyModule(M, &OS)) {
-      *Error = copyString("partition fails the verifier: " + OS.str());
-      return false;
-    }
+  std::string VerifierErrors;
+  raw_string_ostream VerifierOS(VerifierErrors);
+  if (verifyModule(M, &VerifierOS)) {
+    *Error = copyString("partition fails the verifier: " + VerifierOS.str());
+    return false;
   }
   auto OptStart = Clock::now();
   {

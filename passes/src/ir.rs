@@ -41,7 +41,6 @@ extern "C" {
         m: LLVMModuleRef,
         level: i32,
         phase: i32,
-        verify: bool,
         asm: *mut *mut c_char,
         len: *mut usize,
         opt_ms: *mut f64,
@@ -978,9 +977,10 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
-    /// Optimizes this module with the host's settings and pipeline and
-    /// compiles it to assembly. LLVM errors are returned, not printed.
-    pub fn compile_to_asm(&self, host: &HostSettings, level: OptLevel, phase: PipelinePhase, verify: bool) -> Result<CompiledPartition, String> {
+    /// Verifies this module, optimizes it with the host's settings and
+    /// pipeline and compiles it to assembly. LLVM errors are returned, not
+    /// printed.
+    pub fn compile_to_asm(&self, host: &HostSettings, level: OptLevel, phase: PipelinePhase) -> Result<CompiledPartition, String> {
         let (mut asm, mut len, mut opt_ms, mut codegen_ms) = (std::ptr::null_mut(), 0usize, 0f64, 0f64);
         let mut error = std::ptr::null_mut();
         let phase = match phase {
@@ -989,7 +989,7 @@ impl<'m> ModuleRef<'m> {
         };
         // SAFETY: the module is ours; the shim returns malloc'ed buffers.
         unsafe {
-            if !mtpc_compile_partition(host.raw, self.raw, level as i32, phase, verify, &mut asm, &mut len, &mut opt_ms, &mut codegen_ms, &mut error) {
+            if !mtpc_compile_partition(host.raw, self.raw, level as i32, phase, &mut asm, &mut len, &mut opt_ms, &mut codegen_ms, &mut error) {
                 return Err(take_malloc_message(error));
             }
             let bytes = std::slice::from_raw_parts(asm.cast::<u8>(), len).to_vec();

@@ -87,16 +87,17 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
             let (input, host) = (input.clone(), host.clone());
             move || -> Result<PartitionResult, String> {
                 let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
-                let _span = Span::begin("mtpc partition", &format!("partition {k}"));
+                let label = format!("partition {k}");
+                let _span = Span::begin("mtpc partition", &label);
                 let ctx = OwnedContext::new();
-                let build_span = Span::begin("mtpc build", &format!("partition {k}"));
+                let build_span = Span::begin("mtpc build", &label);
                 let mut m = partition_builder::build(&ctx, &input, k)?;
                 drop(build_span);
                 let build_ms = ms(t);
                 if fail_partition == Some(k) {
                     panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
                 }
-                let compiled = m.as_module().compile_to_asm(&host, level, phase, true).map_err(|e| format!("partition {k}: {e}"))?;
+                let compiled = m.as_module().compile_to_asm(&host, level, phase).map_err(|e| format!("{label}: {e}"))?;
                 Ok(PartitionResult {
                     asm: compiled.asm,
                     build_ms,
