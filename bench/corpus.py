@@ -9,7 +9,7 @@ import json
 import os
 import tarfile
 
-from harness import PROGRAMS_DIR, ROOT, run
+from harness import PROGRAMS_DIR, ROOT, SQLITE_DEFINES, run
 
 CACHE = os.environ.get("MTPC_CORPUS_CACHE",
                        os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "mtpc-corpus"))
@@ -39,7 +39,7 @@ def crate_source(name, version):
 
 def sqlite3(rows):
     src = os.path.join(crate_source("libsqlite3-sys", "0.30.1"), "sqlite3")
-    flags = ["-I" + src, "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"]
+    flags = ["-I" + src] + SQLITE_DEFINES
     workload = Workload([os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], [str(rows)], ["-lm"], ["-I" + src])
     return Unit("sqlite3", "C amalgamation (libsqlite3-sys 0.30.1)", os.path.join(src, "sqlite3.c"), False, flags, workload)
 
@@ -77,8 +77,8 @@ def tree_sitter_cpp():
                 ["-I" + src])
 
 
-def corpus(quick, rows):
-    units = [sqlite3(rows)]
-    if not quick:
-        units += duckdb() + [tree_sitter_cpp()]
-    return units
+def corpus(selection, rows):
+    """The units of `selection`: all, sqlite3, duckdb or tree-sitter."""
+    parts = {"sqlite3": lambda: [sqlite3(rows)], "duckdb": duckdb, "tree-sitter": lambda: [tree_sitter_cpp()]}
+    names = list(parts) if selection == "all" else [selection]
+    return [unit for name in names for unit in parts[name]()]

@@ -53,12 +53,14 @@ def section_sizes(obj):
     return sizes
 
 
-def text_bytes(obj):
-    return sum(v for k, v in section_sizes(obj).items() if k == ".text" or k.startswith(".text."))
+def text_bytes(sizes):
+    """Bytes of code, from section_sizes()."""
+    return sum(v for k, v in sizes.items() if k == ".text" or k.startswith(".text."))
 
 
-def debug_bytes(obj):
-    return sum(v for k, v in section_sizes(obj).items() if k.startswith(".debug_"))
+def debug_bytes(sizes):
+    """Bytes of DWARF, from section_sizes()."""
+    return sum(v for k, v in sizes.items() if k.startswith(".debug_"))
 
 
 def symbols(obj, which):
@@ -68,10 +70,15 @@ def symbols(obj, which):
     return set(out.split())
 
 
-def missing_definitions(obj, stock_obj):
+def defined_symbols(obj):
+    return symbols(obj, "--defined-only")
+
+
+def missing_definitions(obj, stock_defines):
     """Symbols `obj` needs from elsewhere that the stock object defines
-    itself: the build lost definitions (a relocatable object does not tell)."""
-    return sorted(symbols(obj, "--undefined-only") & symbols(stock_obj, "--defined-only"))
+    itself (`stock_defines`): the build lost definitions (a relocatable
+    object does not tell)."""
+    return sorted(symbols(obj, "--undefined-only") & stock_defines)
 
 
 def timed_run(cmd):

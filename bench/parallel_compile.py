@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from harness import PLUGIN, PROGRAMS_DIR, run, sqlite_dir, tool  # noqa: E402
-from measure import BuildFailed, run_steps, text_bytes  # noqa: E402
+from measure import BuildFailed, run_steps, section_sizes, text_bytes  # noqa: E402
 
 
 def measured(cmd, env=None):
@@ -78,7 +78,7 @@ def main():
     s_rss, m_rss = med(stock, 2), med(mtpc, 2)
     backend = s_wall - front
     host_asm = max(m_wall - front - pass_wall, 0.0)
-    s_text, m_text = text_bytes(stock_obj), text_bytes(mtpc_obj)
+    s_text, m_text = text_bytes(section_sizes(stock_obj)), text_bytes(section_sizes(mtpc_obj))
 
     print("linking and running the SQL workload (%d rows) ..." % a.scale, flush=True)
     driver = os.path.join(work, "workload.o")

@@ -41,7 +41,8 @@ import corpus as corpus_mod  # noqa: E402
 import model  # noqa: E402
 import report  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
-from measure import BuildFailed, debug_bytes, missing_definitions, run_steps, text_bytes, timed_run  # noqa: E402
+from measure import (BuildFailed, debug_bytes, defined_symbols, missing_definitions, run_steps, section_sizes,  # noqa: E402
+                     text_bytes, timed_run)
 
 PROJECTION_CORES = (4, 8, 16, 64)
 
@@ -81,7 +82,7 @@ def build(config, unit, work, tag, debug=False):
 
 def measure_unit(unit, configs, args, progress, work):
     results = {c.name: {"label": c.label, "runs": [], "failure": None} for c in configs}
-    objects, mtpc_runs = {}, {c.name: [] for c in configs if c.is_mtpc}
+    objects = {}
     for r in range(args.rounds):
         for c in configs:
             res = results[c.name]
@@ -97,7 +98,6 @@ def measure_unit(unit, configs, args, progress, work):
             res["runs"].append({"wall": m.wall, "cpu": m.cpu, "rss_mib": m.rss_mib})
             objects[c.name] = obj
             if stats:
-                mtpc_runs[c.name].append((m.wall, stats))
                 res.setdefault("stats", []).append(stats)
             print("  %.2f s wall, %.2f s CPU, %.0f MiB" % (m.wall, m.cpu, m.rss_mib), flush=True)
 
@@ -107,10 +107,11 @@ def measure_unit(unit, configs, args, progress, work):
         progress.step("%s: %s, -g build for debug-section sizes" % (unit.name, c.label))
         if res["failure"]:
             continue
-        res["text_bytes"] = text_bytes(objects[c.name])
+        res["text_bytes"] = text_bytes(section_sizes(objects[c.name]))
         try:
             obj, m, _ = build(c, unit, work, "debug", debug=True)
-            res["debug"] = {"wall": m.wall, "text_bytes": text_bytes(obj), "debug_bytes": debug_bytes(obj)}
+            sizes = section_sizes(obj)
+            res["debug"] = {"wall": m.wall, "text_bytes": text_bytes(sizes), "debug_bytes": debug_bytes(sizes)}
         except BuildFailed as e:
             res["debug"] = {"failure": str(e)}
 
@@ -127,18 +128,19 @@ def measure_unit(unit, configs, args, progress, work):
         except BuildFailed as e:
             print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
     return {"name": unit.name, "kind": unit.kind, "configs": results,
-            "model": project(results, mtpc_runs, projections, args.cores)}
+            "model": project(results, projections, args.cores)}
 
 
 def check_complete(configs, results, objects):
     """Every object must define what the stock object defines and uses."""
     if "stock" not in objects:
         return
+    stock_defines = defined_symbols(objects["stock"])
     for c in configs:
         res = results[c.name]
         if c.name == "stock" or res["failure"]:
             continue
-        missing = missing_definitions(objects[c.name], objects["stock"])
+        missing = missing_definitions(objects[c.name], stock_defines)
         if missing:
             res["failure"] = "INCOMPLETE OBJECT: %d symbols that the stock object defines are undefined in it (%s)" % (
                 len(missing), ", ".join(missing[:3]))
@@ -159,6 +161,8 @@ def runtime(unit, configs, results, objects, args, progress, work):
             run([tool("clang++") if unit.cxx else tool("clang"), objects[c.name]] + driver_objs + ["-o", exes[c.name]] + w.libs)
     expected = timed_run([exes["stock"]] + w.args)[1] if "stock" in exes else None
     for name, exe in list(exes.items()):
+        if name == "stock":
+            continue
         out = timed_run([exe] + w.args)[1]
         if out != expected:
             results[name]["failure"] = "WRONG OUTPUT: the workload printed\n%s\ninstead of the stock build's\n%s" % (
@@ -178,10 +182,15 @@ def runtime_rounds(args):
     return max(7, args.rounds)
 
 
-def project(results, mtpc_runs, projections, cores):
+def mtpc_runs(config_results):
+    """(wall, stats line) of each run of an mtpc configuration."""
+    return [(r["wall"], s) for r, s in zip(config_results["runs"], config_results.get("stats", []))]
+
+
+def project(results, projections, cores):
     """The critical-path model: its predictions of the measured 1- and
     2-thread times (each from the other's stats), and its projections."""
-    one, two = mtpc_runs.get("mtpc-1"), mtpc_runs.get("mtpc-%d" % min(2, cores))
+    one, two = mtpc_runs(results["mtpc-1"]), mtpc_runs(results["mtpc-%d" % min(2, cores)])
     out = {"predicted": {}, "projected": {}}
     if not (one and two) or not results["stock"]["runs"]:
         return out
@@ -229,11 +238,7 @@ def main():
         sys.exit("the plugin %s does not exist: run cargo build --release first" % configs_mod.PLUGIN)
 
     print("fetching the corpus ...", flush=True)
-    units = corpus_mod.corpus(args.quick or args.corpus == "sqlite3", args.rows)
-    if args.corpus == "duckdb":
-        units = corpus_mod.duckdb()
-    elif args.corpus == "tree-sitter":
-        units = [corpus_mod.tree_sitter_cpp()]
+    units = corpus_mod.corpus("sqlite3" if args.quick else args.corpus, args.rows)
     configs = configs_mod.configurations(args.cores)
     per_unit = args.rounds * len(configs) + len(configs) + len(PROJECTION_CORES)
     total = sum(per_unit + (runtime_rounds(args) * len(configs) if u.workload else 0) for u in units)

@@ -19,9 +19,8 @@ import sys
 import tempfile
 import time
 
-from harness import PLUGIN, PROGRAMS_DIR, Checker, run, sqlite_dir, tool
+from harness import PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir, tool
 
-SQLITE_FLAGS = ["-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"]
 
 
 def free_port():
@@ -60,7 +59,7 @@ def main():
     checker = Checker()
     source = os.path.join(sqlite_dir(), "sqlite3.c")
     stock = os.path.join(work, "stock.o")
-    run([tool("clang"), "-O2"] + SQLITE_FLAGS + ["-c", source, "-o", stock])
+    run([tool("clang"), "-O2"] + SQLITE_DEFINES + ["-c", source, "-o", stock])
     expected = link_and_run(work, "stock", stock)
 
     # The daemon runs compiles as its own user: the plugin must be where that
@@ -76,7 +75,7 @@ def main():
         client.update(DISTCC_HOSTS="127.0.0.1:%d/2" % port, DISTCC_FALLBACK="0", DISTCC_SKIP_LOCAL_RETRY="1",
                       DISTCC_DIR=os.path.join(work, "distcc-client"))
         obj = os.path.join(work, "distcc.o")
-        run(["distcc", "clang-16", "-O2", "-w", "-fpass-plugin=" + plugin] + SQLITE_FLAGS + ["-c", source, "-o", obj],
+        run(["distcc", "clang-16", "-O2", "-w", "-fpass-plugin=" + plugin] + SQLITE_DEFINES + ["-c", source, "-o", obj],
             env=client)
     finally:
         os.killpg(daemon.pid, 15)

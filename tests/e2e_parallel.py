@@ -31,7 +31,7 @@ import shutil
 import sys
 import tempfile
 
-from harness import PLUGIN, PROGRAMS_DIR, Checker, run, sqlite_dir, tool
+from harness import PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir, tool
 
 FORCE_SPLIT = {"MTPC_MIN_SIZE": "0", "MTPC_PARTITIONS": "8"}
 
@@ -54,7 +54,7 @@ def programs():
                   functions=["parse_number", "total_area", "Rect::area"])
     sq = sqlite_dir()
     yield Program("sqlite3", os.path.join(sq, "sqlite3.c"),
-                  cflags=["-I" + sq, "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"],
+                  cflags=["-I" + sq] + SQLITE_DEFINES,
                   extra=[os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], libs=["-lm"], args=["1000"],
                   functions=["sqlite3_exec", "sqlite3VdbeExec"])
 

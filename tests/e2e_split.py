@@ -23,8 +23,8 @@ import shutil
 import sys
 import tempfile
 
-from harness import (JOBS, LLVM_BIN, MAX_PARTITIONS, PLUGIN, PROGRAMS_DIR, ROOT, Checker,  # noqa: F401
-                     run, sqlite_dir, tool)
+from harness import (JOBS, MAX_PARTITIONS, PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir,
+                     tool)
 
 class Program:
     """module: the source that becomes the split module; extra: sources
@@ -47,7 +47,7 @@ def programs():
                   libs=["-lpthread"])
     yield Program("constructs-cpp-g", os.path.join(PROGRAMS_DIR, "constructs.cpp"), cxx=True, cflags=["-g"])
     sq = sqlite_dir()
-    flags = ["-I" + sq, "-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION", "-DSQLITE_ENABLE_JSON1"]
+    flags = ["-I" + sq] + SQLITE_DEFINES + ["-DSQLITE_ENABLE_JSON1"]
     yield Program("sqlite3", os.path.join(sq, "sqlite3.c"), cflags=flags,
                   extra=[os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], libs=["-lm"], args=["3000"])
 

@@ -9,6 +9,9 @@ LLVM_BIN = "/usr/lib/llvm-16/bin"
 PROGRAMS_DIR = os.path.join(ROOT, "tests", "programs")
 MAX_PARTITIONS = 1000000  # more than any module has units: one group each
 JOBS = os.cpu_count() or 2
+# sqlite3 as every test and benchmark builds it (single-threaded, no
+# loadable extensions: nothing but libc and libm to link).
+SQLITE_DEFINES = ["-DSQLITE_THREADSAFE=0", "-DSQLITE_OMIT_LOAD_EXTENSION"]
 
 
 def tool(name):
