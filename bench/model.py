@@ -5,8 +5,8 @@ A compile is serial work (the front end, the split, the merge, the host
 assembling the merged text, process start and exit) plus the partitions,
 scheduled on the cores: on c cores its wall time is
     serial + makespan(partition times, c)
-with the partitions handed out longest first, as the worker pool does with
-jobs in partition order (the primary partition, usually the largest, first).
+with the partitions handed out longest first, as mtpc starts their jobs
+(largest first, by the instructions each holds).
 """
 import heapq
 import statistics

@@ -23,6 +23,8 @@
 #include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -74,6 +76,38 @@ const char *mtpc_inline_asm_string(LLVMValueRef V, size_t *Len) {
     return nullptr;
   *Len = IA->getAsmString().size();
   return IA->getAsmString().data();
+}
+
+// Reading metadata without changing the context. LLVM-C hands metadata out
+// wrapped as values (LLVMGetMetadata, LLVMGetMDNodeOperands), which creates
+// a MetadataAsValue in the context; these only read, so that the module can
+// be planned while other threads serialize and verify it.
+
+// The node attached to instruction I under Kind, or null.
+LLVMMetadataRef mtpc_instruction_metadata(LLVMValueRef I, unsigned Kind) {
+  return wrap(unwrap<Instruction>(I)->getMetadata(Kind));
+}
+
+// The number of operands of MD if it is a node, else 0.
+unsigned mtpc_md_node_num_operands(LLVMMetadataRef MD) {
+  auto *N = dyn_cast<MDNode>(unwrap(MD));
+  return N ? N->getNumOperands() : 0;
+}
+
+// Operand Index of node MD: the value of a value operand (*Value), or the
+// text of a string operand (*Str, *Len); both null for anything else.
+void mtpc_md_node_operand(LLVMMetadataRef MD, unsigned Index, LLVMValueRef *Value, const char **Str,
+                          size_t *Len) {
+  *Value = nullptr;
+  *Str = nullptr;
+  *Len = 0;
+  const MDOperand &Op = cast<MDNode>(unwrap(MD))->getOperand(Index);
+  if (auto *V = dyn_cast_or_null<ValueAsMetadata>(Op.get())) {
+    *Value = wrap(V->getValue());
+  } else if (auto *S = dyn_cast_or_null<MDString>(Op.get())) {
+    *Str = S->getString().data();
+    *Len = S->getString().size();
+  }
 }
 
 // Turns a function into a declaration without materializing a lazily loaded

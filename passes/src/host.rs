@@ -196,22 +196,12 @@ impl LlvmModulePass for SplitPass {
 fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<PreservedAnalyses, split::SplitError> {
     let start = std::time::Instant::now();
     let _span = crate::ir::time_trace::Span::begin(SPLIT_PASS_NAME, &module.source_filename());
-    let plan = split::plan_module(module, options)?;
-    let summary = format!(
-        "{} partitions of {} instructions (cost per partition {:?}); planned in {:.1} ms",
-        plan.partitions.partitions,
-        plan.facts.total_instructions(),
-        plan.partitions.cost,
-        plan.plan_ms
-    );
-    let preserved = match &options.out {
-        Some(prefix) => {
-            split::write_partitions(module, plan, prefix)?;
-            PreservedAnalyses::All
-        }
+    let (summary, preserved) = match &options.out {
+        Some(prefix) => (split::write_partitions(module, options, prefix)?, PreservedAnalyses::All),
         None => {
+            let plan = split::plan_module(module, options)?;
             split::annotate(module, &plan)?;
-            PreservedAnalyses::None
+            (plan.summary(), PreservedAnalyses::None)
         }
     };
     log::info!("{SPLIT_PASS_NAME}: {summary}, split in {:.1} ms", crate::stats::elapsed_ms(start));

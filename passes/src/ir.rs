@@ -14,7 +14,7 @@ use llvm_sys::bit_reader::LLVMGetBitcodeModuleInContext2;
 use llvm_sys::comdat::{LLVMGetComdat, LLVMSetComdat};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
-use llvm_sys::target::{LLVMABISizeOfType, LLVMGetModuleDataLayout};
+use llvm_sys::target::{LLVMABISizeOfType, LLVMCreateTargetData, LLVMDisposeTargetData, LLVMTargetDataRef};
 use llvm_sys::{LLVMLinkage, LLVMThreadLocalMode, LLVMUnnamedAddr, LLVMValueKind, LLVMVisibility};
 
 use crate::module_facts::{Linkage, Visibility};
@@ -24,6 +24,9 @@ extern "C" {
     fn mtpc_is_dso_local(v: LLVMValueRef) -> bool;
     fn mtpc_set_dso_local(v: LLVMValueRef, local: bool);
     fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;
+    fn mtpc_instruction_metadata(i: LLVMValueRef, kind: u32) -> LLVMMetadataRef;
+    fn mtpc_md_node_num_operands(md: LLVMMetadataRef) -> u32;
+    fn mtpc_md_node_operand(md: LLVMMetadataRef, index: u32, value: *mut LLVMValueRef, s: *mut *const c_char, len: *mut usize);
     fn mtpc_function_delete_body(f: LLVMValueRef);
     fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
     fn mtpc_materialize_all(m: LLVMModuleRef, message: *mut *mut c_char) -> bool;
@@ -398,30 +401,6 @@ impl<'m> Value<'m> {
         (0..count).map(move |i| Value::new(unsafe { LLVMGetOperand(self.raw, i) }))
     }
 
-    /// The operands of a metadata node wrapped as a value (e.g. `!callees`).
-    pub fn md_node_operands(self) -> Vec<Value<'m>> {
-        // SAFETY: raw is a metadata-as-value node; Dest has room for all operands.
-        unsafe {
-            let n = LLVMGetMDNodeNumOperands(self.raw) as usize;
-            let mut out = vec![std::ptr::null_mut(); n];
-            LLVMGetMDNodeOperands(self.raw, out.as_mut_ptr());
-            out.into_iter().filter(|v| !v.is_null()).map(Value::new).collect()
-        }
-    }
-
-    /// The string of an `MDString` operand, if it is one.
-    pub fn md_string(self) -> Option<String> {
-        // SAFETY: LLVMGetMDString returns null for anything but an MDString.
-        unsafe {
-            let mut len = 0u32;
-            let p = LLVMGetMDString(self.raw, &mut len);
-            (!p.is_null()).then(|| {
-                String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize))
-                    .into_owned()
-            })
-        }
-    }
-
     /// The value of a `ConstantInt`, if it is one.
     pub fn const_int(self) -> Option<u64> {
         // SAFETY: kind checked before reading the integer.
@@ -441,10 +420,66 @@ pub struct Instruction<'m> {
 
 impl<'m> Instruction<'m> {
     /// The metadata node attached under `kind`, if any.
-    pub fn metadata(&self, kind: u32) -> Option<Value<'m>> {
-        // SAFETY: value is a live instruction.
-        let md = unsafe { LLVMGetMetadata(self.value.raw, kind) };
-        (!md.is_null()).then(|| Value::new(md))
+    pub fn metadata(&self, kind: u32) -> Option<MdNode<'m>> {
+        // SAFETY: value is a live instruction; the shim only reads.
+        let md = unsafe { mtpc_instruction_metadata(self.value.raw, kind) };
+        (!md.is_null()).then(|| MdNode { raw: md, _module: PhantomData })
+    }
+}
+
+/// A metadata node, read in place: nothing is created in the context to
+/// look at it (unlike LLVM-C's metadata-as-value accessors).
+#[derive(Clone, Copy)]
+pub struct MdNode<'m> {
+    raw: LLVMMetadataRef,
+    _module: PhantomData<&'m ()>,
+}
+
+/// One operand of a metadata node.
+pub enum MdOperand<'m> {
+    /// A value: a constant, a global.
+    Value(Value<'m>),
+    /// An `MDString`.
+    String(String),
+    /// Another node, or nothing.
+    Other,
+}
+
+impl<'m> MdNode<'m> {
+    pub fn operands(self) -> Vec<MdOperand<'m>> {
+        // SAFETY: raw is a live node of the module's context; indices are
+        // within its operand count; the shim only reads.
+        unsafe {
+            let n = mtpc_md_node_num_operands(self.raw);
+            (0..n)
+                .map(|i| {
+                    let (mut value, mut text, mut len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
+                    mtpc_md_node_operand(self.raw, i, &mut value, &mut text, &mut len);
+                    if !value.is_null() {
+                        MdOperand::Value(Value::new(value))
+                    } else if !text.is_null() {
+                        let bytes = std::slice::from_raw_parts(text.cast::<u8>(), len);
+                        MdOperand::String(String::from_utf8_lossy(bytes).into_owned())
+                    } else {
+                        MdOperand::Other
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// A private copy of a module's data layout. Sizes are asked of it, not of
+/// the module's own, whose cache of struct layouts would be filled (changed)
+/// while other threads read the module.
+pub struct DataLayout {
+    raw: LLVMTargetDataRef,
+}
+
+impl Drop for DataLayout {
+    fn drop(&mut self) {
+        // SAFETY: created by LLVMCreateTargetData and owned by this value.
+        unsafe { LLVMDisposeTargetData(self.raw) }
     }
 }
 
@@ -600,17 +635,11 @@ impl<'m> Global<'m> {
         unsafe { LLVMSetInitializer(self.raw, std::ptr::null_mut()) }
     }
 
-    /// Bytes the variable's value type occupies.
-    pub fn value_size(self, module: &ModuleRef<'_>) -> u64 {
-        // SAFETY: the data layout belongs to the module and outlives this call.
-        unsafe {
-            let dl = LLVMGetModuleDataLayout(module.raw);
-            let ty = LLVMGlobalGetValueType(self.raw);
-            if LLVMTypeIsSized(ty) == 0 {
-                return 0;
-            }
-            LLVMABISizeOfType(dl, ty)
-        }
+    /// Bytes the value of a variable definition occupies (a definition's
+    /// type is always sized).
+    pub fn definition_size(self, layout: &DataLayout) -> u64 {
+        // SAFETY: raw is a live variable; the layout is our own object.
+        unsafe { LLVMABISizeOfType(layout.raw, LLVMGlobalGetValueType(self.raw)) }
     }
 
     /// The aliasee of an alias or the resolver of an ifunc.
@@ -626,17 +655,17 @@ impl<'m> Global<'m> {
     }
 
     /// The operands of metadata attached to a global under `kind` (e.g. `!associated`).
-    pub fn attached_metadata_operands(self, ctx: LLVMContextRef, kind: u32) -> Vec<Value<'m>> {
+    pub fn attached_metadata_operands(self, kind: u32) -> Vec<MdOperand<'m>> {
         // SAFETY: the entries array is freed with its dispose function; the
-        // metadata nodes live in the module's context.
+        // metadata nodes live in the module's context and are only read.
         unsafe {
             let mut n = 0usize;
             let entries = LLVMGlobalCopyAllMetadata(self.raw, &mut n);
             let mut out = Vec::new();
             for i in 0..n as u32 {
                 if LLVMValueMetadataEntriesGetKind(entries, i) == kind {
-                    let md = LLVMValueMetadataEntriesGetMetadata(entries, i);
-                    out.extend(Value::new(LLVMMetadataAsValue(ctx, md)).md_node_operands());
+                    let raw = LLVMValueMetadataEntriesGetMetadata(entries, i);
+                    out.extend(MdNode { raw, _module: PhantomData }.operands());
                 }
             }
             if !entries.is_null() {
@@ -823,6 +852,13 @@ impl<'m> ModuleRef<'m> {
         (v >= 0).then_some(v)
     }
 
+    /// A private copy of the module's data layout (see [`DataLayout`]).
+    pub fn data_layout(&self) -> DataLayout {
+        // SAFETY: the layout string lives as long as the module; LLVM copies
+        // it into a DataLayout of our own.
+        unsafe { DataLayout { raw: LLVMCreateTargetData(LLVMGetDataLayoutStr(self.raw)) } }
+    }
+
     pub fn source_filename(&self) -> String {
         // SAFETY: pointer/length pair valid while the module lives.
         unsafe {
@@ -940,27 +976,35 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
-    /// Serializes the module and, on a second thread meanwhile, verifies it.
+    /// Runs `side` on a second thread and `main` on this one, and returns
+    /// both results (`side`'s as `Err` with the panic if it panicked).
     ///
-    /// Both only read the module (the writer and the verifier take it as
-    /// `const Module &` and create nothing in its context), so they may run
-    /// at once; nothing else touches the module until both are done.
-    pub fn to_bitcode_verified(&self) -> (Vec<u8>, Result<(), String>) {
+    /// # Safety
+    ///
+    /// Both closures must only read the module and create nothing in its
+    /// context (LLVM's IR is not synchronized): the verifier, the bitcode
+    /// writer (both take a `const Module &`) and
+    /// [`crate::module_facts::collect`] qualify. `main` may do anything in
+    /// other contexts.
+    pub unsafe fn read_in_parallel<A: Send, B>(
+        &self,
+        side: impl FnOnce(&ModuleRef<'_>) -> A + Send,
+        main: impl FnOnce() -> B,
+    ) -> (B, std::thread::Result<A>) {
         struct ReadOnly(LLVMModuleRef);
-        // SAFETY: see above: only read-only LLVM calls use it, and the
+        // SAFETY: the caller promises read-only use (see above), and the
         // scope ends before `self` can be used again.
         unsafe impl Send for ReadOnly {}
         unsafe impl Sync for ReadOnly {}
         let shared = ReadOnly(self.raw);
         std::thread::scope(|scope| {
-            let verifier = scope.spawn(|| {
+            let side = scope.spawn(|| {
                 let shared = &shared;
-                // SAFETY: a read-only view for the verifier (see above).
-                unsafe { ModuleRef::from_raw(shared.0) }.verify()
+                // SAFETY: a read-only view of the module (see above).
+                side(&unsafe { ModuleRef::from_raw(shared.0) })
             });
-            let bitcode = self.to_bitcode();
-            let verdict = verifier.join().unwrap_or_else(|_| Err("the verifier panicked".into()));
-            (bitcode, verdict)
+            let result = main();
+            (result, side.join())
         })
     }
 

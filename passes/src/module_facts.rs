@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::ir::{Global, GlobalKind, ModuleRef, Operand, Value};
+use crate::ir::{Global, GlobalKind, MdOperand, ModuleRef, Operand, Value};
 
 /// Linkage, mirroring LLVM's `GlobalValue::LinkageTypes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,6 +173,11 @@ pub fn globals_in_fact_order<'m>(module: &ModuleRef<'m>) -> Vec<Global<'m>> {
 }
 
 /// Reads the facts of a module.
+///
+/// Only reads: nothing in the module or its context is created or changed
+/// (metadata is read in place; the kinds asked for are LLVM's fixed ones,
+/// which are only looked up; sizes come from a private data layout), so
+/// this may run while other threads serialize or verify the module.
 pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFacts {
     let globals = globals_in_fact_order(module);
     let index: HashMap<Global<'_>, u32> =
@@ -183,6 +188,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         associated: module.md_kind("associated"),
     };
     let source_filename = module.source_filename();
+    let layout = module.data_layout();
     let pgo_names = PgoNameIndex::new(&globals, &source_filename);
     let local_names: HashMap<String, u32> = globals
         .iter()
@@ -229,9 +235,10 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 _ => {}
             }
             let associated = if kind == GlobalKind::Variable || kind == GlobalKind::Function {
-                g.attached_metadata_operands(module.context(), kinds.associated)
-                    .into_iter()
-                    .find_map(|v| global_of(v).and_then(|a| index.get(&a).copied()))
+                g.attached_metadata_operands(kinds.associated).into_iter().find_map(|op| match op {
+                    MdOperand::Value(v) => global_of(v).and_then(|a| index.get(&a).copied()),
+                    _ => None,
+                })
             } else {
                 None
             };
@@ -263,7 +270,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 is_constant: g.is_constant(),
                 unnamed_addr: g.has_global_unnamed_addr(),
                 instructions,
-                size: if kind == GlobalKind::Variable { g.value_size(module) } else { 0 },
+                size: if kind == GlobalKind::Variable && is_definition { g.definition_size(&layout) } else { 0 },
                 refs: walker.refs.into_iter().collect(),
                 block_address_of: walker.block_addresses.into_iter().collect(),
                 associated,
@@ -298,6 +305,13 @@ struct MdKinds {
     callees: u32,
     prof: u32,
     associated: u32,
+}
+
+fn md_value<'m>(op: &MdOperand<'m>) -> Option<Value<'m>> {
+    match op {
+        MdOperand::Value(v) => Some(*v),
+        _ => None,
+    }
 }
 
 fn global_of(v: Value<'_>) -> Option<Global<'_>> {
@@ -428,20 +442,21 @@ impl<'a, 'm> RefWalker<'a, 'm> {
         }
         // An indirect call: resolve its possible targets from metadata.
         if let Some(md) = inst.metadata(kinds.callees) {
-            for target in md.md_node_operands() {
-                if let Some(g) = global_of(target) {
+            for target in md.operands() {
+                if let Some(g) = md_value(&target).and_then(global_of) {
                     self.add(g, RefKind::IndirectCall);
                 }
             }
         }
         if let Some(md) = inst.metadata(kinds.prof) {
-            let ops = md.md_node_operands();
-            let is_vp = ops.first().and_then(|v| v.md_string()).as_deref() == Some("VP");
+            let ops = md.operands();
+            let int = |i: usize| ops.get(i).and_then(md_value).and_then(Value::const_int);
+            let is_vp = matches!(ops.first(), Some(MdOperand::String(s)) if s == "VP");
             // Value kind 0 is IPVK_IndirectCallTarget (1 is memory-op sizes).
-            if is_vp && ops.get(1).and_then(|v| v.const_int()) == Some(0) {
+            if is_vp && int(1) == Some(0) {
                 // !{!"VP", i32 kind, i64 total, i64 hash, i64 count, ...}
-                for pair in ops.get(3..).unwrap_or(&[]).chunks(2) {
-                    if let Some(&f) = pair[0].const_int().and_then(|h| pgo.by_hash.get(&h)) {
+                for hash in (3..ops.len()).step_by(2).filter_map(int) {
+                    if let Some(&f) = pgo.by_hash.get(&hash) {
                         self.refs.insert((f, RefKind::IndirectCall));
                     }
                 }

@@ -82,8 +82,10 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
 
     let fail_partition: Option<u32> = std::env::var(FAIL_INJECTION_VAR).ok().and_then(|v| v.trim().parse().ok());
     let (level, phase) = (opts.level, opts.phase);
-    let jobs: Vec<_> = (0..partitions)
-        .map(|k| {
+    let order = input.plan.largest_first(&input.facts);
+    let jobs: Vec<_> = order
+        .iter()
+        .map(|&k| {
             let (input, host) = (input.clone(), host.clone());
             move || -> Result<PartitionResult, String> {
                 let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
@@ -123,10 +125,14 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
         work_ms: 0.0,
         parts,
     };
-    let mut texts = Vec::with_capacity(results.len());
+    let mut by_partition: Vec<Option<Result<PartitionResult, String>>> = (0..partitions).map(|_| None).collect();
+    for (&k, r) in order.iter().zip(results) {
+        by_partition[k as usize] = Some(r);
+    }
+    let mut texts = Vec::with_capacity(by_partition.len());
     let mut failure = None;
-    for (k, r) in results.into_iter().enumerate() {
-        match r {
+    for (k, r) in by_partition.into_iter().enumerate() {
+        match r.expect("every partition ran") {
             Ok(r) => {
                 let p = &mut stats.parts[k];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);

@@ -13,6 +13,7 @@ use crate::partition_builder::{self, SplitInput};
 use crate::stats::elapsed_ms;
 use crate::partition_plan::{self, PartitionPlan};
 use crate::symbol_rules::{self, SymbolPlan};
+use crate::worker::Pool;
 
 /// Metadata kind on each definition: `!mtpc.partition !{i32 K}`.
 pub const PARTITION_MD: &str = "mtpc.partition";
@@ -48,9 +49,39 @@ pub struct Split {
     pub plan_ms: f64,
 }
 
-/// Reads the module and plans its partitions. The input is verified where
-/// it is used: while it is serialized ([`write_partitions`]) or before it
-/// is annotated ([`annotate`]).
+/// What the pass reports about a plan.
+pub struct PlanSummary {
+    pub partitions: u32,
+    pub instructions: u64,
+    pub cost: Vec<u64>,
+    pub plan_ms: f64,
+}
+
+impl std::fmt::Display for PlanSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} partitions of {} instructions (cost per partition {:?}); planned in {:.1} ms",
+            self.partitions, self.instructions, self.cost, self.plan_ms
+        )
+    }
+}
+
+impl Split {
+    pub fn summary(&self) -> PlanSummary {
+        PlanSummary {
+            partitions: self.partitions.partitions,
+            instructions: self.facts.total_instructions(),
+            cost: self.partitions.cost.clone(),
+            plan_ms: self.plan_ms,
+        }
+    }
+}
+
+/// Reads the module and plans its partitions. Only reads the module (see
+/// [`module_facts::collect`]). The input is verified where it is used:
+/// while it is split ([`write_partitions`]) or before it is annotated
+/// ([`annotate`]).
 pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split, SplitError> {
     let start = Instant::now();
     let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
@@ -109,28 +140,83 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
     Ok(())
 }
 
-/// Writes every partition of `split` to `PREFIX.K.bc`, on the process's
-/// worker pool. Either all files are written or none is. The input is
-/// verified while it is serialized; the partitions are left to the tools
-/// that read them (`opt`, `llc` verify their input).
-pub fn write_partitions(module: &ModuleRef<'_>, split: Split, prefix: &Path) -> Result<(), SplitError> {
+/// Plans the split of `module` and writes every partition to `PREFIX.K.bc`,
+/// on the process's worker pool. Either all files are written or none is.
+///
+/// The serialization of the module, which every partition is built from,
+/// is the one step nothing can start before, so it has this thread to
+/// itself. A second thread meanwhile plans the split, hands the plan over,
+/// and then verifies the input while the partitions are built (each in a
+/// context of its own, never touching the input). Both threads only read
+/// the module. Files are renamed into place only once the verifier has
+/// passed the input; the partitions themselves are left to the tools that
+/// read them (`opt` and `llc` verify their input).
+pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Path) -> Result<PlanSummary, SplitError> {
     check_output_dir(prefix)?;
     let pool = crate::worker::pool().map_err(SplitError::Output)?;
-    let t = Instant::now();
-    let (bitcode, verdict) = module.to_bitcode_verified();
-    verdict.map_err(SplitError::BrokenInput)?;
-    log::debug!("serialized {} bytes and verified the input in {:.1} ms", bitcode.len(), elapsed_ms(t));
-    let t = Instant::now();
-    let n = split.symbols.partitions;
-    let input = Arc::new(SplitInput { bitcode, facts: split.facts, plan: split.symbols });
     let tmp = |k: u32| {
         let mut p = partition_path(prefix, k).into_os_string();
         p.push(format!(".tmp{}", std::process::id()));
         PathBuf::from(p)
     };
-    let jobs: Vec<_> = (0..n)
+    let (plan_tx, plan_rx) = crossbeam_channel::bounded(1);
+    let mut written = 0;
+    // SAFETY: both threads only read the module: planning (see
+    // `module_facts::collect`), the verifier and the bitcode writer; the
+    // partitions are built in contexts of their own.
+    let (outcome, verdict) = unsafe {
+        module.read_in_parallel(
+            // `move`: if planning panics, the sender is dropped and `recv` fails.
+            move |m| {
+                let _ = plan_tx.send(plan_module(m, opts));
+                m.verify()
+            },
+            || {
+                let t = Instant::now();
+                let bitcode = module.to_bitcode();
+                log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), elapsed_ms(t));
+                let split = plan_rx.recv().map_err(|_| SplitError::Internal("planning panicked".into()))??;
+                let summary = split.summary();
+                written = summary.partitions;
+                let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
+                build_and_write_all(pool, input, &tmp).map_err(SplitError::Internal)?;
+                Ok(summary)
+            },
+        )
+    };
+    // A broken input explains any other failure: report it first.
+    let verdict = match verdict {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(message)) => Err(SplitError::BrokenInput(message)),
+        Err(panic) => Err(SplitError::Internal(crate::worker::panic_text(&panic))),
+    };
+    let summary = match verdict.and(outcome) {
+        Ok(summary) => summary,
+        Err(e) => {
+            for k in 0..written {
+                let _ = std::fs::remove_file(tmp(k));
+            }
+            return Err(e);
+        }
+    };
+    for k in 0..summary.partitions {
+        std::fs::rename(tmp(k), partition_path(prefix, k))
+            .map_err(|e| SplitError::Output(format!("cannot create {}: {e}", partition_path(prefix, k).display())))?;
+    }
+    Ok(summary)
+}
+
+/// Builds every partition of `input` on `pool`, the largest first, and
+/// writes partition K to `path(K)`.
+fn build_and_write_all(pool: &Pool, input: SplitInput, path: &dyn Fn(u32) -> PathBuf) -> Result<(), String> {
+    let t = Instant::now();
+    let input = Arc::new(input);
+    let jobs: Vec<_> = input
+        .plan
+        .largest_first(&input.facts)
+        .into_iter()
         .map(|k| {
-            let (input, path) = (input.clone(), tmp(k));
+            let (input, path) = (input.clone(), path(k));
             move || -> Result<(), String> {
                 let t = Instant::now();
                 let _span = Span::begin("mtpc partition", &format!("partition {k}"));
@@ -144,16 +230,6 @@ pub fn write_partitions(module: &ModuleRef<'_>, split: Split, prefix: &Path) -> 
         })
         .collect();
     let results = pool.run(jobs, pool.size());
-    log::debug!("built and wrote {n} partitions in {:.1} ms", elapsed_ms(t));
-    if let Some(e) = results.into_iter().find_map(|r| r.err()) {
-        for k in 0..n {
-            let _ = std::fs::remove_file(tmp(k));
-        }
-        return Err(SplitError::Internal(e));
-    }
-    for k in 0..n {
-        std::fs::rename(tmp(k), partition_path(prefix, k))
-            .map_err(|e| SplitError::Output(format!("cannot create {}: {e}", partition_path(prefix, k).display())))?;
-    }
-    Ok(())
+    log::debug!("built and wrote {} partitions in {:.1} ms", results.len(), elapsed_ms(t));
+    results.into_iter().collect::<Result<Vec<()>, String>>().map(|_| ())
 }

@@ -96,6 +96,32 @@ impl SymbolPlan {
     pub fn owner_of(&self, global: usize) -> Option<u32> {
         self.owner[global]
     }
+
+    /// Instructions of the function bodies partition `partition` holds, its
+    /// own and the copies: what building and compiling it costs.
+    pub fn bodies_held(&self, facts: &ModuleFacts, partition: u32) -> u64 {
+        facts
+            .globals
+            .iter()
+            .enumerate()
+            .filter(|(i, g)| {
+                g.is_function()
+                    && matches!(
+                        self.decision(partition, *i),
+                        Decision::Define | Decision::AvailableExternally | Decision::LocalCopy
+                    )
+            })
+            .map(|(_, g)| u64::from(g.instructions))
+            .sum()
+    }
+
+    /// The partitions, largest first (ties by index), the order to start
+    /// their jobs in so that the last to finish is a small one.
+    pub fn largest_first(&self, facts: &ModuleFacts) -> Vec<u32> {
+        let mut order: Vec<(u64, u32)> = (0..self.partitions).map(|p| (self.bodies_held(facts, p), p)).collect();
+        order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        order.into_iter().map(|(_, p)| p).collect()
+    }
 }
 
 /// A stable identity for the module, used in promoted names so that two
@@ -381,6 +407,24 @@ mod tests {
         assert_eq!(sp.decision(1, 1), Decision::Define);
         assert_eq!(sp.decision(1, 0), Decision::Drop);
         assert!(sp.promotions[1].is_none());
+    }
+
+    #[test]
+    fn partitions_are_started_largest_first_counting_copies() {
+        // Partition 0 owns 30 instructions, partition 1 owns 25 and holds a
+        // copy of partition 0's small leaf (10): 35 in all, so it goes first.
+        let facts = module(vec![
+            func("a", 20, &[(1, Call)]),
+            func("leaf", 10, &[]),
+            func("b", 25, &[(1, Call)]),
+            func("c", 30, &[]),
+        ]);
+        let sp = split(&facts, &[Some(0), Some(0), Some(1), Some(2)]);
+        assert_eq!(sp.decision(1, 1), Decision::AvailableExternally);
+        assert_eq!(sp.bodies_held(&facts, 0), 30);
+        assert_eq!(sp.bodies_held(&facts, 1), 35);
+        assert_eq!(sp.bodies_held(&facts, 2), 30);
+        assert_eq!(sp.largest_first(&facts), vec![1, 0, 2]);
     }
 
     #[test]
