@@ -62,7 +62,7 @@ def programs():
 def env_with(**extra):
     env = dict(os.environ)
     for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
-              "MTPC_TEST_FAIL_PARTITION", "MTPC_LOG"):
+              "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG"):
         env.pop(k, None)
     env.update(extra)
     return env
@@ -152,26 +152,41 @@ def test_determinism(p, work, checker):
     checker.check(objs[0] == objs[1], "%s: MTPC_THREADS=1 and 2 give byte-identical objects" % p.name)
 
 
+# The failures injected by the fallback test: (what, variable, compile flags,
+# text the stats give as the reason). A panic in partition 1's job; and
+# partition 1 left invalid, as a bug in the symbol rules would, in a -g build,
+# where LLVM's lazy loader would abort the compile on it unless the partition
+# is verified first.
+INJECTED_FAILURES = [
+    ("a panic injected in partition 1", "MTPC_TEST_FAIL_PARTITION", ["-O2"], "injected"),
+    ("partition 1 left invalid, -g", "MTPC_TEST_BREAK_PARTITION", ["-O2", "-g"], "fails the verifier"),
+]
+
+
 def test_fallback(p, work, checker):
-    label = "%s with a failure injected in partition 1" % p.name
-    _, stock = compile_and_link(p, work, "stockfb", ["-O2"], plugin=False)
-    expected = run([stock] + p.args)
-    stats = os.path.join(work, p.name + ".fallback.jsonl")
-    obj = os.path.join(work, p.name + ".fallback.o")
-    env = env_with(MTPC_STATS=stats, MTPC_TEST_FAIL_PARTITION="1", **FORCE_SPLIT)
-    import subprocess
-    r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
-                       env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
-    checker.check("compiling the module whole instead" in r.stderr and r.stderr.count("warning") == 1,
-                  label + ": one warning says the module is compiled whole", r.stderr[-2000:])
-    s = read_stats(stats)
-    checker.check(len(s) == 1 and s[0]["fallback"] and "injected" in (s[0]["fallback_reason"] or ""),
-                  label + ": the stats record the fallback", json.dumps(s)[:500])
-    extra_objs = compile_extras(p, work, "fb", ["-O2"])
-    exe = os.path.join(work, p.name + ".fallback")
-    run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
-    checker.check(run([exe] + p.args) == expected, label + ": the program is still correct")
+    for what, var, flags, reason in INJECTED_FAILURES:
+        label = "%s with %s" % (p.name, what)
+        tag = "fb" + var.rsplit("_", 2)[1].lower()
+        stock_obj, stock = compile_and_link(p, work, "stock" + tag, flags, plugin=False)
+        expected = run([stock] + p.args)
+        stats = os.path.join(work, "%s.%s.jsonl" % (p.name, tag))
+        obj = os.path.join(work, "%s.%s.o" % (p.name, tag))
+        env = env_with(MTPC_STATS=stats, **{var: "1"}, **FORCE_SPLIT)
+        import subprocess
+        r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
+        checker.check("compiling the module whole instead" in r.stderr and r.stderr.count("warning") == 1,
+                      label + ": one warning says the module is compiled whole", r.stderr[-2000:])
+        s = read_stats(stats)
+        checker.check(len(s) == 1 and s[0]["fallback"] and reason in (s[0]["fallback_reason"] or ""),
+                      label + ": the stats record the fallback", json.dumps(s)[:500])
+        with open(obj, "rb") as a, open(stock_obj, "rb") as b:
+            checker.check(a.read() == b.read(), label + ": the object is the stock compile's, byte for byte")
+        extra_objs = compile_extras(p, work, tag, flags)
+        exe = os.path.join(work, "%s.%s" % (p.name, tag))
+        run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
+        checker.check(run([exe] + p.args) == expected, label + ": the program is still correct")
 
 
 def test_opt_llc(p, work, checker):

@@ -11,7 +11,6 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/PassManager.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
@@ -322,9 +321,9 @@ char *mtpc_host_settings_describe(void *HP) {
 
 // Optimizes partition M as the host would (Level 0-5 = O0 O1 O2 O3 Os Oz;
 // Phase 0 = per-module pipeline, 1 = ThinLTO post-link pipeline) and
-// compiles it to assembly text (*Asm, *Len; free with free()). M is
-// verified first (partitions are built unverified). On failure
-// returns false with *Error (free with free()); nothing is thrown.
+// compiles it to assembly text (*Asm, *Len; free with free()). M must be
+// valid: the caller verifies it. On failure returns false with *Error (free
+// with free()); nothing is thrown.
 bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, char **Asm,
                             size_t *Len, double *OptMs, double *CodegenMs, char **Error) {
   using Clock = std::chrono::steady_clock;
@@ -339,12 +338,6 @@ bool mtpc_compile_partition(void *HP, LLVMModuleRef MRef, int Level, int Phase, 
     return false;
   }
   TM->Options.MCOptions.AsmVerbose = false;
-  std::string VerifierErrors;
-  raw_string_ostream VerifierOS(VerifierErrors);
-  if (verifyModule(M, &VerifierOS)) {
-    *Error = copyString("partition fails the verifier: " + VerifierOS.str());
-    return false;
-  }
   auto OptStart = Clock::now();
   {
     TimeTraceScope Scope("mtpc optimize", M.getModuleIdentifier());

@@ -1021,9 +1021,9 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
-    /// Verifies this module, optimizes it with the host's settings and
-    /// pipeline and compiles it to assembly. LLVM errors are returned, not
-    /// printed.
+    /// Optimizes this module, which must be valid (verify it first), with
+    /// the host's settings and pipeline and compiles it to assembly. LLVM
+    /// errors are returned, not printed.
     pub fn compile_to_asm(&self, host: &HostSettings, level: OptLevel, phase: PipelinePhase) -> Result<CompiledPartition, String> {
         let (mut asm, mut len, mut opt_ms, mut codegen_ms) = (std::ptr::null_mut(), 0usize, 0f64, 0f64);
         let mut error = std::ptr::null_mut();

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::ir::time_trace::Span;
-use crate::ir::{HostSettings, ModuleRef, OwnedContext};
+use crate::ir::{GlobalKind, HostSettings, ModuleRef, OwnedContext};
+use crate::module_facts::Linkage;
 use crate::options::{ParallelOptions, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
 use crate::split;
@@ -22,6 +23,22 @@ use crate::stats::{elapsed_ms as ms, ModuleStats, PartitionStats};
 /// Test-only: `MTPC_TEST_FAIL_PARTITION=K` makes partition K fail (panic),
 /// so that the fallback can be tested on real hosts.
 const FAIL_INJECTION_VAR: &str = "MTPC_TEST_FAIL_PARTITION";
+/// Test-only: `MTPC_TEST_BREAK_PARTITION=K` leaves partition K's IR invalid
+/// (its first function declaration made internal), as a bug in the symbol
+/// rules would, so that the verifier's fallback can be tested on real hosts.
+const BREAK_INJECTION_VAR: &str = "MTPC_TEST_BREAK_PARTITION";
+
+fn injected_partition(var: &str) -> Option<u32> {
+    std::env::var(var).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// What `MTPC_TEST_BREAK_PARTITION` does to a partition.
+fn break_for_test(module: &ModuleRef<'_>) {
+    let declaration = module.globals(GlobalKind::Function).into_iter().find(|f| f.is_declaration());
+    if let Some(f) = declaration {
+        f.set_linkage(Linkage::Internal);
+    }
+}
 
 pub enum Outcome {
     /// The module now holds the merged assembly.
@@ -80,7 +97,7 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
     let split_ms = ms(start);
     drop(split_span);
 
-    let fail_partition: Option<u32> = std::env::var(FAIL_INJECTION_VAR).ok().and_then(|v| v.trim().parse().ok());
+    let (fail_partition, break_partition) = (injected_partition(FAIL_INJECTION_VAR), injected_partition(BREAK_INJECTION_VAR));
     let (level, phase) = (opts.level, opts.phase);
     let order = input.plan.largest_first(&input.facts);
     let jobs: Vec<_> = order
@@ -93,7 +110,12 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
                 let _span = Span::begin("mtpc partition", &label);
                 let ctx = OwnedContext::new();
                 let build_span = Span::begin("mtpc build", &label);
-                let mut m = partition_builder::build(&ctx, &input, k)?;
+                let mut unfinished = partition_builder::build(&ctx, &input, k)?;
+                if break_partition == Some(k) {
+                    break_for_test(&unfinished.module());
+                }
+                unfinished.verify().map_err(|e| format!("{label}: partition fails the verifier: {e}"))?;
+                let mut m = unfinished.finish()?;
                 drop(build_span);
                 let build_ms = ms(t);
                 if fail_partition == Some(k) {

@@ -18,10 +18,38 @@ pub struct SplitInput {
     pub plan: SymbolPlan,
 }
 
-/// Builds partition `partition` in `ctx`. It is not verified here: whoever
-/// consumes it does (the compile of `mtpc-parallel`, or the tools that read
-/// the files `mtpc-split` writes).
-pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -> Result<OwnedModule<'c>, String> {
+/// A partition with every body it keeps read and the plan applied, still
+/// attached to its lazy bitcode reader.
+///
+/// Finishing the load ([`Unfinished::finish`]) runs LLVM's upgrade of debug
+/// info, which verifies a module that has debug info and, if it is broken,
+/// aborts the process. A caller that must survive a broken partition (and
+/// fall back) calls [`Unfinished::verify`] first, which returns the error
+/// instead; then finishing cannot fail that way.
+pub struct Unfinished<'c> {
+    module: OwnedModule<'c>,
+}
+
+impl<'c> Unfinished<'c> {
+    pub fn module(&mut self) -> ModuleRef<'_> {
+        self.module.as_module()
+    }
+
+    pub fn verify(&mut self) -> Result<(), String> {
+        self.module.as_module().verify()
+    }
+
+    /// Finishes the lazy load: the module no longer depends on the bitcode.
+    pub fn finish(mut self) -> Result<OwnedModule<'c>, String> {
+        self.module.as_module().materialize_all()?;
+        Ok(self.module)
+    }
+}
+
+/// Builds partition `partition` in `ctx`. It is not verified here (see
+/// [`Unfinished`]): `mtpc-parallel` verifies it before compiling it; the
+/// files `mtpc-split` writes are verified by the tools that read them.
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -> Result<Unfinished<'c>, String> {
     let mut owned = ctx.load_lazy(&input.bitcode, &format!("mtpc.partition.{partition}"))?;
     {
         let module = owned.as_module();
@@ -35,7 +63,7 @@ pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -
         }
         PartitionEditor { module: &module, globals, input, partition }.apply()?;
     }
-    Ok(owned)
+    Ok(Unfinished { module: owned })
 }
 
 struct PartitionEditor<'a, 'm> {
@@ -197,9 +225,6 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
                 }
             }
         }
-        // Finishing lazy loading verifies the module when it has debug info
-        // (UpgradeDebugInfo), so it must come once the module is whole again.
-        self.module.materialize_all()?;
         for i in 0..self.globals.len() {
             if !erased[i] && self.decision(i) == Decision::Drop && facts.globals[i].special.is_none() {
                 return Err(format!(

@@ -221,7 +221,7 @@ fn build_and_write_all(pool: &Pool, input: SplitInput, path: &dyn Fn(u32) -> Pat
                 let t = Instant::now();
                 let _span = Span::begin("mtpc partition", &format!("partition {k}"));
                 let ctx = OwnedContext::new();
-                let mut m = partition_builder::build(&ctx, &input, k)?;
+                let mut m = partition_builder::build(&ctx, &input, k)?.finish()?;
                 let built = elapsed_ms(t);
                 m.as_module().write_bitcode(&path)?;
                 log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", elapsed_ms(t) - built);
