@@ -3,9 +3,9 @@
 ; RUN: ls -A %t | count 0
 
 ; A module that fails the IR verifier is refused with the verifier's
-; message, and nothing is left in the output directory: the partitions,
-; built while the verifier runs, are written to temporary files that are
-; removed, never renamed into place.
+; message, and nothing is left in the output directory: the partitions are
+; built while the verifier runs, but none is finished or written before it
+; has passed the input.
 ; CHECK: LLVM ERROR: mtpc-split: the input module fails the IR verifier
 ; CHECK: Instruction does not dominate all uses!
 

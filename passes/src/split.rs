@@ -2,7 +2,7 @@
 //! either record the plan in metadata or write each partition as a module.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::ir::time_trace::Span;
@@ -148,9 +148,9 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
 /// itself. A second thread meanwhile plans the split, hands the plan over,
 /// and then verifies the input while the partitions are built (each in a
 /// context of its own, never touching the input). Both threads only read
-/// the module. Files are renamed into place only once the verifier has
-/// passed the input; the partitions themselves are left to the tools that
-/// read them (`opt` and `llc` verify their input).
+/// the module. No partition is finished or written before the verifier
+/// has passed the input; the partitions themselves are left to the tools
+/// that read them (`opt` and `llc` verify their input).
 pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Path) -> Result<PlanSummary, SplitError> {
     check_output_dir(prefix)?;
     let pool = crate::worker::pool().map_err(SplitError::Output)?;
@@ -160,6 +160,8 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
         PathBuf::from(p)
     };
     let (plan_tx, plan_rx) = crossbeam_channel::bounded(1);
+    let input_verdict = Arc::new(InputVerdict::default());
+    let verdict_for_jobs = input_verdict.clone();
     let mut written = 0;
     // SAFETY: both threads only read the module: planning (see
     // `module_facts::collect`), the verifier and the bitcode writer; the
@@ -169,7 +171,11 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
             // `move`: if planning panics, the sender is dropped and `recv` fails.
             move |m| {
                 let _ = plan_tx.send(plan_module(m, opts));
-                m.verify()
+                // Decided when dropped, as failed if the verifier unwinds.
+                let mut decision = Decision(&input_verdict, false);
+                let verdict = m.verify();
+                decision.1 = verdict.is_ok();
+                verdict
             },
             || {
                 let t = Instant::now();
@@ -179,7 +185,7 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
                 let summary = split.summary();
                 written = summary.partitions;
                 let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
-                build_and_write_all(pool, input, &tmp).map_err(SplitError::Internal)?;
+                build_and_write_all(pool, input, verdict_for_jobs, &tmp).map_err(SplitError::Internal)?;
                 Ok(summary)
             },
         )
@@ -206,9 +212,46 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
     Ok(summary)
 }
 
+/// Whether the input passed the verifier, once that is known. Partition
+/// jobs wait for it before they finish loading (which verifies a module
+/// with debug info again and would abort the process on a broken one), so
+/// nothing is finished or written for a broken input.
+#[derive(Default)]
+struct InputVerdict {
+    passed: Mutex<Option<bool>>,
+    known: Condvar,
+}
+
+impl InputVerdict {
+    fn wait(&self) -> bool {
+        let mut passed = self.passed.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match *passed {
+                Some(p) => return p,
+                None => passed = self.known.wait(passed).unwrap_or_else(|e| e.into_inner()),
+            }
+        }
+    }
+}
+
+/// Records the verdict it holds when dropped.
+struct Decision<'a>(&'a InputVerdict, bool);
+
+impl Drop for Decision<'_> {
+    fn drop(&mut self) {
+        *self.0.passed.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.1);
+        self.0.known.notify_all();
+    }
+}
+
 /// Builds every partition of `input` on `pool`, the largest first, and
-/// writes partition K to `path(K)`.
-fn build_and_write_all(pool: &Pool, input: SplitInput, path: &dyn Fn(u32) -> PathBuf) -> Result<(), String> {
+/// writes partition K to `path(K)` once `verdict` says the input is valid.
+fn build_and_write_all(
+    pool: &Pool,
+    input: SplitInput,
+    verdict: Arc<InputVerdict>,
+    path: &dyn Fn(u32) -> PathBuf,
+) -> Result<(), String> {
     let t = Instant::now();
     let input = Arc::new(input);
     let jobs: Vec<_> = input
@@ -216,12 +259,16 @@ fn build_and_write_all(pool: &Pool, input: SplitInput, path: &dyn Fn(u32) -> Pat
         .largest_first(&input.facts)
         .into_iter()
         .map(|k| {
-            let (input, path) = (input.clone(), path(k));
+            let (input, verdict, path) = (input.clone(), verdict.clone(), path(k));
             move || -> Result<(), String> {
                 let t = Instant::now();
                 let _span = Span::begin("mtpc partition", &format!("partition {k}"));
                 let ctx = OwnedContext::new();
-                let mut m = partition_builder::build(&ctx, &input, k)?.finish()?;
+                let unfinished = partition_builder::build(&ctx, &input, k)?;
+                if !verdict.wait() {
+                    return Err("the input fails the verifier".into());
+                }
+                let mut m = unfinished.finish()?;
                 let built = elapsed_ms(t);
                 m.as_module().write_bitcode(&path)?;
                 log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", elapsed_ms(t) - built);
