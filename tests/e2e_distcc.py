@@ -22,7 +22,6 @@ import time
 from harness import PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir, tool
 
 
-
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -152,27 +153,25 @@ def test_determinism(p, work, checker):
     checker.check(objs[0] == objs[1], "%s: MTPC_THREADS=1 and 2 give byte-identical objects" % p.name)
 
 
-# The failures injected by the fallback test: (what, variable, compile flags,
-# text the stats give as the reason). A panic in partition 1's job; and
+# The failures injected by the fallback test: (what, variable, file tag,
+# compile flags, text the stats give as the reason). A panic in partition 1's job; and
 # partition 1 left invalid, as a bug in the symbol rules would, in a -g build,
 # where LLVM's lazy loader would abort the compile on it unless the partition
 # is verified first.
 INJECTED_FAILURES = [
-    ("a panic injected in partition 1", "MTPC_TEST_FAIL_PARTITION", ["-O2"], "injected"),
-    ("partition 1 left invalid, -g", "MTPC_TEST_BREAK_PARTITION", ["-O2", "-g"], "fails the verifier"),
+    ("a panic injected in partition 1", "MTPC_TEST_FAIL_PARTITION", "fbfail", ["-O2"], "injected"),
+    ("partition 1 left invalid, -g", "MTPC_TEST_BREAK_PARTITION", "fbbreak", ["-O2", "-g"], "fails the verifier"),
 ]
 
 
 def test_fallback(p, work, checker):
-    for what, var, flags, reason in INJECTED_FAILURES:
+    for what, var, tag, flags, reason in INJECTED_FAILURES:
         label = "%s with %s" % (p.name, what)
-        tag = "fb" + var.rsplit("_", 2)[1].lower()
         stock_obj, stock = compile_and_link(p, work, "stock" + tag, flags, plugin=False)
         expected = run([stock] + p.args)
         stats = os.path.join(work, "%s.%s.jsonl" % (p.name, tag))
         obj = os.path.join(work, "%s.%s.o" % (p.name, tag))
         env = env_with(MTPC_STATS=stats, **{var: "1"}, **FORCE_SPLIT)
-        import subprocess
         r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
@@ -278,7 +277,6 @@ def test_host_settings(p, work, checker):
 
 
 def test_bad_environment(p, work, checker):
-    import subprocess
     for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe")):
         obj = os.path.join(work, "badenv.o")
         r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],

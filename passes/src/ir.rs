@@ -422,8 +422,7 @@ impl<'m> Instruction<'m> {
     /// The metadata node attached under `kind`, if any.
     pub fn metadata(&self, kind: u32) -> Option<MdNode<'m>> {
         // SAFETY: value is a live instruction; the shim only reads.
-        let md = unsafe { mtpc_instruction_metadata(self.value.raw, kind) };
-        (!md.is_null()).then(|| MdNode { raw: md, _module: PhantomData })
+        MdNode::new(unsafe { mtpc_instruction_metadata(self.value.raw, kind) })
     }
 }
 
@@ -446,6 +445,10 @@ pub enum MdOperand<'m> {
 }
 
 impl<'m> MdNode<'m> {
+    fn new(raw: LLVMMetadataRef) -> Option<Self> {
+        (!raw.is_null()).then_some(MdNode { raw, _module: PhantomData })
+    }
+
     pub fn operands(self) -> Vec<MdOperand<'m>> {
         // SAFETY: raw is a live node of the module's context; indices are
         // within its operand count; the shim only reads.
@@ -664,8 +667,9 @@ impl<'m> Global<'m> {
             let mut out = Vec::new();
             for i in 0..n as u32 {
                 if LLVMValueMetadataEntriesGetKind(entries, i) == kind {
-                    let raw = LLVMValueMetadataEntriesGetMetadata(entries, i);
-                    out.extend(MdNode { raw, _module: PhantomData }.operands());
+                    if let Some(node) = MdNode::new(LLVMValueMetadataEntriesGetMetadata(entries, i)) {
+                        out.extend(node.operands());
+                    }
                 }
             }
             if !entries.is_null() {
@@ -809,7 +813,7 @@ impl<'m> ModuleRef<'m> {
         ModuleRef { raw, _owner: PhantomData }
     }
 
-    pub fn context(&self) -> LLVMContextRef {
+    fn context(&self) -> LLVMContextRef {
         // SAFETY: a live module has a context.
         unsafe { LLVMGetModuleContext(self.raw) }
     }

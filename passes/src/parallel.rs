@@ -147,14 +147,14 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
         work_ms: 0.0,
         parts,
     };
-    let mut by_partition: Vec<Option<Result<PartitionResult, String>>> = (0..partitions).map(|_| None).collect();
-    for (&k, r) in order.iter().zip(results) {
-        by_partition[k as usize] = Some(r);
-    }
+    // Back in partition order: the merge and the stats follow it.
+    let mut by_partition: Vec<(u32, Result<PartitionResult, String>)> = order.into_iter().zip(results).collect();
+    by_partition.sort_by_key(|(k, _)| *k);
     let mut texts = Vec::with_capacity(by_partition.len());
     let mut failure = None;
-    for (k, r) in by_partition.into_iter().enumerate() {
-        match r.expect("every partition ran") {
+    for (k, r) in by_partition {
+        let k = k as usize;
+        match r {
             Ok(r) => {
                 let p = &mut stats.parts[k];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
