@@ -125,13 +125,9 @@ bool mtpc_materialize(LLVMValueRef GV, char **Message) {
   return true;
 }
 
-// Finishes lazy loading: whatever is still materializable, and the metadata.
-bool mtpc_materialize_all(LLVMModuleRef M, char **Message) {
-  if (Error E = unwrap(M)->materializeAll()) {
-    *Message = strdup(toString(std::move(E)).c_str());
-    return false;
-  }
-  return true;
+// True if no function of M still waits for its body to be read.
+bool mtpc_all_bodies_read(LLVMModuleRef M) {
+  return llvm::none_of(*unwrap(M), [](const Function &F) { return F.isMaterializable(); });
 }
 
 // True if nothing but dead constants uses GV (and removes those constants).

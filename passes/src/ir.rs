@@ -29,7 +29,7 @@ extern "C" {
     fn mtpc_md_node_operand(md: LLVMMetadataRef, index: u32, value: *mut LLVMValueRef, s: *mut *const c_char, len: *mut usize);
     fn mtpc_function_delete_body(f: LLVMValueRef);
     fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
-    fn mtpc_materialize_all(m: LLVMModuleRef, message: *mut *mut c_char) -> bool;
+    fn mtpc_all_bodies_read(m: LLVMModuleRef) -> bool;
     fn mtpc_global_is_unused(v: LLVMValueRef) -> bool;
     fn mtpc_erase_global(v: LLVMValueRef);
     fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
@@ -1054,15 +1054,11 @@ impl<'m> ModuleRef<'m> {
         unsafe { mtpc_replace_module_with_asm(self.raw, asm.as_ptr().cast(), asm.len()) }
     }
 
-    /// Finishes lazy loading of everything still pending.
-    pub fn materialize_all(&self) -> Result<(), String> {
-        let mut msg = std::ptr::null_mut();
-        // SAFETY: raw is a live (possibly lazy) module.
-        if unsafe { mtpc_materialize_all(self.raw, &mut msg) } {
-            Ok(())
-        } else {
-            Err(take_malloc_message(msg))
-        }
+    /// True if no function of a lazily loaded module still waits for its
+    /// body to be read.
+    pub fn all_bodies_read(&self) -> bool {
+        // SAFETY: raw is a live module.
+        unsafe { mtpc_all_bodies_read(self.raw) }
     }
 }
 

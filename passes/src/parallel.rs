@@ -110,12 +110,11 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
                 let _span = Span::begin("mtpc partition", &label);
                 let ctx = OwnedContext::new();
                 let build_span = Span::begin("mtpc build", &label);
-                let mut unfinished = partition_builder::build(&ctx, &input, k)?;
+                let mut m = partition_builder::build(&ctx, &input, k)?;
                 if break_partition == Some(k) {
-                    break_for_test(&unfinished.module());
+                    break_for_test(&m.as_module());
                 }
-                unfinished.verify().map_err(|e| format!("{label}: partition fails the verifier: {e}"))?;
-                let mut m = unfinished.finish()?;
+                m.as_module().verify().map_err(|e| format!("{label}: partition fails the verifier: {e}"))?;
                 drop(build_span);
                 let build_ms = ms(t);
                 if fail_partition == Some(k) {

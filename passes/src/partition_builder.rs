@@ -18,38 +18,19 @@ pub struct SplitInput {
     pub plan: SymbolPlan,
 }
 
-/// A partition with every body it keeps read and the plan applied, still
-/// attached to its lazy bitcode reader.
+/// Builds partition `partition` in `ctx`: every body it keeps is read, the
+/// rest are dropped unread, and the plan is applied.
 ///
-/// Finishing the load ([`Unfinished::finish`]) runs LLVM's upgrade of debug
-/// info, which verifies a module that has debug info and, if it is broken,
-/// aborts the process. A caller that must survive a broken partition (and
-/// fall back) calls [`Unfinished::verify`] first, which returns the error
-/// instead; then finishing cannot fail that way.
-pub struct Unfinished<'c> {
-    module: OwnedModule<'c>,
-}
-
-impl<'c> Unfinished<'c> {
-    pub fn module(&mut self) -> ModuleRef<'_> {
-        self.module.as_module()
-    }
-
-    pub fn verify(&mut self) -> Result<(), String> {
-        self.module.as_module().verify()
-    }
-
-    /// Finishes the lazy load: the module no longer depends on the bitcode.
-    pub fn finish(mut self) -> Result<OwnedModule<'c>, String> {
-        self.module.as_module().materialize_all()?;
-        Ok(self.module)
-    }
-}
-
-/// Builds partition `partition` in `ctx`. It is not verified here (see
-/// [`Unfinished`]): `mtpc-parallel` verifies it before compiling it; the
-/// files `mtpc-split` writes are verified by the tools that read them.
-pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -> Result<Unfinished<'c>, String> {
+/// The module stays attached to its lazy bitcode reader (which is why it
+/// borrows `input`), with nothing left to read. Finishing the load with
+/// `Module::materializeAll` would only add the bitcode upgrades, which find
+/// nothing to upgrade in bitcode this LLVM has just written from a module in
+/// memory, but which walk every instruction again: stripping debug info from
+/// a module without the "Debug Info Version" flag, verifying one with it
+/// (and aborting the process if it is broken). So a partition is not
+/// verified here: `mtpc-parallel` verifies it before compiling it; the files
+/// `mtpc-split` writes are verified by the tools that read them.
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -> Result<OwnedModule<'c>, String> {
     let mut owned = ctx.load_lazy(&input.bitcode, &format!("mtpc.partition.{partition}"))?;
     {
         let module = owned.as_module();
@@ -62,8 +43,11 @@ pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -
             ));
         }
         PartitionEditor { module: &module, globals, input, partition }.apply()?;
+        if !module.all_bodies_read() {
+            return Err(format!("partition {partition}: a function body was left unread (a planning error)"));
+        }
     }
-    Ok(Unfinished { module: owned })
+    Ok(owned)
 }
 
 struct PartitionEditor<'a, 'm> {

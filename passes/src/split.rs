@@ -148,7 +148,7 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
 /// itself. A second thread meanwhile plans the split, hands the plan over,
 /// and then verifies the input while the partitions are built (each in a
 /// context of its own, never touching the input). Both threads only read
-/// the module. No partition is finished or written before the verifier
+/// the module. No partition is written before the verifier
 /// has passed the input; the partitions themselves are left to the tools
 /// that read them (`opt` and `llc` verify their input).
 pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Path) -> Result<PlanSummary, SplitError> {
@@ -213,9 +213,8 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
 }
 
 /// Whether the input passed the verifier, once that is known. Partition
-/// jobs wait for it before they finish loading (which verifies a module
-/// with debug info again and would abort the process on a broken one), so
-/// nothing is finished or written for a broken input.
+/// jobs wait for it before they write, so nothing is written for a broken
+/// input.
 #[derive(Default)]
 struct InputVerdict {
     passed: Mutex<Option<bool>>,
@@ -264,12 +263,11 @@ fn build_and_write_all(
                 let t = Instant::now();
                 let _span = Span::begin("mtpc partition", &format!("partition {k}"));
                 let ctx = OwnedContext::new();
-                let unfinished = partition_builder::build(&ctx, &input, k)?;
+                let mut m = partition_builder::build(&ctx, &input, k)?;
+                let built = elapsed_ms(t);
                 if !verdict.wait() {
                     return Err("the input fails the verifier".into());
                 }
-                let mut m = unfinished.finish()?;
-                let built = elapsed_ms(t);
                 m.as_module().write_bitcode(&path)?;
                 log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", elapsed_ms(t) - built);
                 Ok(())
