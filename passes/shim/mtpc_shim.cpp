@@ -175,13 +175,17 @@ void mtpc_resolve_alias(LLVMValueRef V) {
   GA->eraseFromParent();
 }
 
-// Writes M as bitcode into a malloc'ed buffer (*Data, *Size; free with free()).
-void mtpc_write_bitcode(LLVMModuleRef M, char **Data, size_t *Size) {
-  SmallVector<char, 0> Buffer = writeBitcode(*unwrap(M));
-  *Data = static_cast<char *>(malloc(Buffer.size()));
-  memcpy(*Data, Buffer.data(), Buffer.size());
-  *Size = Buffer.size();
+// Writes M as bitcode. Returns the buffer the writer filled, as an opaque
+// handle (free with mtpc_bitcode_dispose), and its bytes in *Data, *Size:
+// the caller reads them in place, without a copy.
+void *mtpc_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
+  auto *Buffer = new SmallVector<char, 0>(writeBitcode(*unwrap(M)));
+  *Data = Buffer->data();
+  *Size = Buffer->size();
+  return Buffer;
 }
+
+void mtpc_bitcode_dispose(void *Bitcode) { delete static_cast<SmallVector<char, 0> *>(Bitcode); }
 
 // Writes M as bitcode to the file Path. Returns false and sets *Message
 // (free with free()) on failure.

@@ -34,7 +34,8 @@ extern "C" {
     fn mtpc_erase_global(v: LLVMValueRef);
     fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
     fn mtpc_resolve_alias(v: LLVMValueRef);
-    fn mtpc_write_bitcode(m: LLVMModuleRef, data: *mut *mut c_char, size: *mut usize);
+    fn mtpc_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
+    fn mtpc_bitcode_dispose(bitcode: *mut std::ffi::c_void);
     fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
     fn mtpc_host_settings_capture(pass_builder: *mut std::ffi::c_void) -> *mut std::ffi::c_void;
     fn mtpc_host_settings_free(h: *mut std::ffi::c_void);
@@ -968,16 +969,13 @@ impl<'m> ModuleRef<'m> {
 
     /// Serializes the module to bitcode in memory (without the LTO symbol
     /// table, which only linkers read).
-    pub fn to_bitcode(&self) -> Vec<u8> {
-        let mut data = std::ptr::null_mut();
-        let mut size = 0usize;
-        // SAFETY: the shim hands us a malloc'ed buffer of `size` bytes.
-        unsafe {
-            mtpc_write_bitcode(self.raw, &mut data, &mut size);
-            let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size).to_vec();
-            libc_free(data.cast());
-            bytes
-        }
+    pub fn to_bitcode(&self) -> Bitcode {
+        let mut data = std::ptr::null();
+        let mut len = 0usize;
+        // SAFETY: the shim returns the writer's buffer, which holds `len`
+        // bytes at `data` until it is disposed of.
+        let raw = unsafe { mtpc_bitcode_write(self.raw, &mut data, &mut len) };
+        Bitcode { raw, data: data.cast(), len }
     }
 
     /// Runs `side` on a second thread and `main` on this one, and returns
@@ -1059,6 +1057,33 @@ impl<'m> ModuleRef<'m> {
     pub fn all_bodies_read(&self) -> bool {
         // SAFETY: raw is a live module.
         unsafe { mtpc_all_bodies_read(self.raw) }
+    }
+}
+
+/// A module as bitcode, read in place in the buffer LLVM's writer filled.
+pub struct Bitcode {
+    raw: *mut std::ffi::c_void,
+    data: *const u8,
+    len: usize,
+}
+
+// SAFETY: the bytes are never changed after writing, and the buffer is
+// freed only on drop, by whichever thread drops it.
+unsafe impl Send for Bitcode {}
+unsafe impl Sync for Bitcode {}
+
+impl std::ops::Deref for Bitcode {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `data` holds `len` bytes as long as `raw` lives.
+        unsafe { std::slice::from_raw_parts(self.data, self.len) }
+    }
+}
+
+impl Drop for Bitcode {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from mtpc_bitcode_write and is disposed of once.
+        unsafe { mtpc_bitcode_dispose(self.raw) }
     }
 }
 

@@ -7,13 +7,13 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Global, GlobalKind, ModuleRef, OwnedContext, OwnedModule};
+use crate::ir::{Bitcode, Global, GlobalKind, ModuleRef, OwnedContext, OwnedModule};
 use crate::module_facts::{globals_in_fact_order, Linkage, ModuleFacts, SpecialArray, Visibility};
 use crate::symbol_rules::{Decision, SymbolPlan};
 
 /// What every partition is built from, shared by the jobs that build them.
 pub struct SplitInput {
-    pub bitcode: Vec<u8>,
+    pub bitcode: Bitcode,
     pub facts: ModuleFacts,
     pub plan: SymbolPlan,
 }
