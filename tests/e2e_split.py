@@ -19,6 +19,7 @@ import concurrent.futures
 import filecmp
 import glob
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -124,6 +125,8 @@ def test_program(p, work, checker, pool):
         wrong = sorted("%s defined %d times" % (s, counts.get(s, 0)) for s in whole_symbols if counts.get(s, 0) != 1)
         checker.check(not wrong, label + ": every symbol of the unsplit object is defined exactly once",
                       "\n".join(wrong[:20]))
+        if n == 8 and "-g" in p.cflags:
+            check_debug_info_changes_nothing(p, parts, work, checker)
         if n == 8:
             again = os.path.join(work, "%s.%d.again" % (p.name, n))
             os.makedirs(again)
@@ -131,6 +134,33 @@ def test_program(p, work, checker, pool):
             same = len(parts) == len(parts2) and all(filecmp.cmp(a, b, shallow=False) for a, b in zip(parts, parts2))
             checker.check(same, label + ": byte-identical partitions with 1 and %d threads" % (JOBS + 2))
         shutil.rmtree(d, ignore_errors=True)
+
+
+DEFINE = re.compile(r'^define ([^@]*)@("[^"]+"|[^(]+)\(', re.M)
+
+
+def definitions(bc):
+    """What a partition defines: each function's name with its linkage,
+    visibility and signature's return type, from its disassembly."""
+    return sorted((m.group(2), m.group(1)) for m in DEFINE.finditer(run([tool("llvm-dis"), bc, "-o", "-"])))
+
+
+def check_debug_info_changes_nothing(p, parts, work, checker):
+    """The program's module built without -g, split into as many
+    partitions: each must define the same functions, with the same linkage,
+    as with -g (debug intrinsics must not weigh in the plan or the copies)."""
+    label = "%s split into 8" % p.name
+    bc = os.path.join(work, p.name + ".nodebug.bc")
+    cflags = [f for f in p.cflags if f != "-g"]
+    run([p.driver, "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", p.module, "-o", bc] + cflags)
+    d = os.path.join(work, p.name + ".nodebug.8")
+    os.makedirs(d)
+    plain = split(bc, os.path.join(d, "p"), 8, threads=1)
+    differing = [k for k, (a, b) in enumerate(zip(parts, plain)) if definitions(a) != definitions(b)]
+    checker.check(len(parts) == len(plain) and not differing,
+                  label + ": every partition defines the same functions as without -g",
+                  "%d and %d partitions; differing: %s" % (len(parts), len(plain), differing))
+    shutil.rmtree(d, ignore_errors=True)
 
 
 def test_two_sources(work, checker, pool):

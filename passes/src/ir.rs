@@ -420,6 +420,12 @@ pub struct Instruction<'m> {
 }
 
 impl<'m> Instruction<'m> {
+    /// True for a call of a debug-info intrinsic (`llvm.dbg.*`).
+    pub fn is_debug_intrinsic(&self) -> bool {
+        // SAFETY: value is a live instruction.
+        self.callee.is_some() && !unsafe { LLVMIsADbgInfoIntrinsic(self.value.raw) }.is_null()
+    }
+
     /// The metadata node attached under `kind`, if any.
     pub fn metadata(&self, kind: u32) -> Option<MdNode<'m>> {
         // SAFETY: value is a live instruction; the shim only reads.

@@ -101,7 +101,8 @@ pub struct GlobalFacts {
     pub thread_local: bool,
     pub is_constant: bool,
     pub unnamed_addr: bool,
-    /// IR instructions of a function body (the cost model's unit).
+    /// IR instructions of a function body, debug intrinsics not counted
+    /// (the cost model's unit).
     pub instructions: u32,
     /// Bytes of a variable's value.
     pub size: u64,
@@ -218,7 +219,9 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                         walker.walk(op, RefKind::Ref);
                     }
                     for inst in g.instructions() {
-                        instructions += 1;
+                        // Debug intrinsics are not code: with them counted,
+                        // -g would change the plan and what is copied.
+                        instructions += u32::from(!inst.is_debug_intrinsic());
                         walker.walk_instruction(&inst, &kinds, &pgo_names);
                     }
                 }
