@@ -4,8 +4,8 @@
 
 ; A module that fails the IR verifier is refused with the verifier's
 ; message, and nothing is left in the output directory: the partitions are
-; built while the verifier runs, but none is finished or written before it
-; has passed the input.
+; built while the verifier runs, but none is written before it has passed
+; the input.
 ; CHECK: LLVM ERROR: mtpc-split: the input module fails the IR verifier
 ; CHECK: Instruction does not dominate all uses!
 
