@@ -130,6 +130,16 @@ bool mtpc_all_bodies_read(LLVMModuleRef M) {
   return llvm::none_of(*unwrap(M), [](const Function &F) { return F.isMaterializable(); });
 }
 
+// Finishes a lazy load: LLVM's bitcode upgrades run (for a module with debug
+// info, the verifier, fatal if it fails), then the reader is freed.
+bool mtpc_materialize_all(LLVMModuleRef M, char **Message) {
+  if (Error E = unwrap(M)->materializeAll()) {
+    *Message = strdup(toString(std::move(E)).c_str());
+    return false;
+  }
+  return true;
+}
+
 // True if nothing but dead constants uses GV (and removes those constants).
 bool mtpc_global_is_unused(LLVMValueRef V) {
   auto *GV = unwrap<GlobalValue>(V);

@@ -30,6 +30,7 @@ extern "C" {
     fn mtpc_function_delete_body(f: LLVMValueRef);
     fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
     fn mtpc_all_bodies_read(m: LLVMModuleRef) -> bool;
+    fn mtpc_materialize_all(m: LLVMModuleRef, message: *mut *mut c_char) -> bool;
     fn mtpc_global_is_unused(v: LLVMValueRef) -> bool;
     fn mtpc_erase_global(v: LLVMValueRef);
     fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
@@ -1063,6 +1064,19 @@ impl<'m> ModuleRef<'m> {
     pub fn all_bodies_read(&self) -> bool {
         // SAFETY: raw is a live module.
         unsafe { mtpc_all_bodies_read(self.raw) }
+    }
+
+    /// Finishes the lazy load of a module and frees its bitcode reader.
+    /// Runs LLVM's bitcode upgrades, which verify a module with debug info
+    /// and abort the process if it is broken: verify it first.
+    pub fn finish_lazy_load(&self) -> Result<(), String> {
+        let mut msg = std::ptr::null_mut();
+        // SAFETY: raw is a live (possibly lazy) module.
+        if unsafe { mtpc_materialize_all(self.raw, &mut msg) } {
+            Ok(())
+        } else {
+            Err(take_malloc_message(msg))
+        }
     }
 }
 

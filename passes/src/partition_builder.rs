@@ -22,14 +22,15 @@ pub struct SplitInput {
 /// rest are dropped unread, and the plan is applied.
 ///
 /// The module stays attached to its lazy bitcode reader (which is why it
-/// borrows `input`), with nothing left to read. Finishing the load with
-/// `Module::materializeAll` would only add the bitcode upgrades, which find
-/// nothing to upgrade in bitcode this LLVM has just written from a module in
-/// memory, but which walk every instruction again: stripping debug info from
-/// a module without the "Debug Info Version" flag, verifying one with it
-/// (and aborting the process if it is broken). So a partition is not
-/// verified here: `mtpc-parallel` verifies it before compiling it; the files
-/// `mtpc-split` writes are verified by the tools that read them.
+/// borrows `input`), with nothing left to read. Finishing the load
+/// (`ModuleRef::finish_lazy_load`) adds only LLVM's bitcode upgrades, which
+/// find nothing to upgrade in bitcode this LLVM has just written, but walk
+/// every instruction again: stripping debug info from a module without the
+/// "Debug Info Version" flag, verifying one with it (and aborting the
+/// process if it is broken). `mtpc-split` writes the module as it is and
+/// frees it; the tools that read the file verify it. `mtpc-parallel`
+/// verifies it, then finishes the load so that the reader's tables do not
+/// stay allocated through optimization and code generation.
 pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -> Result<OwnedModule<'c>, String> {
     let mut owned = ctx.load_lazy(&input.bitcode, &format!("mtpc.partition.{partition}"))?;
     {
