@@ -115,9 +115,8 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
                     break_for_test(&m.as_module());
                 }
                 m.as_module().verify().map_err(|e| format!("{label}: partition fails the verifier: {e}"))?;
-                // The reader's tables would otherwise stay allocated through
-                // optimization and code generation (more peak memory than
-                // its upgrades cost time here).
+                // Frees the bitcode reader, whose tables would otherwise stay
+                // allocated through optimization and code generation.
                 m.as_module().finish_lazy_load().map_err(|e| format!("{label}: {e}"))?;
                 drop(build_span);
                 let build_ms = ms(t);
