@@ -230,7 +230,7 @@ def test_thinlto(p, work, checker):
     stats2 = os.path.join(work, p.name + ".thin-explicit.jsonl")
     exe2 = exe + ".explicit"
     run([p.driver, "-fuse-ld=lld", "-flto=thin", "-Wl,--load-pass-plugin=" + PLUGIN,
-         "-Xlinker", "--lto-newpm-passes=mtpc-parallel<thinlto;O2;partitions=4;min-size=0>,thinlto<O2>", pre] +
+         "-Xlinker", "--lto-newpm-passes=mtpc-parallel<thinlto;O2;partitions=4;min-size=0>", pre] +
         extra_objs + ["-o", exe2] + p.libs, env=env_with(MTPC_STATS=stats2))
     checker.check(*split_happened(read_stats(stats2), label + " --lto-newpm-passes=mtpc-parallel<thinlto;O2>: split"))
     checker.check(run([exe2] + p.args) == expected, label + " --lto-newpm-passes: output equals the stock build's")

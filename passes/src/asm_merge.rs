@@ -2,27 +2,43 @@
 //! into one object (ELF, AT&T syntax, as `llc` prints it).
 //!
 //! Each part was printed as if it were the only one in its object, so
-//! concatenating them needs four fixes (see shared/design/HOST-FACTS.md):
+//! concatenating them needs these fixes (see shared/design/HOST-FACTS.md):
 //! - private labels (`.L...`) are made unique per part;
-//! - the DWARF file tables (`.file N ...`) become one table and every
-//!   `.loc` is renumbered to it; the root file (`.file 0`) appears once;
+//! - the DWARF file tables (`.file N ...`) become one table, written first,
+//!   and every `.loc` is renumbered to it; the root file (`.file 0`)
+//!   appears once, and an entry the assembler would take for the root (same
+//!   name and checksum: DWARF 5) is the root;
 //! - a reference to a section's start by the section's name (the compile
 //!   unit header's `.long .debug_abbrev`) assumes one unit per object: it
 //!   becomes a label at the start of that part's contribution;
 //! - sections of a COMDAT group that several parts emit (the code
 //!   generator's `DW.ref.__gxx_personality_v0`) are kept from the first
-//!   part only, as are the once-per-object directives (`.file "name"`,
-//!   `.ident`, `.addrsig`);
+//!   part only, as are the once-per-object directives (`.ident`,
+//!   `.addrsig`);
+//! - what the host's own code generation writes for the module anyway is
+//!   left to it: the file symbol (`.file "name"`) and the CET property note
+//!   (`.note.gnu.property`) the code generator puts at the top of a text;
 //! - local symbols the code generator numbers per object (such as
-//!   `GCC_except_table1`) that several parts define are renamed per part;
+//!   `GCC_except_table1`) that several parts define are renamed per part,
+//!   and so are the ids of `unique` sections;
 //! - MD5 checksums are dropped from the file table unless every entry has
 //!   one (DWARF 5 needs all or none; the assembler would drop them anyway,
-//!   with a warning).
+//!   with a warning);
+//! - in a DWARF 4 table, a file in the compile unit's directory is named
+//!   without it, as the code generator writes it into an object (the
+//!   assembler reading the text does not know that directory).
 //!
-//! The output depends only on the parts and their order.
+//! A weak data symbol that several parts define (one the pipeline makes in
+//! every module, such as MemorySanitizer's `__msan_track_origins`) is kept
+//! from the first; any other symbol that two parts define is an error (the
+//! plan gives every definition one owner). The merged text is the file table followed by one
+//! segment per part; the table and any one segment assemble on their own,
+//! which is how they are checked, in parallel. The output depends only on
+//! the parts and their order.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
+use std::ops::Range;
 
 /// One DWARF file-table entry: directory, name and the rest (checksum, source).
 type FileKey = (String, String, String);
@@ -36,54 +52,228 @@ impl std::fmt::Display for MergeError {
     }
 }
 
+/// The merged text: the file table, then one segment per part.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Merged<T> {
+    pub text: T,
+    /// The file table: `text[..table]`.
+    pub table: usize,
+    /// Part K's segment: `text[segments[K].clone()]`.
+    pub segments: Vec<Range<usize>>,
+}
+
+impl Merged<Vec<u8>> {
+    /// Part `k`'s segment with the file table before it: a text that
+    /// assembles on its own (undefined symbols aside) exactly as that part
+    /// of the whole text does.
+    pub fn segment_with_table(&self, k: usize) -> Vec<u8> {
+        let segment = &self.text[self.segments[k].clone()];
+        let mut out = Vec::with_capacity(self.table + segment.len());
+        out.extend_from_slice(&self.text[..self.table]);
+        out.extend_from_slice(segment);
+        out
+    }
+}
+
+/// What the merge knows of the module's source files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Files<'a> {
+    /// The `.file` directives of the line table every part numbers its
+    /// files by (the root first), which the parts do not repeat.
+    pub table: Option<&'a str>,
+    /// The directory of the module's compile unit, if it has debug info.
+    pub compile_unit_directory: Option<&'a str>,
+}
+
 /// Merges parts given as bytes: assembly is ASCII, but string data may
 /// hold any byte, so each byte is carried as the char of the same value.
-pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B]) -> Result<Vec<u8>, MergeError> {
-    let texts: Vec<String> = parts.iter().map(|p| p.as_ref().iter().map(|&b| char::from(b)).collect()).collect();
+pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B], files: Files<'_>) -> Result<Merged<Vec<u8>>, MergeError> {
+    let as_chars = |bytes: &[u8]| bytes.iter().map(|&b| char::from(b)).collect::<String>();
+    let texts: Vec<String> = parts.iter().map(|p| as_chars(p.as_ref())).collect();
+    let table = files.table.map(|t| as_chars(t.as_bytes()));
+    let directory = files.compile_unit_directory.map(|d| as_chars(d.as_bytes()));
+    let merged = merge_in(&texts, Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() })?;
     // Every char came from one byte, so it converts back exactly.
-    Ok(merge(&texts)?.chars().map(|c| c as u8).collect())
+    let bytes = |range: Range<usize>| merged.text[range].chars().map(|c| c as u8).collect::<Vec<u8>>();
+    let mut text = bytes(0..merged.table);
+    let table = text.len();
+    let mut segments = Vec::with_capacity(merged.segments.len());
+    for range in &merged.segments {
+        let start = text.len();
+        text.extend(bytes(range.clone()));
+        segments.push(start..text.len());
+    }
+    Ok(Merged { text, table, segments })
 }
 
 /// Merges the parts, in order, into one assembly text.
-pub fn merge<S: AsRef<str>>(parts: &[S]) -> Result<String, MergeError> {
+pub fn merge<S: AsRef<str>>(parts: &[S]) -> Result<Merged<String>, MergeError> {
+    merge_in(parts, Files::default())
+}
+
+/// Merges the parts of a module whose source files are `files`.
+pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<String>, MergeError> {
     let texts: Vec<&str> = parts.iter().map(|p| p.as_ref()).collect();
-    let mut state = MergeState {
-        colliding_locals: colliding_local_symbols(&texts),
-        keep_md5: every_file_entry_has_md5(&texts),
-        ..Default::default()
-    };
-    let mut out = String::with_capacity(parts.iter().map(|p| p.as_ref().len()).sum::<usize>() + 1024);
-    for (k, part) in parts.iter().enumerate() {
-        state.merge_part(k, part.as_ref(), &mut out)?;
+    let table = FileTable::build(&texts, &files)?;
+    let mut state = MergeState { colliding_locals: colliding_local_symbols(&texts), ..Default::default() };
+    let mut text = String::with_capacity(texts.iter().map(|p| p.len()).sum::<usize>() + 1024);
+    for line in &table.lines {
+        let _ = writeln!(text, "\t.file\t{line}");
     }
-    Ok(out)
+    let table_end = text.len();
+    let mut segments = Vec::with_capacity(texts.len());
+    for (k, part) in texts.iter().enumerate() {
+        let start = text.len();
+        state.merge_part(k, part, &table.numbers, &mut text)?;
+        segments.push(start..text.len());
+    }
+    Ok(Merged { text, table: table_end, segments })
+}
+
+/// The merged DWARF file table. Every part numbers its files alike (the
+/// shared table, `Files::table`, which the merge writes first, and files a
+/// part adds beyond it): the parts' debug information names files by these
+/// numbers, so a file two parts number differently is an error.
+struct FileTable {
+    /// The operands of each `.file` directive of the table, the root (`0 ...`) first.
+    lines: Vec<String>,
+    /// The file numbers `.loc` may name.
+    numbers: HashSet<u32>,
+}
+
+/// One `.file N` directive: its number and operands.
+fn file_directive(line: &str) -> Option<Result<(u32, &str), ()>> {
+    let rest = strip_comment(line).trim().strip_prefix(".file")?.trim_start();
+    if rest.starts_with('"') || rest.is_empty() {
+        return None; // the object's file symbol: the host writes its own
+    }
+    let (num, tail) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()));
+    Some(num.parse().map(|n| (n, tail.trim())).map_err(|_| ()))
+}
+
+impl FileTable {
+    fn build(parts: &[&str], files: &Files<'_>) -> Result<FileTable, MergeError> {
+        let mut entries: BTreeMap<u32, (String, FileKey)> = BTreeMap::new();
+        let mut add = |origin: &str, line_no: usize, line: &str| -> Result<(), MergeError> {
+            let bad = || MergeError(format!("{origin}, line {}: bad .file directive: {}", line_no + 1, line.trim()));
+            let Some(directive) = file_directive(line) else { return Ok(()) };
+            let (n, tail) = directive.map_err(|_| bad())?;
+            let key = file_key(tail).ok_or_else(bad)?;
+            match entries.get(&n) {
+                Some((_, known)) if *known == key => Ok(()),
+                Some((known, _)) => Err(MergeError(format!(
+                    "{origin}, line {}: file {n} is {tail}, but {known} elsewhere (the parts number their files differently)",
+                    line_no + 1
+                ))),
+                None => {
+                    entries.insert(n, (tail.to_string(), key));
+                    Ok(())
+                }
+            }
+        };
+        for (line_no, line) in files.table.unwrap_or("").lines().enumerate() {
+            add("the shared file table", line_no, line)?;
+        }
+        for (k, part) in parts.iter().enumerate() {
+            for (line_no, line) in part.lines().enumerate() {
+                add(&format!("part {k}"), line_no, line)?;
+            }
+        }
+        // DWARF 5 needs a checksum for every file or for none; the assembler
+        // drops them all otherwise (with a warning), as the code generator
+        // does when it writes an object.
+        let keep_md5 = entries.values().all(|(tail, _)| tail.split_whitespace().any(|w| w == "md5"));
+        let root = entries.get(&0).map(|(tail, _)| if keep_md5 { tail.clone() } else { without_md5(tail) });
+        let root = root.and_then(|t| file_key(&t));
+        let mut table = FileTable { lines: Vec::new(), numbers: entries.keys().copied().collect() };
+        for (&n, (tail, _)) in &entries {
+            let mut tail = if keep_md5 { tail.clone() } else { without_md5(tail) };
+            let mut key = file_key(&tail).ok_or_else(|| MergeError(format!("bad .file directive: {tail}")))?;
+            if root.is_none() && files.compile_unit_directory == Some(key.0.as_str()) {
+                // DWARF 4: named as in an object, relative to the unit's directory.
+                tail = tail_without_directory(&tail);
+                key.0.clear();
+            }
+            if n != 0 && root.as_ref().map_or(false, |r| is_root_file(r, &key)) {
+                // Without its checksum the entry looks like the root to the
+                // assembler, which would give it no number of its own: the
+                // same file, named so that it does not.
+                tail = with_name(&key, &beside(&key.1));
+            }
+            table.lines.push(format!("{n} {tail}"));
+        }
+        Ok(table)
+    }
+}
+
+/// Operands `"dir" "name" rest` (or `"name" rest`) for a file key with another name.
+fn with_name(key: &FileKey, name: &str) -> String {
+    let (dir, _, rest) = key;
+    let quoted = if dir.is_empty() { format!("\"{name}\"") } else { format!("\"{dir}\" \"{name}\"") };
+    if rest.is_empty() {
+        quoted
+    } else {
+        format!("{quoted} {rest}")
+    }
+}
+
+/// The same path, spelled with a `./` before its last component.
+fn beside(name: &str) -> String {
+    match name.rfind('/') {
+        Some(i) => format!("{}/./{}", &name[..i], &name[i + 1..]),
+        None => format!("./{name}"),
+    }
+}
+
+/// `"dir" "name" rest` as `"name" rest`.
+fn tail_without_directory(tail: &str) -> String {
+    let after_first = closing_quote(&tail[1..]).map_or(tail.len(), |i| i + 2);
+    tail[after_first..].trim_start().to_string()
+}
+
+/// The assembler's test for the root file of a DWARF 5 line table: the same
+/// name and the same checksum (or none on both).
+fn is_root_file(root: &FileKey, key: &FileKey) -> bool {
+    root.1 == key.1 && md5_of(&root.2) == md5_of(&key.2)
+}
+
+fn md5_of(rest: &str) -> Option<&str> {
+    let mut words = rest.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "md5" {
+            return words.next();
+        }
+    }
+    None
 }
 
 #[derive(Default)]
 struct MergeState {
-    /// The merged DWARF file table.
-    files: HashMap<FileKey, u32>,
-    next_file: u32,
-    root_file: Option<FileKey>,
     /// COMDAT groups already emitted, by signature.
     comdat_groups: HashSet<String>,
     /// Once-per-object directives already emitted.
     once: HashSet<String>,
     /// Local (non-`.L`) symbols that more than one part defines.
     colliding_locals: HashSet<String>,
-    keep_md5: bool,
+    /// Symbols defined so far, and by which part.
+    defined: HashMap<String, usize>,
+    /// The last `unique` section id given out.
+    unique_ids: u32,
 }
 
-/// Symbols defined (`name:` at the start of a line) and made global
-/// (`.globl`, `.weak`) by one part.
-fn defined_and_global(text: &str) -> (HashSet<&str>, HashSet<&str>) {
-    let (mut defined, mut global) = (HashSet::new(), HashSet::new());
+/// Symbols defined (`name:` at the start of a line), with the COMDAT group
+/// each definition is in, and symbols made global (`.globl`, `.weak`), by
+/// one part.
+fn defined_and_global(text: &str) -> (HashMap<&str, Option<&str>>, HashSet<&str>) {
+    let (mut defined, mut global) = (HashMap::new(), HashSet::new());
+    let mut group = None;
     for line in text.lines() {
         let t = strip_comment(line).trim();
-        if let Some(name) = t.strip_suffix(':') {
-            if !name.is_empty() && name.bytes().all(is_symbol_char) {
-                defined.insert(name);
-            }
+        let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+        if is_section_switch(directive) {
+            group = comdat_group(t).filter(|_| directive == ".section");
+        } else if let Some(name) = label_defined(t) {
+            defined.insert(name, group);
         } else if let Some(rest) = t.strip_prefix(".globl").or_else(|| t.strip_prefix(".weak")) {
             global.insert(rest.trim());
         }
@@ -91,34 +281,31 @@ fn defined_and_global(text: &str) -> (HashSet<&str>, HashSet<&str>) {
     (defined, global)
 }
 
-/// Local symbols, other than private labels, defined by more than one part.
+/// The symbol a (comment-free, trimmed) line defines as a label, if any.
+fn label_defined(line: &str) -> Option<&str> {
+    let name = line.strip_suffix(':')?;
+    (!name.is_empty() && name.bytes().all(is_symbol_char)).then_some(name)
+}
+
+/// Local symbols, other than private labels, that more than one part
+/// defines. A local that every part defines in the same COMDAT group is not
+/// one: the group is kept once, and every part refers to that copy.
 fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashMap<&str, (usize, HashSet<Option<&str>>)> = HashMap::new();
     for part in parts {
         let (defined, global) = defined_and_global(part);
-        for name in defined {
+        for (name, group) in defined {
             if !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
-                *seen.entry(name).or_default() += 1;
+                let entry = seen.entry(name).or_default();
+                entry.0 += 1;
+                entry.1.insert(group);
             }
         }
     }
-    seen.into_iter().filter(|&(_, n)| n > 1).map(|(name, _)| name.to_string()).collect()
-}
-
-/// True unless some `.file N` entry has an MD5 checksum and another has none.
-fn every_file_entry_has_md5(parts: &[&str]) -> bool {
-    let entries = parts.iter().flat_map(|p| p.lines()).map(|l| strip_comment(l).trim()).filter(|l| {
-        l.strip_prefix(".file").map_or(false, |r| r.trim_start().starts_with(|c: char| c.is_ascii_digit()))
-    });
-    let (mut with, mut without) = (false, false);
-    for e in entries {
-        if e.split_whitespace().any(|w| w == "md5") {
-            with = true;
-        } else {
-            without = true;
-        }
-    }
-    !(with && without)
+    seen.into_iter()
+        .filter(|(_, (parts, groups))| *parts > 1 && (groups.len() > 1 || groups.contains(&None)))
+        .map(|(name, _)| name.to_string())
+        .collect()
 }
 
 /// The operands of a `.file N` entry without `md5 0x...`.
@@ -135,23 +322,47 @@ fn without_md5(operands: &str) -> String {
     out.join(" ")
 }
 
+/// Where a part is in its text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Position {
+    /// Before its first `.file`: what the code generator writes at the top.
+    Top,
+    /// In the CET property note at the top, which the host writes itself.
+    TopPropertyNote,
+    Body,
+}
+
 impl MergeState {
-    fn merge_part(&mut self, k: usize, text: &str, out: &mut String) -> Result<(), MergeError> {
+    fn merge_part(&mut self, k: usize, text: &str, files: &HashSet<u32>, out: &mut String) -> Result<(), MergeError> {
         let label_prefix = format!(".Lmtpc{k}.");
         // Sections this part switches to, for section-start references.
         let section_starts = sections_with_content(text);
-        let mut file_map: BTreeMap<u32, u32> = BTreeMap::new();
         // Sections whose start label this part has placed.
         let mut started: HashSet<String> = HashSet::new();
         // COMDAT groups this part emits (recorded in `self` after the part,
         // since a part may switch to the same group more than once).
         let mut own_groups: HashSet<String> = HashSet::new();
+        let mut unique_ids: HashMap<u32, u32> = HashMap::new();
         let mut skipping_group = false;
+        // Symbols defined in this part's repeated groups: their `.size`
+        // measures labels that are gone.
+        let mut skipped_symbols: HashSet<&str> = HashSet::new();
+        let mut position = Position::Top;
+        // Weak symbols and data objects this part declares, and the weak
+        // data object an earlier part defined whose definition is skipped.
+        let (mut weak, mut objects) = (HashSet::new(), HashSet::new());
+        let mut skipping_object: Option<&str> = None;
         for (line_no, raw) in text.lines().enumerate() {
             let line = strip_comment(raw);
             let trimmed = line.trim_start();
             let directive = trimmed.split(|c: char| c.is_whitespace()).next().unwrap_or("");
             if is_section_switch(directive) {
+                if position == Position::TopPropertyNote {
+                    position = Position::Top;
+                }
+                if position == Position::Top && directive == ".section" && section_name(trimmed) == ".note.gnu.property" {
+                    position = Position::TopPropertyNote;
+                }
                 skipping_group = match comdat_group(trimmed).filter(|_| directive == ".section") {
                     Some(group) if self.comdat_groups.contains(group) => true,
                     Some(group) => {
@@ -161,28 +372,55 @@ impl MergeState {
                     None => false,
                 };
             }
-            // A repeated group's contents go; directives about symbols do
-            // not belong to the section and stay (an alias's `.set` may follow).
-            if skipping_group && !SYMBOL_DIRECTIVES.contains(&directive) {
+            if position == Position::TopPropertyNote {
+                continue;
+            }
+            // A repeated group's contents go; directives about other symbols
+            // do not belong to the section and stay (an alias's `.set` may
+            // follow).
+            if skipping_group {
+                if let Some(name) = label_defined(trimmed.trim_end()) {
+                    skipped_symbols.insert(name);
+                }
+                if !SYMBOL_DIRECTIVES.contains(&directive) {
+                    continue;
+                }
+            }
+            if directive == ".size" && skipped_symbols.contains(first_operand(trimmed)) {
                 continue;
             }
             match directive {
-                ".file" => {
-                    self.file_directive(trimmed, &mut file_map, out)
-                        .map_err(|e| MergeError(format!("part {k}, line {}: {e}", line_no + 1)))?;
+                ".weak" => {
+                    weak.insert(first_operand(trimmed));
+                }
+                ".type" if trimmed.ends_with("@object") => {
+                    objects.insert(first_operand(trimmed));
+                }
+                _ => {}
+            }
+            if let Some(name) = skipping_object {
+                if is_section_switch(directive) {
+                    skipping_object = None;
+                } else {
+                    if directive == ".size" && first_operand(trimmed) == name {
+                        skipping_object = None;
+                    }
                     continue;
+                }
+            }
+            let at = |what: String| MergeError(format!("part {k}, line {}: {what}", line_no + 1));
+            match directive {
+                ".file" => {
+                    position = Position::Body;
+                    continue; // in the table, or the host's own file symbol
                 }
                 ".loc" => {
                     let rest = trimmed[".loc".len()..].trim_start();
-                    let (num, tail) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()));
-                    let n: u32 = num
-                        .parse()
-                        .map_err(|_| MergeError(format!("part {k}, line {}: bad .loc: {raw}", line_no + 1)))?;
-                    let mapped = file_map.get(&n).copied().ok_or_else(|| {
-                        MergeError(format!("part {k}, line {}: .loc names file {n} before its .file", line_no + 1))
-                    })?;
-                    let _ = writeln!(out, "\t.loc\t{mapped}{tail}");
-                    continue;
+                    let num = &rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())];
+                    let n: u32 = num.parse().map_err(|_| at(format!("bad .loc: {raw}")))?;
+                    if !files.contains(&n) {
+                        return Err(at(format!(".loc names file {n}, which no .file gives")));
+                    }
                 }
                 ".ident" | ".addrsig" => {
                     if self.once.insert(trimmed.to_string()) {
@@ -193,7 +431,27 @@ impl MergeState {
                 }
                 _ => {}
             }
-            rename_line(raw, &Renames { label_prefix: &label_prefix, section_starts: &section_starts, locals: &self.colliding_locals, part: k }, out);
+            if let Some(name) = label_defined(trimmed.trim_end()) {
+                if !name.starts_with(".L") && !self.colliding_locals.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
+                    match self.defined.get(name) {
+                        Some(&first) if first != k && weak.contains(name) && objects.contains(name) => {
+                            skipping_object = Some(name);
+                            continue;
+                        }
+                        Some(&first) if first != k => return Err(at(format!("{name} is defined by part {first} too"))),
+                        _ => {
+                            self.defined.insert(name.to_string(), k);
+                        }
+                    }
+                }
+            }
+            let renumbered = if directive == ".section" && trimmed.contains(",unique,") {
+                Some(self.renumber_unique(raw, &mut unique_ids).ok_or_else(|| at(format!("bad unique section id: {raw}")))?)
+            } else {
+                None
+            };
+            let renames = Renames { label_prefix: &label_prefix, section_starts: &section_starts, locals: &self.colliding_locals, part: k };
+            rename_line(renumbered.as_deref().unwrap_or(raw), &renames, out);
             out.push('\n');
             if directive == ".section" {
                 let name = section_name(trimmed);
@@ -206,50 +464,24 @@ impl MergeState {
         Ok(())
     }
 
-    /// `.file "name"`, `.file 0 "dir" "name" md5 ...`, `.file N "dir" "name" ...`
-    fn file_directive(&mut self, line: &str, map: &mut BTreeMap<u32, u32>, out: &mut String) -> Result<(), String> {
-        let rest = line[".file".len()..].trim_start();
-        if rest.starts_with('"') {
-            // The object's STT_FILE symbol: once.
-            if self.once.insert(line.to_string()) {
-                let _ = writeln!(out, "\t{line}");
-            }
-            return Ok(());
-        }
-        let (num, tail) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()));
-        let n: u32 = num.parse().map_err(|_| format!("bad .file directive: {line}"))?;
-        let tail = if self.keep_md5 { tail.trim().to_string() } else { without_md5(tail.trim()) };
-        let tail = tail.as_str();
-        let key = file_key(tail).ok_or_else(|| format!("bad .file directive: {line}"))?;
-        if n == 0 {
-            match &self.root_file {
-                None => {
-                    self.root_file = Some(key.clone());
-                    let _ = writeln!(out, "\t.file\t0 {}", tail.trim());
-                    map.insert(0, 0);
-                    return Ok(());
-                }
-                Some(root) if *root == key => {
-                    map.insert(0, 0);
-                    return Ok(());
-                }
-                // A different root: an ordinary entry of the merged table.
-                Some(_) => {}
-            }
-        }
-        let merged = match self.files.get(&key) {
-            Some(&m) => m,
-            None => {
-                self.next_file += 1;
-                let m = self.next_file;
-                self.files.insert(key, m);
-                let _ = writeln!(out, "\t.file\t{m} {}", tail.trim());
-                m
-            }
-        };
-        map.insert(n, merged);
-        Ok(())
+    /// `.section ...,unique,N` with N replaced by an id no other part uses.
+    fn renumber_unique(&mut self, line: &str, ids: &mut HashMap<u32, u32>) -> Option<String> {
+        let at = line.find(",unique,")? + ",unique,".len();
+        let digits = line[at..].find(|c: char| !c.is_ascii_digit()).unwrap_or(line.len() - at);
+        let n: u32 = line[at..at + digits].parse().ok()?;
+        let next = &mut self.unique_ids;
+        let id = *ids.entry(n).or_insert_with(|| {
+            *next += 1;
+            *next
+        });
+        Some(format!("{}{id}{}", &line[..at], &line[at + digits..]))
     }
+}
+
+/// The first operand of a directive line (`.size f, 8` → `f`).
+fn first_operand(line: &str) -> &str {
+    let rest = line.split_once(|c: char| c.is_whitespace()).map_or("", |(_, r)| r);
+    rest.split(',').next().unwrap_or("").trim()
 }
 
 /// Directives that say something about a symbol, not the current section.
@@ -271,13 +503,11 @@ fn section_name(line: &str) -> &str {
     rest.split(|c: char| c == ',' || c.is_whitespace()).next().unwrap_or("")
 }
 
-/// The group signature of `.section name,"flagsG",@type,GROUP,comdat`.
+/// The group signature of `.section name,"flagsG",@type,GROUP,comdat[,unique,N]`.
 fn comdat_group(line: &str) -> Option<&str> {
     let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-    if fields.last() != Some(&"comdat") || fields.len() < 5 {
-        return None;
-    }
-    Some(fields[fields.len() - 2].trim_matches('"'))
+    let at = fields.iter().position(|&f| f == "comdat")?;
+    (at >= 4).then(|| fields[at - 1].trim_matches('"'))
 }
 
 /// Debug sections a part switches to (so that it has a contribution of its own).
@@ -423,11 +653,15 @@ fn is_section_directive(line: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn merged(parts: &[&str]) -> String {
+        merge(parts).unwrap().text
+    }
+
     #[test]
     fn private_labels_are_unique_per_part() {
         let a = "f:\n.Ltmp0:\n\tjmp .LBB0_1\n.LBB0_1:\n\tret\n";
         let b = "g:\n.Ltmp0:\n\tjmp .LBB0_1\n.LBB0_1:\n\tret\n";
-        let m = merge(&[a, b]).unwrap();
+        let m = merged(&[a, b]);
         assert!(m.contains(".Lmtpc0.tmp0:") && m.contains(".Lmtpc1.tmp0:"), "{m}");
         assert!(m.contains("jmp .Lmtpc1.BB0_1"), "{m}");
         assert!(!m.contains(".Ltmp0"), "{m}");
@@ -436,34 +670,80 @@ mod tests {
     #[test]
     fn strings_and_comments_are_not_renamed() {
         let a = "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n";
-        let m = merge(&[a]).unwrap();
-        assert_eq!(m, "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n");
+        assert_eq!(merged(&[a]), "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n");
+    }
+
+    fn with_table<'a>(table: &'a str) -> Files<'a> {
+        Files { table: Some(table), compile_unit_directory: None }
     }
 
     #[test]
-    fn one_file_table_and_loc_renumbered() {
-        let a = "\t.file\t\"x.c\"\n\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"x.h\" md5 0x02\n\t.loc\t1 3 0\n\t.loc\t0 7 2 prologue_end\n";
-        let b = "\t.file\t\"x.c\"\n\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"y.h\" md5 0x03\n\t.file\t2 \"/d\" \"x.h\" md5 0x02\n\t.loc\t1 4 0\n\t.loc\t2 5 0\n";
-        let m = merge(&[a, b]).unwrap();
-        assert_eq!(m.matches(".file\t\"x.c\"").count(), 1, "{m}");
-        assert_eq!(m.matches(".file\t0 ").count(), 1, "{m}");
-        assert!(m.contains(".file\t1 \"/d\" \"x.h\" md5 0x02"), "{m}");
-        assert!(m.contains(".file\t2 \"/d\" \"y.h\" md5 0x03"), "{m}");
-        // b's file 1 (y.h) is merged file 2, its file 2 (x.h) is file 1.
-        assert!(m.contains("\t.loc\t2 4 0\n\t.loc\t1 5 0\n"), "{m}");
-        assert!(m.contains("\t.loc\t0 7 2 prologue_end"), "{m}");
+    fn the_shared_file_table_comes_first_and_parts_keep_their_numbers() {
+        let table = "\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"x.h\" md5 0x02\n\t.file\t2 \"/d\" \"y.h\" md5 0x03\n";
+        let a = "\t.file\t\"x.c\"\n\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.loc\t1 3 0\n\t.loc\t0 7 2 prologue_end\n";
+        let b = "\t.file\t\"x.c\"\n\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t3 \"/e\" \"z.h\" md5 0x04\n\t.loc\t2 4 0\n\t.loc\t3 5 0\n";
+        let m = merge_in(&[a, b], with_table(table)).unwrap();
+        assert_eq!(&m.text[..m.table], format!("{table}\t.file\t3 \"/e\" \"z.h\" md5 0x04\n"));
+        // The file symbol is the host's to write; the table is not repeated.
+        assert!(!m.text.contains(".file\t\"x.c\""), "{}", m.text);
+        assert_eq!(m.text.matches(".file").count(), 4, "{}", m.text);
+        assert_eq!(&m.text[m.segments[0].clone()], "\t.loc\t1 3 0\n\t.loc\t0 7 2 prologue_end\n");
+        assert_eq!(&m.text[m.segments[1].clone()], "\t.loc\t2 4 0\n\t.loc\t3 5 0\n");
     }
 
     #[test]
-    fn loc_before_file_is_an_error() {
+    fn a_file_two_parts_number_differently_is_an_error() {
+        // The parts' debug information names files by number: it cannot be
+        // renumbered, so the parts must agree.
+        let a = "\t.file\t1 \"/d\" \"x.h\"\n\t.loc\t1 3 0\n";
+        let b = "\t.file\t1 \"/d\" \"y.h\"\n\t.loc\t1 4 0\n";
+        let e = merge(&[a, b]).unwrap_err();
+        assert!(e.0.contains("part 1, line 1: file 1 is \"/d\" \"y.h\", but \"/d\" \"x.h\" elsewhere"), "{e}");
+        let e = merge_in(&[b], with_table("\t.file\t1 \"/d\" \"x.h\"\n")).unwrap_err();
+        assert!(e.0.contains("the parts number their files differently"), "{e}");
+    }
+
+    #[test]
+    fn an_entry_the_assembler_would_take_for_the_root_keeps_its_number() {
+        // A `#line` directive names the main file without a checksum: once the
+        // checksums are dropped (not every entry has one), the entry has the
+        // root's name and checksum, and the assembler would give it no number
+        // of its own (DWARF 5). The same file, spelled with `./`, keeps it.
+        let table = "\t.file\t0 \"/d\" \"s.c\" md5 0x01\n\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n\t.file\t3 \"/e\" \"sub/s.c\"\n";
+        let m = merge_in(&["\t.loc\t2 20 0\n"], with_table(table)).unwrap();
+        assert_eq!(
+            &m.text[..m.table],
+            "\t.file\t0 \"/d\" \"s.c\"\n\t.file\t1 \"three.h\"\n\t.file\t2 \"./s.c\"\n\t.file\t3 \"/e\" \"sub/s.c\"\n"
+        );
+        assert_eq!(&m.text[m.segments[0].clone()], "\t.loc\t2 20 0\n");
+        assert_eq!(beside("/x/s.c"), "/x/./s.c");
+        // Without a root (DWARF 4) nothing is taken for it.
+        let m = merge_in(&["\t.loc\t2 20 0\n"], with_table("\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n")).unwrap();
+        assert!(m.text.contains("\t.file\t2 \"s.c\"\n"), "{}", m.text);
+    }
+
+    #[test]
+    fn a_dwarf4_file_in_the_compile_units_directory_is_named_without_it() {
+        let table = "\t.file\t1 \"/d\" \"x.h\"\n\t.file\t2 \"/usr/include\" \"stdio.h\"\n";
+        let files = Files { table: Some(table), compile_unit_directory: Some("/d") };
+        let m = merge_in(&["\t.loc\t2 1 0\n"], files).unwrap();
+        assert_eq!(&m.text[..m.table], "\t.file\t1 \"x.h\"\n\t.file\t2 \"/usr/include\" \"stdio.h\"\n");
+        // DWARF 5 names the directory in the root: entries keep theirs.
+        let table = "\t.file\t0 \"/d\" \"s.c\"\n\t.file\t1 \"/d\" \"x.h\"\n";
+        let files = Files { table: Some(table), compile_unit_directory: Some("/d") };
+        assert!(merge_in(&[""], files).unwrap().text.contains("\t.file\t1 \"/d\" \"x.h\"\n"));
+    }
+
+    #[test]
+    fn loc_without_file_is_an_error() {
         let e = merge(&["\t.loc\t3 1 0\n"]).unwrap_err();
-        assert!(e.0.contains("file 3 before its .file"), "{e}");
+        assert!(e.0.contains("file 3, which no .file gives"), "{e}");
     }
 
     #[test]
     fn abbrev_section_references_become_part_labels() {
         let part = "\t.section\t.debug_abbrev,\"\",@progbits\n\t.byte\t1\n\t.section\t.debug_info,\"\",@progbits\n\t.long\t.debug_abbrev\n";
-        let m = merge(&[part, part]).unwrap();
+        let m = merged(&[part, part]);
         assert!(m.contains(".debug_abbrev,\"\",@progbits\n.Lmtpc0.start.debug_abbrev:\n"), "{m}");
         assert!(m.contains("\t.long\t.Lmtpc1.start.debug_abbrev\n"), "{m}");
         assert!(!m.contains("\t.long\t.debug_abbrev"), "{m}");
@@ -476,44 +756,104 @@ mod tests {
                 "\t.text\nf{k}:\n\tret\n\t.section\t.data.DW.ref.p,\"awG\",@progbits,DW.ref.p,comdat\n\t.weak\tDW.ref.p\nDW.ref.p:\n\t.quad\tp\n\t.text\ng{k}:\n\tret\n"
             )
         };
-        let with_alias = part(1).replace("\t.quad\tp\n", "\t.quad\tp\n\t.globl\talias1\n.set alias1, g1\n");
-        let m = merge(&[part(0), with_alias]).unwrap();
+        let with_alias = part(1).replace("\t.quad\tp\n", "\t.quad\tp\n.Lend1:\n\t.size\tDW.ref.p, .Lend1-DW.ref.p\n\t.globl\talias1\n.set alias1, g1\n");
+        let m = merged(&[&part(0), &with_alias]);
         assert_eq!(m.matches("DW.ref.p:").count(), 1, "{m}");
+        // The size of the dropped copy, which measures labels that are gone, goes too.
+        assert!(!m.contains(".size\tDW.ref.p") && !m.contains("end1"), "{m}");
         assert!(m.contains("f1:") && m.contains("g1:"), "{m}");
         // Directives about symbols after a skipped group are kept.
         assert!(m.contains(".set alias1, g1"), "{m}");
     }
 
     #[test]
+    fn unique_sections_get_an_id_of_their_own_per_part() {
+        let part = |f: &str| {
+            format!(
+                "\t.section\t.text.hot,\"ax\",@progbits,unique,1\n{f}:\n\tret\n\t.section\t.text.hot,\"ax\",@progbits,unique,1\n\tnop\n\t.section\t.text.__x86.thunk,\"axG\",@progbits,__x86.thunk,comdat,unique,2\n__x86.thunk:\n\tret\n"
+            )
+        };
+        let m = merged(&[&part("f"), &part("g")]);
+        // Part 0's sections keep being one section each; part 1's are others.
+        assert_eq!(m.matches("@progbits,unique,1\n").count(), 2, "{m}");
+        assert_eq!(m.matches("@progbits,unique,3\n").count(), 2, "{m}");
+        // A repeated COMDAT group with a unique id is still kept once.
+        assert_eq!(m.matches("__x86.thunk:").count(), 1, "{m}");
+    }
+
+    #[test]
+    fn the_code_generators_property_note_is_left_to_the_host() {
+        let part = "\t.text\n\t.section\t.note.gnu.property,\"a\",@note\n\t.p2align\t3, 0x0\n\t.long\t4\n.Lsec_end0:\n\t.text\n\t.file\t\"m.c\"\nf:\n\tendbr64\n\tret\n";
+        let user = "\t.file\t\"m.c\"\n\t.section\t.note.gnu.property,\"a\",@note\n\t.long\t7\n\t.text\ng:\n\tret\n";
+        let m = merged(&[part, user]);
+        assert!(!m.contains(".long\t4") && !m.contains("sec_end0"), "{m}");
+        assert!(m.contains("f:\n\tendbr64"), "{m}");
+        // A note in the text itself (module-level asm) stays.
+        assert!(m.contains(".long\t7"), "{m}");
+    }
+
+    #[test]
+    fn a_weak_object_several_parts_define_is_kept_from_the_first() {
+        let part = |k: u32| {
+            format!(
+                "\t.type\tw,@object\n\t.section\t.rodata,\"a\",@progbits\n\t.weak\tw\n\t.p2align\t2, 0x0\nw:\n\t.long\t{k}\n\t.size\tw, 4\n\t.text\nf{k}:\n\tret\n"
+            )
+        };
+        let m = merged(&[&part(0), &part(1)]);
+        assert_eq!(m.matches("w:").count(), 1, "{m}");
+        assert!(m.contains(".long\t0") && !m.contains(".long\t1"), "{m}");
+        assert_eq!(m.matches(".size\tw, 4").count(), 1, "{m}");
+        assert!(m.contains("f1:"), "{m}");
+        // A weak function is not data: two definitions are an error.
+        let function = "\t.weak\tg\n\t.type\tg,@function\ng:\n\tret\n";
+        assert!(merge(&[function, function]).is_err());
+    }
+
+    #[test]
+    fn a_symbol_two_parts_define_is_an_error() {
+        let e = merge(&["\t.globl\tf\nf:\n\tret\n", "\t.globl\tf\nf:\n\tret\n"]).unwrap_err();
+        assert!(e.0.contains("f is defined by part 0 too"), "{e}");
+    }
+
+    #[test]
     fn colliding_local_symbols_are_renamed_per_part() {
         let part = "\t.section\t.gcc_except_table,\"a\",@progbits\nGCC_except_table1:\n\t.byte\t255\n\t.long\tGCC_except_table1\nshared:\n";
         let global = "\t.globl\tshared\nshared:\n";
-        let m = merge(&[part, part, global]).unwrap();
+        let m = merged(&[part, part, global]);
         assert!(m.contains("GCC_except_table1.mtpc0:") && m.contains("GCC_except_table1.mtpc1:"), "{m}");
         assert!(m.contains(".long\tGCC_except_table1.mtpc1"), "{m}");
         assert!(!m.contains("\nGCC_except_table1:"), "{m}");
     }
 
     #[test]
-    fn md5_dropped_unless_every_entry_has_one() {
-        let a = "\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"x.h\"\n";
-        let m = merge(&[a]).unwrap();
-        assert!(!m.contains("md5"), "{m}");
-        let b = "\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"x.h\" md5 0x02\n";
-        assert_eq!(merge(&[b]).unwrap().matches("md5").count(), 2);
+    fn a_local_in_a_group_in_one_part_and_outside_in_another_is_renamed() {
+        let in_group = "\t.section\t.gcc_except_table._Z1fv,\"aG\",@progbits,_Z1fv,comdat\nGCC_except_table3:\n\t.byte\t255\n";
+        let outside = "\t.section\t.gcc_except_table,\"a\",@progbits\nGCC_except_table3:\n\t.byte\t1\n";
+        let m = merged(&[in_group, outside]);
+        assert!(m.contains("GCC_except_table3.mtpc0:") && m.contains("GCC_except_table3.mtpc1:"), "{m}");
     }
 
     #[test]
-    fn any_byte_survives() {
-        let part: Vec<u8> = b"\t.ascii\t\"\xff\x80\xe9\"\n.Lx:\n".to_vec();
-        let m = merge_bytes(&[part]).unwrap();
-        assert_eq!(m, b"\t.ascii\t\"\xff\x80\xe9\"\n.Lmtpc0.x:\n".to_vec());
+    fn md5_dropped_unless_every_entry_has_one() {
+        let a = "\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"x.h\"\n";
+        assert!(!merged(&[a]).contains("md5"));
+        let b = "\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"x.h\" md5 0x02\n";
+        assert_eq!(merged(&[b]).matches("md5").count(), 2);
+    }
+
+    #[test]
+    fn any_byte_survives_and_segments_are_byte_ranges() {
+        let part: Vec<u8> = b"\t.file\t1 \"\xe9t\xe9.h\"\n\t.ascii\t\"\xff\x80\xe9\"\n.Lx:\n\t.loc\t1 2 3\n".to_vec();
+        let m = merge_bytes(&[part.clone(), part], Files::default()).unwrap();
+        assert_eq!(&m.text[..m.table], b"\t.file\t1 \"\xe9t\xe9.h\"\n");
+        assert_eq!(&m.text[m.segments[1].clone()], b"\t.ascii\t\"\xff\x80\xe9\"\n.Lmtpc1.x:\n\t.loc\t1 2 3\n");
+        assert_eq!(m.segment_with_table(1), [&m.text[..m.table], &m.text[m.segments[1].clone()]].concat());
     }
 
     #[test]
     fn once_per_object_directives() {
         let part = "\t.ident\t\"clang version 16\"\n\t.addrsig\n\t.addrsig_sym f\n";
-        let m = merge(&[part, part]).unwrap();
+        let m = merged(&[part, part]);
         assert_eq!(m.matches(".ident").count(), 1);
         assert_eq!(m.matches("\t.addrsig\n").count(), 1);
         assert_eq!(m.matches(".addrsig_sym f").count(), 2);

@@ -1,31 +1,31 @@
-//! Glue between the hosts' pass managers (through llvm-plugin) and mtpc.
+//! Glue between the hosts' pass managers and mtpc.
 //!
 //! [`register`] is called once per host PassBuilder (once per compile in
-//! clang, once per ThinLTO backend in lld): it captures that builder's
-//! code-generation settings, recognizes mtpc's passes in pipeline text, and
-//! turns on automatic mode at the extension points:
+//! clang, once per ThinLTO backend in lld). `mtpc-split` is registered
+//! through llvm-plugin; `mtpc-parallel` through the shim
+//! (`ir::host_pipeline`), which needs the host's PassBuilder and analysis
+//! managers while it runs, to build the partitions' pipelines from them.
+//! Automatic mode runs at the extension points:
 //! - PipelineStart (clang, opt's `default<On>`): the per-module pipeline;
 //!   pre-link compiles (`-flto`, `-flto=thin`) are left alone;
 //! - PipelineEarlySimplification, only where PipelineStart did not fire
 //!   (lld's ThinLTO backends, opt's `thinlto<On>`): the ThinLTO post-link
 //!   pipeline. Full LTO fires neither and is left untouched.
 //!
-//! No panic crosses into LLVM: each pass entry catches it. In mtpc-split,
-//! errors in the user's request end the process the way LLVM's tools do; in
-//! mtpc-parallel, any failure leaves the module to the host's normal
-//! compilation, with one warning.
+//! A compile mtpc cannot guarantee to give the stock result for is declined
+//! (`crate::decline`), with one `info` line. No panic crosses into LLVM:
+//! each pass entry catches it. In mtpc-split, errors in the user's request
+//! end the process the way LLVM's tools do; in mtpc-parallel, any failure
+//! leaves the module to the host's normal compilation, with one warning.
 
-use std::cell::Cell;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use llvm_plugin::inkwell::module::Module;
-use llvm_plugin::{
-    LlvmModulePass, ModuleAnalysisManager, ModulePassManager, OptimizationLevel, PassBuilder, PipelineParsing,
-    PreservedAnalyses,
-};
+use llvm_plugin::{LlvmModulePass, ModuleAnalysisManager, ModulePassManager, PassBuilder, PipelineParsing, PreservedAnalyses};
 
-use crate::ir::{report_fatal_error, HostSettings, ModuleRef, OptLevel, PipelinePhase};
+use crate::decline::{self, HostProgram};
+use crate::ir::host_pipeline::{self, Hooks, ParallelRequest, ParseOutcome, PassRun};
+use crate::ir::{report_fatal_error, ModuleRef};
 use crate::options::{automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name, ParallelOptions, SplitOptions};
 use crate::parallel::{self, Outcome};
 use crate::split;
@@ -62,106 +62,120 @@ pub fn check_host_llvm() -> Result<(), String> {
 /// plugin's registrar.
 pub unsafe fn register(pass_builder: *mut std::ffi::c_void) {
     crate::logging::init();
-    let host = HostSettings::capture(pass_builder).map(Arc::new);
-    if let Some(h) = &host {
-        log::debug!("host settings: {}", h.describe());
-    }
     let mut builder = PassBuilder::from_raw(pass_builder);
-    let parsing_host = host.clone();
-    builder.add_module_pipeline_parsing_callback(move |text, manager| parse_module_pipeline_element(text, manager, &parsing_host));
-
-    let pipeline_start_seen = Rc::new(Cell::new(false));
-    let (seen, start_host) = (pipeline_start_seen.clone(), host.clone());
-    builder.add_pipeline_start_ep_callback(move |manager, level| {
-        seen.set(true);
-        manager.add_pass(ParallelPass { host: start_host.clone(), mode: Mode::Automatic(opt_level(level), PipelinePhase::PerModule) });
-    });
-    builder.add_pipeline_early_simplification_ep_callback(move |manager, level| {
-        if !pipeline_start_seen.get() {
-            manager.add_pass(ParallelPass { host: host.clone(), mode: Mode::Automatic(opt_level(level), PipelinePhase::ThinLtoPostLink) });
-        }
-    });
+    builder.add_module_pipeline_parsing_callback(parse_split_pipeline_element);
+    host_pipeline::register(pass_builder);
 }
 
-fn opt_level(level: OptimizationLevel) -> OptLevel {
-    match level {
-        OptimizationLevel::O0 => OptLevel::O0,
-        OptimizationLevel::O1 => OptLevel::O1,
-        OptimizationLevel::O2 => OptLevel::O2,
-        OptimizationLevel::O3 => OptLevel::O3,
-        OptimizationLevel::Os => OptLevel::Os,
-        OptimizationLevel::Oz => OptLevel::Oz,
+/// What the shim calls for `mtpc-parallel`.
+pub const PARALLEL_HOOKS: Hooks = Hooks { run: run_parallel, parse: parse_parallel };
+
+/// One run of `mtpc-parallel` on `module`; true if it changed the module.
+/// An explicit `mtpc-parallel<On>` that does not split the module (small,
+/// declined, failed) optimizes it whole, as `default<On>` would.
+fn run_parallel(request: &ParallelRequest, module: &ModuleRef<'_>, run: &PassRun<'_>) -> bool {
+    if split_in_parallel(request, module, run) {
+        return true;
+    }
+    if request.automatic == 0 {
+        run.optimize_whole(request.level(), request.phase());
+        return true;
+    }
+    false
+}
+
+/// Splits `module` and compiles it in parallel, unless that is declined or
+/// fails; true if the module now holds the compiled code.
+fn split_in_parallel(request: &ParallelRequest, module: &ModuleRef<'_>, run: &PassRun<'_>) -> bool {
+    let automatic = request.automatic != 0;
+    let options = if automatic {
+        let is_pre_link = module.flag("EnableSplitLTOUnit").is_some() || module.flag("ThinLTO").is_some();
+        if request.phase() == crate::ir::PipelinePhase::PerModule && is_pre_link {
+            return false;
+        }
+        match automatic_from_env(request.level(), request.phase()) {
+            Ok(Some(o)) => o,
+            Ok(None) => return false,
+            Err(e) => {
+                warn_once(&format!("{e}; mtpc is off"));
+                return false;
+            }
+        }
+    } else {
+        options_of(request)
+    };
+    let Some(settings) = run.host_settings().map(Arc::new) else {
+        log::warn!("the host gave no target machine; {} compiled whole", module.source_filename());
+        return false;
+    };
+    log::debug!("host settings: {}", settings.describe());
+    let mode = if automatic { decline::Request::Automatic } else { decline::Request::Explicit };
+    if let Some(reason) = decline::reason(&settings.facts(), mode, HostProgram::current()) {
+        log::info!("{}: {reason}; mtpc leaves it to the host, whole", module.source_filename());
+        return false;
+    }
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parallel::run(module, run, &settings, &options)));
+    match outcome {
+        Ok(Ok(Outcome::Parallel(stats))) => {
+            log::info!(
+                "{}: {} partitions on {} threads, {:.0} ms (split {:.0} ms, merge {:.0} ms, check {:.0} ms, work {:.0} ms)",
+                stats.module, stats.partitions, stats.threads, stats.wall_ms, stats.split_ms, stats.merge_ms, stats.check_ms, stats.work_ms
+            );
+            crate::stats::record(&stats);
+            true
+        }
+        Ok(Ok(Outcome::NotSplit)) => false,
+        Ok(Ok(Outcome::Fallback(stats))) => {
+            let reason = stats.fallback_reason.clone().unwrap_or_default();
+            log::warn!("{}: {reason}; compiling the module whole instead", stats.module);
+            crate::stats::record(&stats);
+            false
+        }
+        Ok(Err(e)) => {
+            log::warn!("{}: {e}; compiling the module whole instead", module.source_filename());
+            false
+        }
+        Err(panic) => {
+            log::warn!(
+                "{}: internal error ({}); compiling the module whole instead",
+                module.source_filename(),
+                crate::worker::panic_text(&panic)
+            );
+            false
+        }
     }
 }
 
-enum Mode {
-    /// From pipeline text: `mtpc-parallel<...>`.
-    Explicit(ParallelOptions),
-    /// From an extension point; the environment adjusts it.
-    Automatic(OptLevel, PipelinePhase),
+/// The options an explicit request carries.
+fn options_of(request: &ParallelRequest) -> ParallelOptions {
+    ParallelOptions {
+        level: request.level(),
+        phase: request.phase(),
+        partitions: (request.partitions > 0).then_some(request.partitions),
+        threads: (request.threads > 0).then(|| usize::try_from(request.threads).unwrap_or(usize::MAX)),
+        min_size: request.min_size,
+    }
 }
 
-/// The `mtpc-parallel<O2;partitions=N;threads=T;min-size=M>` module pass,
-/// also what automatic mode adds.
-pub struct ParallelPass {
-    host: Option<Arc<HostSettings>>,
-    mode: Mode,
-}
-
-impl LlvmModulePass for ParallelPass {
-    fn run_pass(&self, module: &mut Module<'_>, _: &ModuleAnalysisManager) -> PreservedAnalyses {
-        // SAFETY: the pass manager hands us the module for the duration of the pass.
-        let module = unsafe { ModuleRef::from_raw(module.as_mut_ptr()) };
-        let options = match &self.mode {
-            Mode::Explicit(o) => o.clone(),
-            Mode::Automatic(level, phase) => {
-                let is_pre_link = module.flag("EnableSplitLTOUnit").is_some() || module.flag("ThinLTO").is_some();
-                if *phase == PipelinePhase::PerModule && is_pre_link {
-                    return PreservedAnalyses::All;
-                }
-                match automatic_from_env(*level, *phase) {
-                    Ok(Some(o)) => o,
-                    Ok(None) => return PreservedAnalyses::All,
-                    Err(e) => {
-                        warn_once(&format!("{e}; mtpc is off"));
-                        return PreservedAnalyses::All;
-                    }
-                }
-            }
-        };
-        let Some(host) = &self.host else {
-            log::warn!("the host gave no target machine; {} compiled whole", module.source_filename());
-            return PreservedAnalyses::All;
-        };
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parallel::run(&module, host, &options)));
-        match outcome {
-            Ok(Ok(Outcome::Parallel(stats))) => {
-                log::info!(
-                    "{}: {} partitions on {} threads, {:.0} ms (split {:.0} ms, merge {:.0} ms, work {:.0} ms)",
-                    stats.module, stats.partitions, stats.threads, stats.wall_ms, stats.split_ms, stats.merge_ms, stats.work_ms
-                );
-                crate::stats::record(&stats);
-                PreservedAnalyses::None
-            }
-            Ok(Ok(Outcome::NotSplit)) => PreservedAnalyses::All,
-            Ok(Ok(Outcome::Fallback(stats))) => {
-                let reason = stats.fallback_reason.clone().unwrap_or_default();
-                log::warn!("{}: {reason}; compiling the module whole instead", stats.module);
-                crate::stats::record(&stats);
-                PreservedAnalyses::All
-            }
-            Ok(Err(e)) => {
-                log::warn!("{}: {e}; compiling the module whole instead", module.source_filename());
-                PreservedAnalyses::All
-            }
-            Err(panic) => {
-                log::warn!(
-                    "{}: internal error ({}); compiling the module whole instead",
-                    module.source_filename(),
-                    crate::worker::panic_text(&panic)
-                );
-                PreservedAnalyses::All
-            }
+/// `mtpc-parallel<...>` in pipeline text.
+fn parse_parallel(text: &str) -> ParseOutcome {
+    let Some(params) = strip_pass_name(text, PARALLEL_PASS_NAME) else { return ParseOutcome::NotOurs };
+    match parse_parallel_options(params) {
+        Ok(o) => ParseOutcome::Parsed(ParallelRequest {
+            automatic: 0,
+            level: o.level as i32,
+            phase: match o.phase {
+                crate::ir::PipelinePhase::PerModule => 0,
+                crate::ir::PipelinePhase::ThinLtoPostLink => 1,
+            },
+            partitions: o.partitions.unwrap_or(0),
+            threads: o.threads.map_or(0, |t| t as u64),
+            min_size: o.min_size,
+        }),
+        Err(message) => {
+            // LLVM then reports the element as an unknown pass; say why first.
+            eprintln!("error: {PARALLEL_PASS_NAME}: {message}");
+            ParseOutcome::Invalid
         }
     }
 }
@@ -208,21 +222,18 @@ fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved
     Ok(preserved)
 }
 
-/// The pipeline-parsing callback: recognizes mtpc's passes in pipeline text.
-fn parse_module_pipeline_element(text: &str, manager: &mut ModulePassManager, host: &Option<Arc<HostSettings>>) -> PipelineParsing {
-    let (name, parsed) = if let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) {
-        (SPLIT_PASS_NAME, parse_split_options(params).map(|options| manager.add_pass(SplitPass { options })))
-    } else if let Some(params) = strip_pass_name(text, PARALLEL_PASS_NAME) {
-        let pass = |options| ParallelPass { host: host.clone(), mode: Mode::Explicit(options) };
-        (PARALLEL_PASS_NAME, parse_parallel_options(params).map(|options| manager.add_pass(pass(options))))
-    } else {
-        return PipelineParsing::NotParsed;
-    };
-    match parsed {
-        Ok(()) => PipelineParsing::Parsed,
+/// The pipeline-parsing callback of `mtpc-split` (`mtpc-parallel` is parsed
+/// by the shim's, see [`parse_parallel`]).
+fn parse_split_pipeline_element(text: &str, manager: &mut ModulePassManager) -> PipelineParsing {
+    let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) else { return PipelineParsing::NotParsed };
+    match parse_split_options(params) {
+        Ok(options) => {
+            manager.add_pass(SplitPass { options });
+            PipelineParsing::Parsed
+        }
         Err(message) => {
             // LLVM then reports the element as an unknown pass; say why first.
-            eprintln!("error: {name}: {message}");
+            eprintln!("error: {SPLIT_PASS_NAME}: {message}");
             PipelineParsing::NotParsed
         }
     }

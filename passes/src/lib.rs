@@ -3,6 +3,7 @@
 //! The plugin crate (`plugin/`) only registers passes; the logic is here,
 //! one module per concern:
 //! - [`ir`]: the safe layer over LLVM-C and the C++ shim (all `unsafe`);
+//!   [`ir::host_pipeline`]: the host's pass pipeline and compiling partitions;
 //! - [`module_facts`]: the module read once into plain Rust;
 //! - [`call_graph`]: the call graph and its SCCs (petgraph);
 //! - [`partition_plan`]: which partition owns each definition;
@@ -10,6 +11,8 @@
 //! - [`partition_builder`]: builds one partition in its own context;
 //! - [`split`]: the `mtpc-split` transformation;
 //! - [`parallel`]: the `mtpc-parallel` transformation;
+//! - [`decline`]: the compiles mtpc leaves to the host, whole;
+//! - [`diagnostics`]: which partition reports a function's diagnostics;
 //! - [`stats`]: `MTPC_STATS` lines;
 //! - [`asm_merge`]: merges the partitions' assembly into one text;
 //! - [`worker`]: the process-wide worker pool;
@@ -19,6 +22,8 @@
 
 pub mod asm_merge;
 pub mod call_graph;
+pub mod decline;
+pub mod diagnostics;
 pub mod host;
 pub mod ir;
 pub mod logging;

@@ -1,19 +1,26 @@
 //! The `mtpc-parallel` transformation: split the module, optimize and
-//! compile every partition on the worker pool with the host's settings,
-//! merge their assembly, and hand the host one module whose only content
-//! is that text (module-level asm), which its own code generation
-//! assembles into the one object it writes.
+//! compile every partition on the worker pool with the host's own pipeline
+//! and settings, merge their assembly, check that the merged text
+//! assembles, pass the partitions' warnings and remarks on to the host, and
+//! hand the host one module whose only content is that text (module-level
+//! asm), which its own code generation assembles into the one object it
+//! writes.
 //!
 //! The host's module is changed only at the very end, once every partition
-//! has compiled: if anything fails before (a partition that does not
-//! verify, an LLVM error, a panic), the module is left as it was and the
-//! host compiles it the normal way.
+//! has compiled and the text has assembled: if anything fails before (a
+//! partition that does not verify, an LLVM error, a warning mtpc cannot
+//! pass on, a text that does not assemble, a panic), the module is left as
+//! it was and the host compiles it the normal way, reporting whatever the
+//! partitions reported itself.
 
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::asm_merge::{Files, Merged};
+use crate::diagnostics::DiagnosticRouting;
+use crate::ir::host_pipeline::{DebugFiles, HostSettings, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
-use crate::ir::{GlobalKind, HostSettings, ModuleRef, OwnedContext};
+use crate::ir::{GlobalKind, ModuleRef, OwnedContext};
 use crate::module_facts::Linkage;
 use crate::options::{ParallelOptions, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
@@ -27,6 +34,10 @@ const FAIL_INJECTION_VAR: &str = "MTPC_TEST_FAIL_PARTITION";
 /// (its first function declaration made internal), as a bug in the symbol
 /// rules would, so that the verifier's fallback can be tested on real hosts.
 const BREAK_INJECTION_VAR: &str = "MTPC_TEST_BREAK_PARTITION";
+/// Test-only: `MTPC_TEST_BREAK_ASM=K` appends an instruction the assembler
+/// rejects to partition K's text, as a bug in the merge would, so that the
+/// check of the merged text can be tested on real hosts.
+const BREAK_ASM_INJECTION_VAR: &str = "MTPC_TEST_BREAK_ASM";
 
 fn injected_partition(var: &str) -> Option<u32> {
     std::env::var(var).ok().and_then(|v| v.trim().parse().ok())
@@ -52,6 +63,7 @@ pub enum Outcome {
 /// What a partition job returns.
 struct PartitionResult {
     asm: Vec<u8>,
+    diagnostics: PartitionDiagnostics,
     build_ms: f64,
     opt_ms: f64,
     codegen_ms: f64,
@@ -59,7 +71,7 @@ struct PartitionResult {
     end_unix_ms: f64,
 }
 
-pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
+pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
     let start = Instant::now();
     let module_name = module.source_filename();
     let _whole = Span::begin("mtpc-parallel", &module_name);
@@ -93,24 +105,35 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
             parts[p as usize].functions += 1;
         }
     }
+    let routing = DiagnosticRouting::new(&plan.facts, &plan.symbols);
     let input = Arc::new(SplitInput { bitcode: module.to_bitcode(), facts: plan.facts, plan: plan.symbols });
+    // Every partition numbers the module's source files alike.
+    let files = DebugFiles::collect(module);
+    let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
+    // Each partition's pipeline, from the host's PassBuilder, on this thread.
+    let environment = run.environment(host, &files, opts.level, opts.phase);
+    let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
     let split_ms = ms(start);
     drop(split_span);
 
     let (fail_partition, break_partition) = (injected_partition(FAIL_INJECTION_VAR), injected_partition(BREAK_INJECTION_VAR));
-    let (level, phase) = (opts.level, opts.phase);
+    let break_asm = injected_partition(BREAK_ASM_INJECTION_VAR);
+    // The partitions carry the host module's identifier: what instrumentation
+    // names the module by (a sanitizer's report) is the host's.
+    let identifier = Arc::new(run.module_identifier());
     let order = input.plan.largest_first(&input.facts);
     let jobs: Vec<_> = order
         .iter()
         .map(|&k| {
-            let (input, host) = (input.clone(), host.clone());
+            let (input, identifier) = (input.clone(), identifier.clone());
+            let kit = kits[k as usize].take().expect("one kit per partition");
             move || -> Result<PartitionResult, String> {
                 let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
                 let label = format!("partition {k}");
                 let _span = Span::begin("mtpc partition", &label);
                 let ctx = OwnedContext::new();
                 let build_span = Span::begin("mtpc build", &label);
-                let mut m = partition_builder::build(&ctx, &input, k)?;
+                let mut m = partition_builder::build(&ctx, &input, k, &identifier)?;
                 if break_partition == Some(k) {
                     break_for_test(&m.as_module());
                 }
@@ -123,9 +146,13 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
                 if fail_partition == Some(k) {
                     panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
                 }
-                let compiled = m.as_module().compile_to_asm(&host, level, phase).map_err(|e| format!("{label}: {e}"))?;
+                let mut compiled = kit.compile(&m.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
+                if break_asm == Some(k) {
+                    compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
+                }
                 Ok(PartitionResult {
                     asm: compiled.asm,
+                    diagnostics: compiled.diagnostics,
                     build_ms,
                     opt_ms: compiled.opt_ms,
                     codegen_ms: compiled.codegen_ms,
@@ -145,49 +172,86 @@ pub fn run(module: &ModuleRef<'_>, host: &Arc<HostSettings>, opts: &ParallelOpti
         fallback_reason: None,
         split_ms,
         merge_ms: 0.0,
+        check_ms: 0.0,
         wall_ms: 0.0,
         work_ms: 0.0,
         parts,
     };
-    // Back in partition order: the merge and the stats follow it.
+    // Back in partition order: the merge, the diagnostics and the stats follow it.
     let mut by_partition: Vec<(u32, Result<PartitionResult, String>)> = order.into_iter().zip(results).collect();
     by_partition.sort_by_key(|(k, _)| *k);
     let mut texts = Vec::with_capacity(by_partition.len());
+    let mut diagnostics = Vec::with_capacity(by_partition.len());
     let mut failure = None;
     for (k, r) in by_partition {
-        let k = k as usize;
         match r {
             Ok(r) => {
-                let p = &mut stats.parts[k];
+                let p = &mut stats.parts[k as usize];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
                 (p.start_unix_ms, p.end_unix_ms) = (r.start_unix_ms, r.end_unix_ms);
                 stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
                 texts.push(r.asm);
+                diagnostics.push((k, r.diagnostics));
             }
             Err(e) => {
                 failure.get_or_insert(format!("partition {k} failed: {e}"));
             }
         }
     }
+    let fallback = |mut stats: ModuleStats, reason: String| {
+        stats.fallback = true;
+        stats.fallback_reason = Some(reason);
+        stats.wall_ms = ms(start);
+        Ok(Outcome::Fallback(stats))
+    };
+    if let Some(reason) = failure {
+        return fallback(stats, reason);
+    }
     let t = Instant::now();
     let merge_span = Span::begin("mtpc merge", &stats.module);
-    let merged = match failure {
-        Some(reason) => Err(reason),
-        None => crate::asm_merge::merge_bytes(&texts).map_err(|e| format!("cannot merge the partitions' assembly: {e}")),
-    };
+    let directory = module.compile_unit_directory();
+    let files = Files { table: Some(&file_table), compile_unit_directory: directory.as_deref() };
+    let merged = crate::asm_merge::merge_bytes(&texts, files);
+    drop(texts);
     drop(merge_span);
-    match merged {
-        Ok(text) => {
-            module.replace_with_asm(&text);
-            stats.merge_ms = ms(t);
-            stats.wall_ms = ms(start);
-            Ok(Outcome::Parallel(stats))
-        }
-        Err(reason) => {
-            stats.fallback = true;
-            stats.fallback_reason = Some(reason);
-            stats.wall_ms = ms(start);
-            Ok(Outcome::Fallback(stats))
+    stats.merge_ms = ms(t);
+    let merged = match merged {
+        Ok(m) => Arc::new(m),
+        Err(e) => return fallback(stats, format!("cannot merge the partitions' assembly: {e}")),
+    };
+    let t = Instant::now();
+    let checked = check_merged_text(pool, host, &merged, threads);
+    stats.check_ms = ms(t);
+    if let Err(e) = checked {
+        return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}"));
+    }
+    for (k, found) in &diagnostics {
+        for i in 0..found.len() {
+            if found.unavailable_callee(i).map_or(false, |callee| routing.defines(callee)) {
+                continue;
+            }
+            if let Some(function) = routing.route(*k, found.function(i)) {
+                found.reemit(i, module, function);
+            }
         }
     }
+    module.replace_with_asm(&merged.text);
+    run.commit(&merged.text);
+    stats.wall_ms = ms(start);
+    Ok(Outcome::Parallel(stats))
+}
+
+/// Assembles each part's segment of the merged text, with the file table
+/// before it, on the pool: the text the host will assemble, checked in
+/// parallel (the merge has checked what the segments share: no symbol is
+/// defined twice).
+fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize) -> Result<(), String> {
+    let _span = Span::begin("mtpc check", "merged assembly");
+    let jobs: Vec<_> = (0..merged.segments.len())
+        .map(|k| {
+            let (host, merged) = (host.clone(), merged.clone());
+            move || host.check_asm(&merged.segment_with_table(k)).map_err(|e| format!("part {k}: {e}"))
+        })
+        .collect();
+    pool.run(jobs, threads).into_iter().collect::<Result<Vec<()>, String>>().map(|_| ())
 }

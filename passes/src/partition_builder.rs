@@ -18,8 +18,9 @@ pub struct SplitInput {
     pub plan: SymbolPlan,
 }
 
-/// Builds partition `partition` in `ctx`: every body it keeps is read, the
-/// rest are dropped unread, and the plan is applied.
+/// Builds partition `partition` in `ctx`, as a module named `identifier`:
+/// every body it keeps is read, the rest are dropped unread, and the plan is
+/// applied.
 ///
 /// The module stays attached to its lazy bitcode reader (which is why it
 /// borrows `input`), with nothing left to read. Finishing the load
@@ -31,8 +32,8 @@ pub struct SplitInput {
 /// frees it; the tools that read the file verify it. `mtpc-parallel`
 /// verifies it, then finishes the load so that the reader's tables do not
 /// stay allocated through optimization and code generation.
-pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32) -> Result<OwnedModule<'c>, String> {
-    let mut owned = ctx.load_lazy(&input.bitcode, &format!("mtpc.partition.{partition}"))?;
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, identifier: &str) -> Result<OwnedModule<'c>, String> {
+    let mut owned = ctx.load_lazy(&input.bitcode, identifier)?;
     {
         let module = owned.as_module();
         let globals = globals_in_fact_order(&module);

@@ -263,7 +263,7 @@ fn build_and_write_all(
                 let t = Instant::now();
                 let _span = Span::begin("mtpc partition", &format!("partition {k}"));
                 let ctx = OwnedContext::new();
-                let mut m = partition_builder::build(&ctx, &input, k)?;
+                let mut m = partition_builder::build(&ctx, &input, k, &format!("mtpc.partition.{k}"))?;
                 let built = elapsed_ms(t);
                 if !verdict.wait() {
                     return Err("the input fails the verifier".into());

@@ -33,6 +33,8 @@ pub struct ModuleStats {
     pub fallback_reason: Option<String>,
     pub split_ms: f64,
     pub merge_ms: f64,
+    /// Assembling the merged text to check it (on the worker pool).
+    pub check_ms: f64,
     pub wall_ms: f64,
     /// The sum of all per-partition time (build, optimization, code generation).
     pub work_ms: f64,
@@ -79,12 +81,13 @@ mod tests {
             fallback_reason: None,
             split_ms: 1.0,
             merge_ms: 2.0,
+            check_ms: 0.5,
             wall_ms: 3.0,
             work_ms: 4.0,
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, start_unix_ms: 1.0, end_unix_ms: 2.0 }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "fallback", "split_ms", "merge_ms", "wall_ms", "work_ms", "parts"] {
+        for key in ["module", "partitions", "threads", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
         for key in ["index", "functions", "instructions", "opt_ms", "codegen_ms"] {

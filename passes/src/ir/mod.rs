@@ -1,8 +1,12 @@
-//! The safe layer over LLVM: every `unsafe` call of mtpc lives in this file.
+//! The safe layer over LLVM: every `unsafe` call of mtpc lives in this
+//! module (this file: modules, globals, values, bitcode, the time trace;
+//! [`host_pipeline`]: the host's pass pipeline and compiling partitions).
 //!
 //! Handles borrow the module (or context) they come from, so they cannot
 //! outlive it. Only the operations mtpc needs are wrapped, in LLVM-C terms;
-//! the few that LLVM-C lacks go to the C++ shim (`shim/mtpc_shim.cpp`).
+//! those that LLVM-C lacks go to the C++ shim (`shim/`, see `shim/shim.h`).
+
+pub mod host_pipeline;
 
 use std::ffi::{CStr, CString};
 use std::marker::PhantomData;
@@ -38,23 +42,10 @@ extern "C" {
     fn mtpc_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
     fn mtpc_bitcode_dispose(bitcode: *mut std::ffi::c_void);
     fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
-    fn mtpc_host_settings_capture(pass_builder: *mut std::ffi::c_void) -> *mut std::ffi::c_void;
-    fn mtpc_host_settings_free(h: *mut std::ffi::c_void);
-    fn mtpc_host_settings_describe(h: *mut std::ffi::c_void) -> *mut c_char;
-    fn mtpc_compile_partition(
-        h: *mut std::ffi::c_void,
-        m: LLVMModuleRef,
-        level: i32,
-        phase: i32,
-        asm: *mut *mut c_char,
-        len: *mut usize,
-        opt_ms: *mut f64,
-        codegen_ms: *mut f64,
-        error: *mut *mut c_char,
-    ) -> bool;
     fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     fn mtpc_report_fatal_error(message: *const c_char) -> !;
+    fn mtpc_module_compile_unit_directory(m: LLVMModuleRef, len: *mut usize) -> *const c_char;
     fn mtpc_time_trace_enabled() -> bool;
     fn mtpc_time_trace_thread_start(granularity_us: u32);
     fn mtpc_time_trace_thread_finish();
@@ -219,7 +210,7 @@ pub mod time_trace {
 }
 
 /// Takes ownership of an LLVM-allocated message.
-fn take_message(raw: *mut c_char) -> String {
+pub(crate) fn take_message(raw: *mut c_char) -> String {
     if raw.is_null() {
         return String::new();
     }
@@ -230,7 +221,7 @@ fn take_message(raw: *mut c_char) -> String {
 }
 
 /// Takes ownership of a message allocated with malloc by the shim.
-fn take_malloc_message(raw: *mut c_char) -> String {
+pub(crate) fn take_malloc_message(raw: *mut c_char) -> String {
     if raw.is_null() {
         return String::new();
     }
@@ -242,43 +233,7 @@ fn take_malloc_message(raw: *mut c_char) -> String {
 
 extern "C" {
     #[link_name = "free"]
-    fn libc_free(p: *mut std::ffi::c_void);
-}
-
-/// The host's code-generation and pipeline settings (target machine,
-/// pipeline tuning, PGO), captured from its PassBuilder.
-pub struct HostSettings {
-    raw: *mut std::ffi::c_void,
-}
-
-// SAFETY: the settings are copied out of the host when captured and never
-// change; compiling only reads them (several threads at once).
-unsafe impl Send for HostSettings {}
-unsafe impl Sync for HostSettings {}
-
-impl HostSettings {
-    /// Reads the settings of a host `llvm::PassBuilder`; `None` if it has
-    /// no target machine.
-    ///
-    /// # Safety
-    /// `pass_builder` must point to a live `llvm::PassBuilder` of LLVM 16.
-    pub unsafe fn capture(pass_builder: *mut std::ffi::c_void) -> Option<HostSettings> {
-        let raw = mtpc_host_settings_capture(pass_builder);
-        (!raw.is_null()).then_some(HostSettings { raw })
-    }
-
-    /// The settings as `key=value;...`, for logs and tests.
-    pub fn describe(&self) -> String {
-        // SAFETY: the shim returns a strdup'ed string.
-        take_malloc_message(unsafe { mtpc_host_settings_describe(self.raw) })
-    }
-}
-
-impl Drop for HostSettings {
-    fn drop(&mut self) {
-        // SAFETY: we own the settings.
-        unsafe { mtpc_host_settings_free(self.raw) }
-    }
+    pub(crate) fn libc_free(p: *mut std::ffi::c_void);
 }
 
 /// Which pipeline a partition runs.
@@ -299,13 +254,6 @@ pub enum OptLevel {
     O3,
     Os,
     Oz,
-}
-
-/// A partition compiled to assembly, with the time each step took.
-pub struct CompiledPartition {
-    pub asm: Vec<u8>,
-    pub opt_ms: f64,
-    pub codegen_ms: f64,
 }
 
 /// What kind of global value a handle is.
@@ -880,6 +828,17 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
+    /// The directory of the module's compile units (debug info), if it has
+    /// any and they agree on it.
+    pub fn compile_unit_directory(&self) -> Option<String> {
+        let mut len = 0usize;
+        // SAFETY: pointer/length pair valid while the module lives, or null.
+        unsafe {
+            let p = mtpc_module_compile_unit_directory(self.raw, &mut len);
+            (!p.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned())
+        }
+    }
+
     pub fn module_asm(&self) -> String {
         // SAFETY: pointer/length pair valid while the module lives.
         unsafe {
@@ -1027,27 +986,6 @@ impl<'m> ModuleRef<'m> {
             Ok(())
         } else {
             Err(format!("cannot write {}: {}", path.display(), take_malloc_message(msg)))
-        }
-    }
-
-    /// Optimizes this module, which must be valid (verify it first), with
-    /// the host's settings and pipeline and compiles it to assembly. LLVM
-    /// errors are returned, not printed.
-    pub fn compile_to_asm(&self, host: &HostSettings, level: OptLevel, phase: PipelinePhase) -> Result<CompiledPartition, String> {
-        let (mut asm, mut len, mut opt_ms, mut codegen_ms) = (std::ptr::null_mut(), 0usize, 0f64, 0f64);
-        let mut error = std::ptr::null_mut();
-        let phase = match phase {
-            PipelinePhase::PerModule => 0,
-            PipelinePhase::ThinLtoPostLink => 1,
-        };
-        // SAFETY: the module is ours; the shim returns malloc'ed buffers.
-        unsafe {
-            if !mtpc_compile_partition(host.raw, self.raw, level as i32, phase, &mut asm, &mut len, &mut opt_ms, &mut codegen_ms, &mut error) {
-                return Err(take_malloc_message(error));
-            }
-            let bytes = std::slice::from_raw_parts(asm.cast::<u8>(), len).to_vec();
-            libc_free(asm.cast());
-            Ok(CompiledPartition { asm: bytes, opt_ms, codegen_ms })
         }
     }
 

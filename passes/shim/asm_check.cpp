@@ -1,0 +1,94 @@
+// asm_check.cpp - assembles a text with LLVM's MC layer, as the host's code
+// generation will assemble the merged text, into nothing: mtpc checks a text
+// this way before it hands it to the host, since a text the host cannot
+// assemble fails the compile with no way back. See shim.h for the rules.
+#include "shim.h"
+
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectWriter.h"
+#include "llvm/MC/MCParser/MCAsmParser.h"
+#include "llvm/MC/MCParser/MCTargetAsmParser.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+extern "C" {
+
+// Assembles Text (Len bytes) for the host's target, with its code-generation
+// settings, into an object that is thrown away. Returns true if that gives
+// neither an error nor a warning (the host would print a warning, and fail a
+// -Werror build); else false with what the assembler said in *Message (free
+// with free()).
+bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Message) {
+  auto *H = static_cast<mtpc::HostSettings *>(SettingsP);
+  const Target &T = *H->TheTarget;
+  Triple TT(H->Triple);
+  MCTargetOptions MCOptions = H->Options.MCOptions;
+  std::unique_ptr<MCRegisterInfo> MRI(T.createMCRegInfo(H->Triple));
+  std::unique_ptr<MCAsmInfo> MAI(MRI ? T.createMCAsmInfo(*MRI, H->Triple, MCOptions) : nullptr);
+  std::unique_ptr<MCSubtargetInfo> STI(T.createMCSubtargetInfo(H->Triple, H->CPU, H->Features));
+  std::unique_ptr<MCInstrInfo> MII(T.createMCInstrInfo());
+  if (!MRI || !MAI || !STI || !MII || !T.hasMCAsmParser()) {
+    *Message = mtpc::copyString("the target " + H->Triple + " has no assembler in this host");
+    return false;
+  }
+  SourceMgr Sources;
+  // A copy: the assembler's lexer reads up to a NUL after the text (the
+  // host's module asm is a std::string, which has one; Text need not).
+  Sources.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(StringRef(Text, Len), "<inline asm>"), SMLoc());
+  std::string Said;
+  raw_string_ostream OS(Said);
+  unsigned Problems = 0;
+  auto Report = [&](const SMDiagnostic &D) {
+    if (D.getKind() == SourceMgr::DK_Error || D.getKind() == SourceMgr::DK_Warning) {
+      if (++Problems <= 5)
+        D.print(nullptr, OS, /*ShowColors=*/false);
+    }
+  };
+  Sources.setDiagHandler([](const SMDiagnostic &D, void *Ctx) { (*static_cast<decltype(Report) *>(Ctx))(D); },
+                         &Report);
+
+  MCContext Ctx(TT, MAI.get(), MRI.get(), STI.get(), &Sources, &MCOptions);
+  Ctx.setDiagnosticHandler([&](const SMDiagnostic &D, bool, const SourceMgr &, std::vector<const MDNode *> &) {
+    Report(D);
+  });
+  std::unique_ptr<MCObjectFileInfo> MOFI(
+      T.createMCObjectFileInfo(Ctx, H->RM.value_or(Reloc::Static) == Reloc::PIC_, /*LargeCodeModel=*/false));
+  Ctx.setObjectFileInfo(MOFI.get());
+
+  raw_null_ostream Discard;
+  std::unique_ptr<MCCodeEmitter> Emitter(T.createMCCodeEmitter(*MII, Ctx));
+  std::unique_ptr<MCAsmBackend> Backend(T.createMCAsmBackend(*STI, *MRI, MCOptions));
+  if (!Emitter || !Backend) {
+    *Message = mtpc::copyString("the target " + H->Triple + " cannot write objects in this host");
+    return false;
+  }
+  std::unique_ptr<MCObjectWriter> Writer = Backend->createObjectWriter(Discard);
+  std::unique_ptr<MCStreamer> Streamer(T.createMCObjectStreamer(
+      TT, Ctx, std::move(Backend), std::move(Writer), std::move(Emitter), *STI, MCOptions.MCRelaxAll,
+      MCOptions.MCIncrementalLinkerCompatible, /*DWARFMustBeAtTheEnd=*/false));
+  std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(Sources, Ctx, *Streamer, *MAI));
+  std::unique_ptr<MCTargetAsmParser> TargetParser(T.createMCAsmParser(*STI, *Parser, *MII, MCOptions));
+  Parser->setTargetParser(*TargetParser);
+  bool Failed = Parser->Run(/*NoInitialTextSection=*/false);
+  if (Failed || Problems || Ctx.hadError()) {
+    if (Problems > 5)
+      OS << "(and " << (Problems - 5) << " more)\n";
+    *Message = mtpc::copyString(OS.str().empty() ? std::string("the assembler failed") : OS.str());
+    return false;
+  }
+  return true;
+}
+
+} // extern "C"

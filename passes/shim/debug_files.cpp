@@ -1,0 +1,217 @@
+// debug_files.cpp - one numbering of the module's source files for every
+// partition. See shim.h for the rules.
+//
+// The merged text has one DWARF line table, and a partition's debug
+// information names files by their number in it (DW_AT_decl_file,
+// DW_AT_call_file, .loc), in forms sized for its own numbers: the merge
+// cannot renumber them. So every partition numbers the module's files alike:
+// the files are collected once, from the whole module, and before a
+// partition's DWARF writer numbers any file, each is registered in that
+// order, exactly as the writer registers files (same DWARF version, same
+// root, same directory, checksum and source). The writer then finds every
+// file it needs already numbered, and writes no .file directive for it; the
+// merge writes the table, from the same list (mtpc_debug_files_table).
+#include "debug_files.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Pass.h"
+#include "llvm/Support/FormattedStream.h"
+
+using namespace llvm;
+
+namespace {
+
+std::optional<MD5::MD5Result> md5Of(const DIFile *F, uint16_t Version) {
+  // As DwarfUnit::getMD5AsBytes: DWARF 5 only, MD5 checksums only.
+  std::optional<DIFile::ChecksumInfo<StringRef>> Checksum = F->getChecksum();
+  if (Version < 5 || !Checksum || Checksum->Kind != DIFile::CSK_MD5)
+    return std::nullopt;
+  std::string Bytes = fromHex(Checksum->Value);
+  MD5::MD5Result Result;
+  if (Bytes.size() != Result.size())
+    return std::nullopt;
+  std::copy(Bytes.begin(), Bytes.end(), Result.data());
+  return Result;
+}
+
+mtpc::DebugFile fileOf(const DIFile *F, uint16_t Version) {
+  mtpc::DebugFile D{F->getDirectory().str(), F->getFilename().str(), md5Of(F, Version), std::nullopt};
+  if (std::optional<StringRef> Source = F->getSource())
+    D.Source = Source->str();
+  return D;
+}
+
+std::optional<StringRef> sourceOf(const mtpc::DebugFile &F) {
+  return F.Source ? std::optional<StringRef>(*F.Source) : std::nullopt;
+}
+
+// Registers Files in Ctx's line table as the DWARF writer would (and the
+// root first, as the writer does for DWARF 5); through Streamer if given,
+// which then prints the .file directives.
+void registerFiles(const mtpc::DebugFiles &Files, MCContext &Ctx, MCStreamer *Streamer) {
+  Ctx.setDwarfVersion(Files.DwarfVersion);
+  if (Files.Root && Files.DwarfVersion >= 5) {
+    const mtpc::DebugFile &R = *Files.Root;
+    if (Streamer)
+      Streamer->emitDwarfFile0Directive(R.Directory, R.Name, R.Checksum, sourceOf(R), 0);
+    else
+      Ctx.setMCLineTableRootFile(0, R.Directory, R.Name, R.Checksum, sourceOf(R));
+  }
+  for (const mtpc::DebugFile &F : Files.Files) {
+    Expected<unsigned> Number = Streamer ? Streamer->tryEmitDwarfFileDirective(0, F.Directory, F.Name, F.Checksum, sourceOf(F), 0)
+                                         : Ctx.getDwarfFile(F.Directory, F.Name, 0, F.Checksum, sourceOf(F), 0);
+    if (!Number)
+      consumeError(Number.takeError());
+  }
+}
+
+// Runs its registration when the pass manager initializes it: after the
+// machine module info (an immutable pass), before the asm printer, whose
+// initialization starts the DWARF writer.
+class ReserveFileNumbers : public ModulePass {
+public:
+  static char ID;
+  ReserveFileNumbers(std::shared_ptr<const mtpc::DebugFiles> Files, MachineModuleInfoWrapperPass *MMIWP)
+      : ModulePass(ID), Files(std::move(Files)), MMIWP(MMIWP) {}
+  bool doInitialization(Module &) override {
+    registerFiles(*Files, MMIWP->getMMI().getContext(), nullptr);
+    return false;
+  }
+  bool runOnModule(Module &) override { return false; }
+  StringRef getPassName() const override { return "mtpc: reserve the module's file numbers"; }
+
+private:
+  std::shared_ptr<const mtpc::DebugFiles> Files;
+  MachineModuleInfoWrapperPass *MMIWP;
+};
+char ReserveFileNumbers::ID = 0;
+
+} // namespace
+
+std::shared_ptr<const mtpc::DebugFiles> mtpc::collectDebugFiles(const Module &M) {
+  auto Files = std::make_shared<DebugFiles>();
+  auto Units = M.debug_compile_units();
+  if (Units.empty())
+    return Files;
+  if (auto *Version = mdconst::extract_or_null<ConstantInt>(M.getModuleFlag("Dwarf Version")))
+    Files->DwarfVersion = Version->getZExtValue();
+  // Assembly output has one line table, whose root is the first unit's file.
+  const DICompileUnit *First = *Units.begin();
+  Files->Root = DebugFile{First->getDirectory().str(), First->getFilename().str(), md5Of(First->getFile(), Files->DwarfVersion),
+                          std::nullopt};
+  if (std::optional<StringRef> Source = First->getSource())
+    Files->Root->Source = Source->str();
+
+  // Every file the DWARF writer can number: of units, subprograms, types,
+  // scopes (inlined ones included: DebugInfoFinder walks the instructions'
+  // locations), global and local variables, labels and imported entities.
+  // An entity with a line and no file is numbered as the file "<stdin>".
+  DebugInfoFinder Finder;
+  Finder.processModule(M);
+  SetVector<const DIFile *> Found;
+  bool NamelessFile = false;
+  auto Add = [&](const DIFile *F, unsigned Line) {
+    if (F)
+      Found.insert(F);
+    else if (Line)
+      NamelessFile = true;
+  };
+  auto AddNode = [&](const DINode *N) {
+    if (auto *V = dyn_cast<DIVariable>(N))
+      Add(V->getFile(), V->getLine());
+    else if (auto *L = dyn_cast<DILabel>(N))
+      Add(L->getFile(), L->getLine());
+    else if (auto *E = dyn_cast<DIImportedEntity>(N))
+      Add(E->getFile(), E->getLine());
+  };
+  for (const DICompileUnit *CU : Finder.compile_units()) {
+    Add(CU->getFile(), 0);
+    for (const DIImportedEntity *E : CU->getImportedEntities())
+      AddNode(E);
+  }
+  for (const DISubprogram *SP : Finder.subprograms()) {
+    Add(SP->getFile(), SP->getLine());
+    for (const DINode *N : SP->getRetainedNodes())
+      AddNode(N);
+  }
+  for (const DIGlobalVariableExpression *GV : Finder.global_variables())
+    AddNode(GV->getVariable());
+  for (const DIType *T : Finder.types())
+    Add(T->getFile(), T->getLine());
+  for (const DIScope *S : Finder.scopes())
+    Add(S->getFile(), 0);
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F)) {
+      if (auto *V = dyn_cast<DbgVariableIntrinsic>(&I))
+        AddNode(V->getVariable());
+      else if (auto *L = dyn_cast<DbgLabelInst>(&I))
+        AddNode(L->getLabel());
+    }
+  for (const DIFile *F : Found)
+    Files->Files.push_back(fileOf(F, Files->DwarfVersion));
+  if (NamelessFile)
+    Files->Files.push_back(DebugFile{"", "", std::nullopt, std::nullopt});
+  return Files;
+}
+
+ModulePass *mtpc::createReserveFileNumbersPass(std::shared_ptr<const DebugFiles> Files,
+                                               MachineModuleInfoWrapperPass *MMIWP) {
+  return new ReserveFileNumbers(std::move(Files), MMIWP);
+}
+
+extern "C" {
+
+// The module's source files (free with mtpc_debug_files_free).
+void *mtpc_debug_files_collect(LLVMModuleRef M) {
+  return new std::shared_ptr<const mtpc::DebugFiles>(mtpc::collectDebugFiles(*unwrap(M)));
+}
+
+void mtpc_debug_files_free(void *Files) { delete static_cast<std::shared_ptr<const mtpc::DebugFiles> *>(Files); }
+
+// The .file directives of the line table every partition numbers its files
+// by, as the host's assembly printer writes them (free with free()); null
+// if the target has no assembly printer here.
+char *mtpc_debug_files_table(void *FilesP, void *SettingsP) {
+  const mtpc::DebugFiles &Files = **static_cast<std::shared_ptr<const mtpc::DebugFiles> *>(FilesP);
+  auto *H = static_cast<mtpc::HostSettings *>(SettingsP);
+  const Target &T = *H->TheTarget;
+  MCTargetOptions MCOptions = H->Options.MCOptions;
+  std::unique_ptr<MCRegisterInfo> MRI(T.createMCRegInfo(H->Triple));
+  std::unique_ptr<MCAsmInfo> MAI(MRI ? T.createMCAsmInfo(*MRI, H->Triple, MCOptions) : nullptr);
+  std::unique_ptr<MCSubtargetInfo> STI(T.createMCSubtargetInfo(H->Triple, H->CPU, H->Features));
+  if (!MRI || !MAI || !STI)
+    return nullptr;
+  MCContext Ctx(Triple(H->Triple), MAI.get(), MRI.get(), STI.get(), nullptr, &MCOptions);
+  std::unique_ptr<MCObjectFileInfo> MOFI(T.createMCObjectFileInfo(Ctx, false));
+  Ctx.setObjectFileInfo(MOFI.get());
+  // As LLVMTargetMachine::createMCStreamer chooses it.
+  bool UseDwarfDirectory = MCOptions.MCUseDwarfDirectory == MCTargetOptions::EnableDwarfDirectory ||
+                           (MCOptions.MCUseDwarfDirectory == MCTargetOptions::DefaultDwarfDirectory &&
+                            MAI->enableDwarfFileDirectoryDefault());
+  std::string Text;
+  {
+    raw_string_ostream OS(Text);
+    std::unique_ptr<MCStreamer> Streamer(createAsmStreamer(Ctx, std::make_unique<formatted_raw_ostream>(OS),
+                                                           /*isVerboseAsm=*/false, UseDwarfDirectory, nullptr, nullptr,
+                                                           nullptr, /*ShowInst=*/false));
+    registerFiles(Files, Ctx, Streamer.get());
+  }
+  return mtpc::copyString(Text);
+}
+
+} // extern "C"

@@ -1,0 +1,427 @@
+// host_pipeline.cpp - mtpc-parallel in the host's pass pipeline, and the
+// pipeline each partition runs, built from the host's own PassBuilder.
+//
+// Registration. mtpc registers with each host PassBuilder (once per compile
+// in clang, once per ThinLTO backend in lld): automatic mode at PipelineStart
+// (clang's non-LTO compiles, opt's default<On>) and, where PipelineStart does
+// not fire, at PipelineEarlySimplification (lld's ThinLTO backends); explicit
+// mode from pipeline text (mtpc-parallel<...>).
+//
+// mtpc's pass comes last at its extension point. Plugins register before the
+// host does, so callbacks registered after mtpc's at the same point (clang's
+// GCOV and InstrProfiling lowering at PipelineStart, later plugins' passes)
+// would otherwise run after the split, on a module that holds no code. When
+// the host builds its pipeline, mtpc's callback calls those later callbacks
+// itself, before adding its pass, and parks them (an empty callback in their
+// place) until mtpc's next callback in the same build puts them back. Each
+// runs once, on the whole module, as without mtpc.
+//
+// A partition's pipeline. Everything after mtpc's extension point: the
+// host's builder builds its default pipeline with mtpc's extension point's
+// callbacks replaced by one that drops what was built up to there (it ran on
+// the whole module, before the split). So a partition runs every callback
+// the host and other plugins registered at every later extension point
+// (clang's sanitizers at OptimizerLast, say). mtpc's own callbacks add
+// nothing while it builds. Explicit mode runs the whole default pipeline.
+// Pipelines are built on the host's thread, while mtpc's pass runs (the
+// builder and the host objects its callbacks captured are alive then), and
+// each is run on one worker thread with analysis managers of its own: the
+// host's instrumentation and target machine are replaced by the partition's
+// own; the host's library info and alias analysis are copied.
+//
+// The end of the host's pipeline. After the split the host's pipeline goes
+// on with a module whose only content is the merged assembly; passes that add
+// module-wide things whatever the module holds (a sanitizer's constructor)
+// would add them a second time. The last OptimizerLast callback, registered
+// by mtpc while the host builds, puts the module back as mtpc left it.
+#include "shim.h"
+#include "partition_kit.h"
+
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Passes/OptimizationLevel.h"
+
+using namespace llvm;
+
+extern "C" {
+// The parameters of one mtpc-parallel pass (mirrored in Rust, host.rs).
+struct MtpcParallelRequest {
+  int32_t Automatic; // 1: from an extension point; the environment adjusts it
+  int32_t Level;     // 0-5: O0 O1 O2 O3 Os Oz
+  int32_t Phase;     // 0: per-module pipeline, 1: ThinLTO post-link pipeline
+  uint32_t Partitions; // 0: one per thread
+  uint64_t Threads;    // 0: the pool's size
+  uint64_t MinSize;
+};
+
+// Implemented in Rust (host.rs). Runs mtpc-parallel on M; Run is the
+// mtpc::PassRun the mtpc_run_* functions take. Returns true if M changed.
+bool mtpc_rs_run_parallel(const MtpcParallelRequest *Request, LLVMModuleRef M, void *Run);
+// Parses pipeline text: 0 if it is not mtpc-parallel, 1 if it is (*Request
+// filled), 2 if its parameters are wrong (reported).
+int mtpc_rs_parse_parallel(const char *Text, size_t Len, MtpcParallelRequest *Request);
+}
+
+namespace mtpc {
+using ModuleEPCallbacks = SmallVector<std::function<void(ModulePassManager &, OptimizationLevel)>, 2>;
+struct PipelineStartCallbacks {
+  using type = ModuleEPCallbacks PassBuilder::*;
+  friend type member(PipelineStartCallbacks);
+};
+struct EarlySimplificationCallbacks {
+  using type = ModuleEPCallbacks PassBuilder::*;
+  friend type member(EarlySimplificationCallbacks);
+};
+using FunctionAnalysisPassMap =
+    DenseMap<AnalysisKey *, std::unique_ptr<detail::AnalysisPassConcept<Function, PreservedAnalyses,
+                                                                        FunctionAnalysisManager::Invalidator>>>;
+struct FunctionAnalysisPasses {
+  using type = FunctionAnalysisPassMap FunctionAnalysisManager::*;
+  friend type member(FunctionAnalysisPasses);
+};
+struct BaselineLibraryInfo {
+  using type = std::optional<TargetLibraryInfoImpl> TargetLibraryAnalysis::*;
+  friend type member(BaselineLibraryInfo);
+};
+} // namespace mtpc
+using mtpc::ModuleEPCallbacks;
+template struct mtpc::Expose<mtpc::PipelineStartCallbacks, &PassBuilder::PipelineStartEPCallbacks>;
+template struct mtpc::Expose<mtpc::EarlySimplificationCallbacks, &PassBuilder::PipelineEarlySimplificationEPCallbacks>;
+template struct mtpc::Expose<mtpc::FunctionAnalysisPasses, &FunctionAnalysisManager::AnalysisPasses>;
+template struct mtpc::Expose<mtpc::BaselineLibraryInfo, &TargetLibraryAnalysis::BaselineInfoImpl>;
+
+namespace {
+
+enum class Phase { PerModule = 0, ThinLtoPostLink = 1 };
+
+OptimizationLevel optimizationLevel(int Level) {
+  static const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+                                             OptimizationLevel::O3, OptimizationLevel::Os, OptimizationLevel::Oz};
+  return Levels[Level < 0 || Level > 5 ? 2 : Level];
+}
+
+int levelNumber(OptimizationLevel L) {
+  if (L == OptimizationLevel::O0)
+    return 0;
+  if (L == OptimizationLevel::O1)
+    return 1;
+  if (L == OptimizationLevel::O3)
+    return 3;
+  if (L == OptimizationLevel::Os)
+    return 4;
+  if (L == OptimizationLevel::Oz)
+    return 5;
+  return 2;
+}
+
+// Shared by an automatic mode pass and the pass at the end of the host's
+// pipeline: the text mtpc's pass left in the module, if it split it.
+struct RunState {
+  std::string Text;
+  bool Committed = false;
+};
+
+class HostPipeline;
+
+// The mtpc-parallel module pass.
+struct ParallelPass : PassInfoMixin<ParallelPass> {
+  ParallelPass(std::shared_ptr<HostPipeline> Host, MtpcParallelRequest Request, std::shared_ptr<RunState> State)
+      : Host(std::move(Host)), Request(Request), State(std::move(State)) {}
+  std::shared_ptr<HostPipeline> Host;
+  MtpcParallelRequest Request;
+  std::shared_ptr<RunState> State; // automatic mode only
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM);
+  static bool isRequired() { return true; }
+};
+
+// Last in the host's pipeline: the module is put back as mtpc's pass left it.
+struct RestorePass : PassInfoMixin<RestorePass> {
+  explicit RestorePass(std::shared_ptr<RunState> State) : State(std::move(State)) {}
+  std::shared_ptr<RunState> State;
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (!State->Committed)
+      return PreservedAnalyses::all();
+    mtpc::replaceModuleWithAsm(M, State->Text);
+    State->Text = std::string();
+    State->Committed = false;
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
+// A callback at an extension point that another mtpc callback parked.
+struct Parked {
+  ModuleEPCallbacks *List;
+  size_t Index;
+  std::function<void(ModulePassManager &, OptimizationLevel)> Callback;
+};
+
+// mtpc on one host PassBuilder.
+class HostPipeline : public std::enable_shared_from_this<HostPipeline> {
+public:
+  explicit HostPipeline(PassBuilder &PB) : PB(PB) {}
+  PassBuilder &PB;
+  // Positions of mtpc's callbacks in the builder's lists.
+  size_t StartIndex = 0, EarlyIndex = 0;
+
+  void onPipelineStart(ModulePassManager &MPM, OptimizationLevel L) {
+    if (BuildingPartitions)
+      return;
+    restoreParked();
+    StartFired = true;
+    callLaterCallbacks(PB.*member(mtpc::PipelineStartCallbacks()), StartIndex, MPM, L);
+    addAutomaticPass(MPM, L, Phase::PerModule);
+  }
+
+  void onEarlySimplification(ModulePassManager &MPM, OptimizationLevel L) {
+    if (BuildingPartitions)
+      return;
+    restoreParked();
+    if (StartFired)
+      return; // a per-module pipeline: mtpc's pass is at PipelineStart
+    callLaterCallbacks(PB.*member(mtpc::EarlySimplificationCallbacks()), EarlyIndex, MPM, L);
+    addAutomaticPass(MPM, L, Phase::ThinLtoPostLink);
+  }
+
+  // The pipeline a partition runs (see the file's header).
+  ModulePassManager partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
+    restoreParked();
+    BuildingPartitions = true;
+    ModuleEPCallbacks *Point = nullptr;
+    ModuleEPCallbacks Saved;
+    if (!Explicit) {
+      Point = P == Phase::PerModule ? &(PB.*member(mtpc::PipelineStartCallbacks()))
+                                    : &(PB.*member(mtpc::EarlySimplificationCallbacks()));
+      Saved = std::move(*Point);
+      Point->clear();
+      Point->push_back([](ModulePassManager &MPM, OptimizationLevel) { MPM = ModulePassManager(); });
+    }
+    ModulePassManager MPM;
+    if (L == OptimizationLevel::O0)
+      MPM = PB.buildO0DefaultPipeline(L, /*LTOPreLink=*/false);
+    else if (P == Phase::ThinLtoPostLink)
+      MPM = PB.buildThinLTODefaultPipeline(L, /*ImportSummary=*/nullptr);
+    else
+      MPM = PB.buildPerModuleDefaultPipeline(L);
+    if (Point)
+      *Point = std::move(Saved);
+    BuildingPartitions = false;
+    return MPM;
+  }
+
+private:
+  // Calls the callbacks registered after mtpc's (at Own) into MPM, before
+  // mtpc's pass, and parks them for the rest of this build.
+  void callLaterCallbacks(ModuleEPCallbacks &List, size_t Own, ModulePassManager &MPM, OptimizationLevel L) {
+    for (size_t I = Own + 1; I < List.size(); ++I) {
+      List[I](MPM, L);
+      Waiting.push_back({&List, I, std::exchange(List[I], [](ModulePassManager &, OptimizationLevel) {})});
+    }
+  }
+
+  void restoreParked() {
+    for (Parked &P : Waiting)
+      (*P.List)[P.Index] = std::move(P.Callback);
+    Waiting.clear();
+  }
+
+  void addAutomaticPass(ModulePassManager &MPM, OptimizationLevel L, Phase P) {
+    auto State = std::make_shared<RunState>();
+    MtpcParallelRequest Request{1, levelNumber(L), int32_t(P), 0, 0, 0};
+    MPM.addPass(ParallelPass(shared_from_this(), Request, State));
+    // Registered now, while the builder is at an earlier extension point, so
+    // that it comes after every other OptimizerLast callback.
+    PB.registerOptimizerLastEPCallback(
+        [Self = shared_from_this(), State](ModulePassManager &MPM, OptimizationLevel) {
+          if (Self->BuildingPartitions)
+            return;
+          Self->restoreParked();
+          MPM.addPass(RestorePass(State));
+        });
+  }
+
+  bool StartFired = false;
+  bool BuildingPartitions = false;
+  std::vector<Parked> Waiting;
+};
+
+// mtpc's callbacks, as types of their own: a second registration of mtpc on
+// the same builder (the plugin named twice) recognizes the first.
+struct OwnStartCallback {
+  std::shared_ptr<HostPipeline> Host;
+  void operator()(ModulePassManager &MPM, OptimizationLevel L) const { Host->onPipelineStart(MPM, L); }
+};
+struct OwnEarlySimplificationCallback {
+  std::shared_ptr<HostPipeline> Host;
+  void operator()(ModulePassManager &MPM, OptimizationLevel L) const { Host->onEarlySimplification(MPM, L); }
+};
+
+} // namespace
+
+namespace mtpc {
+// What a run of mtpc-parallel hands to Rust (the mtpc_run_* functions).
+struct PassRun {
+  std::shared_ptr<HostPipeline> Host;
+  Module &M;
+  ModuleAnalysisManager &MAM;
+  RunState *State; // automatic mode only
+  bool Explicit;
+};
+
+// What every partition of one module is built with.
+struct PartitionEnvironment {
+  std::shared_ptr<HostPipeline> Host;
+  HostSettings Settings;
+  HostAnalyses Analyses;
+  std::shared_ptr<RemarkPolicy> Remarks;
+  std::shared_ptr<const DebugFiles> Files;
+  OptimizationLevel Level;
+  Phase P;
+  bool Explicit;
+};
+} // namespace mtpc
+
+PreservedAnalyses ParallelPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  mtpc::PassRun Run{Host, M, MAM, State.get(), Request.Automatic == 0};
+  return mtpc_rs_run_parallel(&Request, wrap(&M), &Run) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+namespace {
+
+// The analysis of type AnalysisT that the host registered on its function
+// analysis manager, copied; none if it registered none.
+template <typename AnalysisT> std::optional<AnalysisT> registeredAnalysis(FunctionAnalysisManager &FAM) {
+  auto &Passes = FAM.*member(mtpc::FunctionAnalysisPasses());
+  auto It = Passes.find(AnalysisT::ID());
+  if (It == Passes.end())
+    return std::nullopt;
+  using ModelT = detail::AnalysisPassModel<Function, AnalysisT, PreservedAnalyses, FunctionAnalysisManager::Invalidator>;
+  return static_cast<ModelT &>(*It->second).Pass;
+}
+
+mtpc::HostAnalyses hostAnalyses(Module &M, ModuleAnalysisManager &MAM) {
+  mtpc::HostAnalyses A;
+  FunctionAnalysisManager &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  A.LibraryInfo = registeredAnalysis<TargetLibraryAnalysis>(FAM);
+  A.AliasAnalysis = registeredAnalysis<AAManager>(FAM);
+  std::optional<TargetLibraryInfoImpl> Impl;
+  if (A.LibraryInfo)
+    Impl = (*A.LibraryInfo).*member(mtpc::BaselineLibraryInfo());
+  A.LibraryInfoImpl = std::make_shared<const TargetLibraryInfoImpl>(Impl ? *Impl : TargetLibraryInfoImpl(Triple(M.getTargetTriple())));
+  return A;
+}
+
+} // namespace
+
+extern "C" {
+
+// Registers mtpc-parallel with the host PassBuilder PB (an llvm::PassBuilder*).
+void mtpc_host_pipeline_register(void *PBP) {
+  PassBuilder &PB = *static_cast<PassBuilder *>(PBP);
+  for (auto &C : PB.*member(mtpc::PipelineStartCallbacks()))
+    if (C.target<OwnStartCallback>())
+      return;
+  auto Host = std::make_shared<HostPipeline>(PB);
+  PB.registerPipelineStartEPCallback(OwnStartCallback{Host});
+  Host->StartIndex = (PB.*member(mtpc::PipelineStartCallbacks())).size() - 1;
+  PB.registerPipelineEarlySimplificationEPCallback(OwnEarlySimplificationCallback{Host});
+  Host->EarlyIndex = (PB.*member(mtpc::EarlySimplificationCallbacks())).size() - 1;
+  PB.registerPipelineParsingCallback(
+      [Host](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        MtpcParallelRequest Request{};
+        if (mtpc_rs_parse_parallel(Name.data(), Name.size(), &Request) != 1)
+          return false;
+        MPM.addPass(ParallelPass(Host, Request, nullptr));
+        return true;
+      });
+}
+
+// The host's code-generation and pipeline settings (free with
+// mtpc_host_settings_free); null if the host has no target machine.
+void *mtpc_run_host_settings(void *RunP) {
+  return mtpc::HostSettings::capture(static_cast<mtpc::PassRun *>(RunP)->Host->PB).release();
+}
+
+// The module's identifier in the host (clang: the main file's name).
+const char *mtpc_run_module_identifier(void *RunP, size_t *Len) {
+  const std::string &Id = static_cast<mtpc::PassRun *>(RunP)->M.getModuleIdentifier();
+  *Len = Id.size();
+  return Id.data();
+}
+
+// What the partitions of this run's module are built with (free with
+// mtpc_environment_free): Settings copied, the host's analyses copied, the
+// remarks the host's context wants, and the module's source files (from
+// mtpc_debug_files_collect).
+void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, int P) {
+  auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  return new mtpc::PartitionEnvironment{Run->Host,
+                                        *static_cast<mtpc::HostSettings *>(Settings),
+                                        hostAnalyses(Run->M, Run->MAM),
+                                        std::make_shared<mtpc::RemarkPolicy>(Run->M.getContext()),
+                                        *static_cast<std::shared_ptr<const mtpc::DebugFiles> *>(Files),
+                                        optimizationLevel(Level),
+                                        P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule,
+                                        Run->Explicit};
+}
+
+void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnvironment *>(Env); }
+
+// Builds the kit one partition is compiled with (compile it with
+// mtpc_kit_compile or free it with mtpc_kit_free); null if no target machine
+// can be made. Only on the thread running mtpc's pass.
+void *mtpc_environment_build_kit(void *EnvP) {
+  auto *Env = static_cast<mtpc::PartitionEnvironment *>(EnvP);
+  auto Kit = std::make_unique<mtpc::PartitionKit>();
+  Kit->TM = Env->Settings.createTargetMachine();
+  if (!Kit->TM)
+    return nullptr;
+  Kit->OptNone.registerCallbacks(Kit->PIC);
+  Kit->TimeProfiling.registerCallbacks(Kit->PIC);
+  // The partition's own instrumentation and target machine, and copies of
+  // the host's library info and alias analysis, registered first so that
+  // the host's builder registers everything else around them.
+  PassInstrumentationCallbacks *PIC = &Kit->PIC;
+  Kit->MAM.registerPass([&] { return PassInstrumentationAnalysis(PIC); });
+  Kit->CGAM.registerPass([&] { return PassInstrumentationAnalysis(PIC); });
+  Kit->FAM.registerPass([&] { return PassInstrumentationAnalysis(PIC); });
+  Kit->LAM.registerPass([&] { return PassInstrumentationAnalysis(PIC); });
+  Kit->FAM.registerPass([&] { return Kit->TM->getTargetIRAnalysis(); });
+  if (Env->Analyses.LibraryInfo)
+    Kit->FAM.registerPass([&] { return *Env->Analyses.LibraryInfo; });
+  if (Env->Analyses.AliasAnalysis)
+    Kit->FAM.registerPass([&] { return *Env->Analyses.AliasAnalysis; });
+  PassBuilder &PB = Env->Host->PB;
+  PB.registerModuleAnalyses(Kit->MAM);
+  PB.registerCGSCCAnalyses(Kit->CGAM);
+  PB.registerFunctionAnalyses(Kit->FAM);
+  PB.registerLoopAnalyses(Kit->LAM);
+  PB.crossRegisterProxies(Kit->LAM, Kit->FAM, Kit->CGAM, Kit->MAM);
+  Kit->MPM = Env->Host->partitionPipeline(Env->Level, Env->P, Env->Explicit);
+  Kit->LibraryInfo = Env->Analyses.LibraryInfoImpl;
+  Kit->Remarks = Env->Remarks;
+  Kit->Files = Env->Files;
+  return Kit.release();
+}
+
+// Optimizes the run's module whole, in place, with the host's default
+// pipeline for Level and Phase (all of it: what an explicit mtpc-parallel
+// stands for when it does not split the module).
+void mtpc_run_optimize_whole(void *RunP, int Level, int P) {
+  auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  ModulePassManager MPM =
+      Run->Host->partitionPipeline(optimizationLevel(Level), P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule,
+                                   /*Explicit=*/true);
+  MPM.run(Run->M, Run->MAM);
+}
+
+// Records the text mtpc's pass left in the module, so that the end of the
+// host's pipeline can put the module back as it is now (automatic mode).
+void mtpc_run_commit(void *RunP, const char *Text, size_t Len) {
+  auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  if (Run->State) {
+    Run->State->Text.assign(Text, Len);
+    Run->State->Committed = true;
+  }
+}
+
+} // extern "C"

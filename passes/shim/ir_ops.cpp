@@ -1,0 +1,267 @@
+// ir_ops.cpp - operations on modules and globals that LLVM-C 16 lacks, and
+// the time-trace hooks of the worker threads. See shim.h for the rules.
+#include "shim.h"
+
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalIFunc.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TimeProfiler.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+// M as bitcode, without the LTO symbol table (LLVMWriteBitcodeTo* add one):
+// partitions are read back by LLVM, never by a linker.
+static SmallVector<char, 0> writeBitcode(Module &M) {
+  SmallVector<char, 0> Buffer;
+  Buffer.reserve(1 << 20);
+  BitcodeWriter Writer(Buffer);
+  Writer.writeModule(M);
+  Writer.writeStrtab();
+  return Buffer;
+}
+
+extern "C" {
+
+unsigned mtpc_llvm_version_major(void) { return LLVM_VERSION_MAJOR; }
+
+bool mtpc_is_dso_local(LLVMValueRef V) { return unwrap<GlobalValue>(V)->isDSOLocal(); }
+
+void mtpc_set_dso_local(LLVMValueRef V, bool Local) { unwrap<GlobalValue>(V)->setDSOLocal(Local); }
+
+// The text of an inline asm callee, or null if V is not inline asm.
+const char *mtpc_inline_asm_string(LLVMValueRef V, size_t *Len) {
+  auto *IA = dyn_cast<InlineAsm>(unwrap(V));
+  if (!IA)
+    return nullptr;
+  *Len = IA->getAsmString().size();
+  return IA->getAsmString().data();
+}
+
+// Reading metadata without changing the context. LLVM-C hands metadata out
+// wrapped as values (LLVMGetMetadata, LLVMGetMDNodeOperands), which creates
+// a MetadataAsValue in the context; these only read, so that the module can
+// be planned while other threads serialize and verify it.
+
+// The node attached to instruction I under Kind, or null.
+LLVMMetadataRef mtpc_instruction_metadata(LLVMValueRef I, unsigned Kind) {
+  return wrap(unwrap<Instruction>(I)->getMetadata(Kind));
+}
+
+// The number of operands of MD if it is a node, else 0.
+unsigned mtpc_md_node_num_operands(LLVMMetadataRef MD) {
+  auto *N = dyn_cast<MDNode>(unwrap(MD));
+  return N ? N->getNumOperands() : 0;
+}
+
+// Operand Index of node MD: the value of a value operand (*Value), or the
+// text of a string operand (*Str, *Len); both null for anything else.
+void mtpc_md_node_operand(LLVMMetadataRef MD, unsigned Index, LLVMValueRef *Value, const char **Str,
+                          size_t *Len) {
+  *Value = nullptr;
+  *Str = nullptr;
+  *Len = 0;
+  const MDOperand &Op = cast<MDNode>(unwrap(MD))->getOperand(Index);
+  if (auto *V = dyn_cast_or_null<ValueAsMetadata>(Op.get())) {
+    *Value = wrap(V->getValue());
+  } else if (auto *S = dyn_cast_or_null<MDString>(Op.get())) {
+    *Str = S->getString().data();
+    *Len = S->getString().size();
+  }
+}
+
+// Turns a function into a declaration without materializing a lazily loaded
+// body: drops blocks, attachments, personality, prefix and prologue data.
+void mtpc_function_delete_body(LLVMValueRef F) {
+  unwrap<Function>(F)->deleteBody();
+}
+
+// Materializes one lazily loaded function body. Returns false and sets
+// *Message (to be freed with LLVMDisposeMessage) on failure.
+bool mtpc_materialize(LLVMValueRef GV, char **Message) {
+  if (Error E = unwrap<GlobalValue>(GV)->materialize()) {
+    *Message = strdup(toString(std::move(E)).c_str());
+    return false;
+  }
+  return true;
+}
+
+// True if no function of M still waits for its body to be read.
+bool mtpc_all_bodies_read(LLVMModuleRef M) {
+  return llvm::none_of(*unwrap(M), [](const Function &F) { return F.isMaterializable(); });
+}
+
+// Finishes a lazy load: LLVM's bitcode upgrades run (for a module with debug
+// info, the verifier, fatal if it fails), then the reader is freed.
+bool mtpc_materialize_all(LLVMModuleRef M, char **Message) {
+  if (Error E = unwrap(M)->materializeAll()) {
+    *Message = strdup(toString(std::move(E)).c_str());
+    return false;
+  }
+  return true;
+}
+
+// True if nothing but dead constants uses GV (and removes those constants).
+bool mtpc_global_is_unused(LLVMValueRef V) {
+  auto *GV = unwrap<GlobalValue>(V);
+  GV->removeDeadConstantUsers();
+  return GV->use_empty();
+}
+
+// Erases any global value (function, variable, alias or ifunc) from its module.
+void mtpc_erase_global(LLVMValueRef V) {
+  auto *GV = unwrap<GlobalValue>(V);
+  GV->removeDeadConstantUsers();
+  GV->eraseFromParent();
+}
+
+// Replaces an alias or ifunc by a declaration of the same name, type,
+// visibility, dso_local and thread-local mode; returns the declaration.
+LLVMValueRef mtpc_replace_with_declaration(LLVMValueRef V) {
+  auto *GV = unwrap<GlobalValue>(V);
+  Module &M = *GV->getParent();
+  std::string Name = GV->getName().str();
+  GV->setName("");
+  GlobalValue *Decl;
+  if (auto *FTy = dyn_cast<FunctionType>(GV->getValueType())) {
+    Decl = Function::Create(FTy, GlobalValue::ExternalLinkage, GV->getAddressSpace(), Name, &M);
+  } else {
+    auto *Var = new GlobalVariable(M, GV->getValueType(), /*isConstant=*/false,
+                                   GlobalValue::ExternalLinkage, nullptr, Name, nullptr,
+                                   GV->getThreadLocalMode(), GV->getAddressSpace());
+    Decl = Var;
+  }
+  Decl->setVisibility(GV->getVisibility());
+  Decl->setDSOLocal(GV->isDSOLocal());
+  Decl->setUnnamedAddr(GV->getUnnamedAddr());
+  GV->replaceAllUsesWith(Decl);
+  GV->eraseFromParent();
+  return wrap(Decl);
+}
+
+// Replaces every use of an alias by its aliasee and erases the alias.
+void mtpc_resolve_alias(LLVMValueRef V) {
+  auto *GA = unwrap<GlobalAlias>(V);
+  GA->replaceAllUsesWith(GA->getAliasee());
+  GA->eraseFromParent();
+}
+
+// Writes M as bitcode. Returns the buffer the writer filled, as an opaque
+// handle (free with mtpc_bitcode_dispose), and its bytes in *Data, *Size:
+// the caller reads them in place, without a copy.
+void *mtpc_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
+  auto *Buffer = new SmallVector<char, 0>(writeBitcode(*unwrap(M)));
+  *Data = Buffer->data();
+  *Size = Buffer->size();
+  return Buffer;
+}
+
+void mtpc_bitcode_dispose(void *Bitcode) { delete static_cast<SmallVector<char, 0> *>(Bitcode); }
+
+// Writes M as bitcode to the file Path. Returns false and sets *Message
+// (free with free()) on failure.
+bool mtpc_write_bitcode_file(LLVMModuleRef M, const char *Path, char **Message) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_None);
+  if (!EC) {
+    SmallVector<char, 0> Buffer = writeBitcode(*unwrap(M));
+    OS.write(Buffer.data(), Buffer.size());
+    OS.close();
+    EC = OS.error();
+    OS.clear_error();
+  }
+  if (EC) {
+    *Message = strdup(EC.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+// The integer value of a module flag (e.g. "PIC Level"), or -1 if absent.
+int64_t mtpc_module_flag_int(LLVMModuleRef M, const char *Name) {
+  if (auto *CI = mdconst::extract_or_null<ConstantInt>(unwrap(M)->getModuleFlag(Name)))
+    return CI->getSExtValue();
+  return -1;
+}
+
+// The directory of the module's compile units, if it has any and they all
+// have the same (*Len = 0 and null otherwise).
+const char *mtpc_module_compile_unit_directory(LLVMModuleRef MRef, size_t *Len) {
+  *Len = 0;
+  std::optional<StringRef> Dir;
+  for (const DICompileUnit *CU : unwrap(MRef)->debug_compile_units()) {
+    StringRef D = CU->getDirectory();
+    if (Dir && *Dir != D)
+      return nullptr;
+    Dir = D;
+  }
+  if (!Dir)
+    return nullptr;
+  *Len = Dir->size();
+  return Dir->data();
+}
+
+// Ends the process with LLVM's usual "LLVM ERROR: <message>" and exit code
+// 1, without a crash report: for errors in the user's input or request.
+void mtpc_report_fatal_error(const char *Message) {
+  report_fatal_error(Twine(Message), /*gen_crash_diag=*/false);
+}
+
+// -ftime-trace (clang) and --time-trace (lld, opt): LLVM's time profiler
+// keeps one instance per thread. A worker thread gets its own for the
+// length of one job, and hands it to the host's instance when the job ends
+// (timeTraceProfilerFinishThread), which writes it with its own.
+
+bool mtpc_time_trace_enabled(void) { return timeTraceProfilerEnabled(); }
+
+void mtpc_time_trace_thread_start(unsigned GranularityUs) {
+  if (!timeTraceProfilerEnabled())
+    timeTraceProfilerInitialize(GranularityUs, "mtpc");
+}
+
+void mtpc_time_trace_thread_finish(void) {
+  if (timeTraceProfilerEnabled())
+    timeTraceProfilerFinishThread();
+}
+
+void mtpc_time_trace_begin(const char *Name, const char *Detail) { timeTraceProfilerBegin(Name, Detail); }
+
+void mtpc_time_trace_end(void) { timeTraceProfilerEnd(); }
+
+void mtpc_replace_module_with_asm(LLVMModuleRef M, const char *Asm, size_t Len) {
+  mtpc::replaceModuleWithAsm(*unwrap(M), StringRef(Asm, Len));
+}
+
+} // extern "C"
+
+void mtpc::replaceModuleWithAsm(Module &M, StringRef Asm) {
+  M.dropAllReferences();
+  while (!M.ifunc_empty())
+    M.ifunc_begin()->eraseFromParent();
+  while (!M.alias_empty())
+    M.alias_begin()->eraseFromParent();
+  while (!M.empty())
+    M.begin()->eraseFromParent();
+  while (!M.global_empty())
+    M.global_begin()->eraseFromParent();
+  // Debug info, .ident, command line, linker options, dependent libraries:
+  // each partition's text carries its own. The module flags stay: the host's
+  // code generation reads them (relocation model, CET notes).
+  SmallVector<NamedMDNode *, 8> Named;
+  for (NamedMDNode &N : M.named_metadata())
+    if (N.getName() != "llvm.module.flags")
+      Named.push_back(&N);
+  for (NamedMDNode *N : Named)
+    M.eraseNamedMetadata(N);
+  M.setModuleInlineAsm(Asm.str());
+}

@@ -1,0 +1,200 @@
+// partition_compile.cpp - the host's code-generation settings, and compiling
+// one partition: its pipeline (built from the host's PassBuilder, see
+// host_pipeline.cpp) and the code generator, with the host's settings, to
+// assembly text. See shim.h for the rules.
+#include "shim.h"
+#include "partition_kit.h"
+
+#include "llvm-c/Target.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TimeProfiler.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace llvm;
+using mtpc::copyString;
+
+namespace mtpc {
+// LLVM 16's PassBuilder keeps its TargetMachine, PipelineTuningOptions and
+// PGOOptions private (see Expose in shim.h).
+struct PassBuilderTM {
+  using type = TargetMachine *PassBuilder::*;
+  friend type member(PassBuilderTM);
+};
+struct PassBuilderPTO {
+  using type = PipelineTuningOptions PassBuilder::*;
+  friend type member(PassBuilderPTO);
+};
+struct PassBuilderPGO {
+  using type = std::optional<PGOOptions> PassBuilder::*;
+  friend type member(PassBuilderPGO);
+};
+} // namespace mtpc
+template struct mtpc::Expose<mtpc::PassBuilderTM, &PassBuilder::TM>;
+template struct mtpc::Expose<mtpc::PassBuilderPTO, &PassBuilder::PTO>;
+template struct mtpc::Expose<mtpc::PassBuilderPGO, &PassBuilder::PGOOpt>;
+
+std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB) {
+  TargetMachine *TM = PB.*member(mtpc::PassBuilderTM());
+  if (!TM)
+    return nullptr;
+  auto H = std::make_unique<HostSettings>();
+  H->Triple = TM->getTargetTriple().str();
+  H->CPU = TM->getTargetCPU().str();
+  H->Features = TM->getTargetFeatureString().str();
+  H->Options = TM->Options;
+  H->RM = TM->getRelocationModel();
+  H->CM = TM->getCodeModel();
+  H->OL = TM->getOptLevel();
+  H->TheTarget = &TM->getTarget();
+  H->PTO = PB.*member(mtpc::PassBuilderPTO());
+  H->PGOOpt = PB.*member(mtpc::PassBuilderPGO());
+  H->TMPGOOpt = TM->getPGOOption();
+  return H;
+}
+
+std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine() const {
+  std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(Triple, CPU, Features, Options, RM, CM, OL));
+  if (TM)
+    TM->setPGOOption(TMPGOOpt);
+  return TM;
+}
+
+extern "C" {
+
+// Settings of a target machine for Triple with LLVM's defaults (PIC), for
+// tests that have no host; null if the target is not registered (the
+// targets are initialized here, as every host has done before it loads a
+// plugin).
+void *mtpc_host_settings_for_triple(const char *Triple) {
+  LLVMInitializeX86TargetInfo();
+  LLVMInitializeX86Target();
+  LLVMInitializeX86TargetMC();
+  LLVMInitializeX86AsmParser();
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(Triple, Error);
+  if (!T)
+    return nullptr;
+  auto *H = new mtpc::HostSettings();
+  H->Triple = Triple;
+  H->TheTarget = T;
+  H->RM = Reloc::PIC_;
+  return H;
+}
+
+// What mtpc needs to know of the host to decide whether it can compile a
+// module as the host would (mirrored in Rust, decline.rs).
+struct MtpcHostFacts {
+  bool ObjectFormatElf;
+  bool ArchX86;
+  bool IntegratedAssembler;
+  bool SplitDwarf;
+  int PGOAction;   // PGOOptions::PGOAction: none, IR instr, IR use, sample use
+  int CSPGOAction; // PGOOptions::CSPGOAction: none, CS IR instr, CS IR use
+  bool PseudoProbes;
+  size_t CommandLineArgs;
+};
+
+void mtpc_host_settings_facts(void *HP, MtpcHostFacts *Facts) {
+  auto *H = static_cast<mtpc::HostSettings *>(HP);
+  llvm::Triple T(H->Triple);
+  Facts->ObjectFormatElf = T.isOSBinFormatELF();
+  Facts->ArchX86 = T.isX86();
+  Facts->IntegratedAssembler = !H->Options.DisableIntegratedAS;
+  Facts->SplitDwarf = !H->Options.MCOptions.SplitDwarfFile.empty();
+  Facts->PGOAction = H->PGOOpt ? int(H->PGOOpt->Action) : 0;
+  Facts->CSPGOAction = H->PGOOpt ? int(H->PGOOpt->CSAction) : 0;
+  Facts->PseudoProbes = H->PGOOpt && H->PGOOpt->PseudoProbeForProfiling;
+  Facts->CommandLineArgs = H->Options.MCOptions.CommandLineArgs.size();
+}
+
+// Argument Index of the compiler command line clang records in the target
+// options (its -cc1 arguments; empty in other hosts).
+const char *mtpc_host_settings_command_line_arg(void *HP, size_t Index) {
+  return static_cast<mtpc::HostSettings *>(HP)->Options.MCOptions.CommandLineArgs[Index].c_str();
+}
+
+// The target triple.
+const char *mtpc_host_settings_triple(void *HP, size_t *Len) {
+  const std::string &T = static_cast<mtpc::HostSettings *>(HP)->Triple;
+  *Len = T.size();
+  return T.data();
+}
+
+void mtpc_host_settings_free(void *H) { delete static_cast<mtpc::HostSettings *>(H); }
+
+// "triple=...;cpu=...;features=...;reloc=...;..." for logs and tests.
+char *mtpc_host_settings_describe(void *HP) {
+  auto *H = static_cast<mtpc::HostSettings *>(HP);
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "triple=" << H->Triple << ";cpu=" << H->CPU << ";features=" << H->Features
+     << ";reloc=" << (H->RM ? int(*H->RM) : -1) << ";code-model=" << (H->CM ? int(*H->CM) : -1)
+     << ";codegen-opt=" << int(H->OL) << ";function-sections=" << H->Options.FunctionSections
+     << ";data-sections=" << H->Options.DataSections << ";pgo=" << (H->PGOOpt ? 1 : 0)
+     << ";loop-vectorize=" << H->PTO.LoopVectorization << ";slp-vectorize=" << H->PTO.SLPVectorization
+     << ";unroll=" << H->PTO.LoopUnrolling;
+  return copyString(OS.str());
+}
+
+// Optimizes partition M with its kit's pipeline and compiles it to assembly
+// text (*Asm, *Len; free with free()), recording its diagnostics in *Diags
+// (free with mtpc_diagnostics_free). M must be valid: the caller verifies
+// it. On failure returns false with *Error (free with free()); nothing is
+// thrown. Label names the partition in the time trace. The kit is consumed.
+bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **Asm, size_t *Len, double *OptMs,
+                      double *CodegenMs, void **Diags, char **Error) {
+  using Clock = std::chrono::steady_clock;
+  std::unique_ptr<mtpc::PartitionKit> Kit(static_cast<mtpc::PartitionKit *>(KitP));
+  Module &M = *unwrap(MRef);
+  std::shared_ptr<mtpc::PartitionDiagnostics> Recorded = mtpc::PartitionDiagnostics::install(M.getContext(), Kit->Remarks);
+  *Diags = new std::shared_ptr<mtpc::PartitionDiagnostics>(Recorded);
+  Kit->TM->Options.MCOptions.AsmVerbose = false;
+
+  auto OptStart = Clock::now();
+  {
+    TimeTraceScope Scope("mtpc optimize", Label);
+    Kit->MPM.run(M, Kit->MAM);
+    // The pipeline's passes keep pointers into the analysis managers and to
+    // the host's objects: free them now, on this thread.
+    Kit->MPM = ModulePassManager();
+    Kit->MAM.clear();
+  }
+  if (!Recorded->failure().empty()) {
+    *Error = copyString("optimization failed: " + Recorded->failure());
+    return false;
+  }
+  auto CodegenStart = Clock::now();
+  *OptMs = std::chrono::duration<double, std::milli>(CodegenStart - OptStart).count();
+  SmallString<0> Text;
+  {
+    TimeTraceScope Scope("mtpc codegen", Label);
+    raw_svector_ostream OS(Text);
+    legacy::PassManager CodeGen;
+    CodeGen.add(new TargetLibraryInfoWrapperPass(*Kit->LibraryInfo));
+    auto *MMIWP = new MachineModuleInfoWrapperPass(static_cast<LLVMTargetMachine *>(Kit->TM.get()));
+    CodeGen.add(mtpc::createReserveFileNumbersPass(Kit->Files, MMIWP));
+    if (Kit->TM->addPassesToEmitFile(CodeGen, OS, nullptr, CGFT_AssemblyFile, /*DisableVerify=*/true, MMIWP)) {
+      *Error = copyString("the target cannot emit assembly");
+      return false;
+    }
+    CodeGen.run(M);
+  }
+  *CodegenMs = std::chrono::duration<double, std::milli>(Clock::now() - CodegenStart).count();
+  if (!Recorded->failure().empty()) {
+    *Error = copyString("code generation failed: " + Recorded->failure());
+    return false;
+  }
+  *Asm = static_cast<char *>(malloc(Text.size() ? Text.size() : 1));
+  memcpy(*Asm, Text.data(), Text.size());
+  *Len = Text.size();
+  return true;
+}
+
+// Frees a kit that was never compiled with (a partition that failed before).
+void mtpc_kit_free(void *Kit) { delete static_cast<mtpc::PartitionKit *>(Kit); }
+
+} // extern "C"

@@ -1,0 +1,114 @@
+// shim.h - what the files of mtpc's C++ shim share.
+//
+// The shim holds the LLVM operations that the LLVM-C API of LLVM 16 lacks:
+//   ir_ops.cpp            operations on modules and globals, time trace
+//   host_pipeline.cpp     mtpc-parallel in the host's PassBuilder, and the
+//                         pipeline each partition runs, built from it
+//   partition_compile.cpp the host's code-generation settings; optimizing
+//                         and compiling one partition to assembly
+//   diagnostics.cpp       a partition's diagnostics, recorded on its thread
+//                         and passed on to the host's context
+//   asm_check.cpp         assembling a text with the MC layer, to check it
+//   debug_files.cpp       one numbering of the module's source files for
+//                         every partition
+//
+// Rules (after rustc's llvm-wrapper): every entry point takes and returns
+// opaque handles, never throws (LLVM is built without exceptions), reports
+// failure through its return value, and does one small thing. The logic that
+// decides what to do lives in Rust; the shim only does it. This header is the
+// one place that names the LLVM version.
+#pragma once
+
+#include "llvm-c/Core.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/PGOOptions.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+
+static_assert(LLVM_VERSION_MAJOR == 16, "mtpc's shim is written for LLVM 16");
+
+// llvm::Any (how pass instrumentation is handed the IR unit) identifies a
+// type by the address of Any::TypeId<T>::Id. The pass-manager code inlined
+// into this library must use libLLVM's copies, the ones the instrumentation
+// callbacks compiled into libLLVM compare with; a copy of its own would be
+// private to libmtpc.so (a Rust cdylib exports only its entry point), and
+// every any_cast in those callbacks would fail.
+extern template struct llvm::Any::TypeId<const llvm::Module *>;
+extern template struct llvm::Any::TypeId<const llvm::Function *>;
+extern template struct llvm::Any::TypeId<const llvm::LazyCallGraph::SCC *>;
+extern template struct llvm::Any::TypeId<const llvm::Loop *>;
+
+namespace mtpc {
+
+// Reading members that LLVM 16 keeps private and offers no accessor for (the
+// PassBuilder's target machine and callback lists, an analysis manager's
+// registered analyses). An explicit instantiation of this template is the
+// standard-conforming way to name a private member: access checks do not
+// apply to explicit instantiation arguments. Each use names one member of one
+// LLVM 16 class, so a change in LLVM breaks the build, never the run. The
+// tag must be declared in this namespace (the friend it declares is the one
+// Expose defines), under a name no other file uses:
+//
+//   namespace mtpc { struct SomeTag { using type = T Class::*; friend type member(SomeTag); }; }
+//   template struct mtpc::Expose<mtpc::SomeTag, &Class::Member>;
+//   ... Object.*member(mtpc::SomeTag()) ...
+template <typename Tag, typename Tag::type Member> struct Expose {
+  friend typename Tag::type member(Tag) { return Member; }
+};
+
+inline char *copyString(const std::string &S) { return strdup(S.c_str()); }
+
+// Everything a partition must be compiled with, as the host would: its
+// target machine's settings and its pipeline options, copied out of the
+// host's PassBuilder (see partition_compile.cpp).
+struct HostSettings {
+  std::string Triple, CPU, Features;
+  llvm::TargetOptions Options;
+  std::optional<llvm::Reloc::Model> RM;
+  std::optional<llvm::CodeModel::Model> CM;
+  llvm::CodeGenOpt::Level OL = llvm::CodeGenOpt::Default;
+  const llvm::Target *TheTarget = nullptr;
+  llvm::PipelineTuningOptions PTO;
+  std::optional<llvm::PGOOptions> PGOOpt;
+  // The target machine's own PGO setting (clang sets it, codegen reads it).
+  std::optional<llvm::PGOOptions> TMPGOOpt;
+
+  // Reads the settings of a host PassBuilder; null if it has no target
+  // machine (then mtpc cannot compile).
+  static std::unique_ptr<HostSettings> capture(llvm::PassBuilder &PB);
+  // A target machine with these settings, or null.
+  std::unique_ptr<llvm::TargetMachine> createTargetMachine() const;
+};
+
+// Replaces everything the module defines by Asm, as module-level inline asm
+// (ir_ops.cpp).
+void replaceModuleWithAsm(llvm::Module &M, llvm::StringRef Asm);
+
+// The host's analyses that a partition's analysis managers must have
+// instead of the defaults: copied from the host's function analysis manager
+// (host_pipeline.cpp).
+struct HostAnalyses {
+  std::optional<llvm::TargetLibraryAnalysis> LibraryInfo;
+  std::optional<llvm::AAManager> AliasAnalysis;
+  // The library info as an implementation, for the legacy code generator.
+  std::shared_ptr<const llvm::TargetLibraryInfoImpl> LibraryInfoImpl;
+};
+
+class RemarkPolicy;        // diagnostics.cpp
+class PartitionDiagnostics; // diagnostics.cpp
+
+} // namespace mtpc

@@ -1,0 +1,150 @@
+//! When mtpc declines a module: the compiles whose result it cannot
+//! guarantee to be the stock one. The module is then compiled whole, as
+//! without mtpc, and one `info` line says why. Decided from the host's
+//! settings alone, before any work (the README lists the cases).
+
+use crate::ir::host_pipeline::{CsPgoAction, HostFacts, PgoAction};
+
+/// How the pass was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// From an extension point: the user added the plugin, nothing more.
+    Automatic,
+    /// `mtpc-parallel<...>` in pipeline text: the user asked for this pass.
+    Explicit,
+}
+
+/// The host program, as far as it matters here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostProgram {
+    /// `opt`: its output is IR.
+    Opt,
+    /// clang (it records its `-cc1` arguments), lld, or anything else.
+    Other,
+}
+
+impl HostProgram {
+    /// The program this process runs, from its name.
+    pub fn current() -> HostProgram {
+        let program = std::env::args_os().next().map(std::path::PathBuf::from);
+        let name = program.as_deref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+        match name.as_deref() {
+            Some(n) if n == "opt" || n.starts_with("opt-") => HostProgram::Opt,
+            _ => HostProgram::Other,
+        }
+    }
+}
+
+/// Why mtpc declines to split a module compiled with these settings, if it does.
+pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Option<String> {
+    if !facts.object_format_elf || !facts.arch_x86 {
+        return Some(format!(
+            "the target {} is not x86 ELF, the only object format mtpc's assembly merge handles",
+            facts.triple
+        ));
+    }
+    if !facts.integrated_assembler {
+        return Some("the host assembles with an external assembler (-fno-integrated-as)".into());
+    }
+    if facts.split_dwarf {
+        return Some("split DWARF (-gsplit-dwarf) would put one compile unit per partition into the .dwo file".into());
+    }
+    let profile = match (facts.pgo, facts.cs_pgo) {
+        (PgoAction::IrInstrument, _) => Some("IR profile instrumentation (-fprofile-generate)"),
+        (PgoAction::IrUse, _) => Some("an IR profile (-fprofile-use)"),
+        (PgoAction::SampleUse, _) => Some("a sample profile (-fprofile-sample-use)"),
+        (_, CsPgoAction::Instrument) => Some("context-sensitive profile instrumentation (-fcs-profile-generate)"),
+        (_, CsPgoAction::Use) => Some("a context-sensitive profile"),
+        _ if facts.pseudo_probes => Some("pseudo probes (-fpseudo-probe-for-profiling)"),
+        _ => None,
+    };
+    if let Some(what) = profile {
+        return Some(format!(
+            "{what} is applied in the pipeline by function name and control-flow hash, which partitions do not keep"
+        ));
+    }
+    if has_arg(facts, |a| a.starts_with("-fmemory-profile")) {
+        return Some("memory profiling (-fmemory-profile) is added after the host's pipeline, outside the partitions".into());
+    }
+    if request == Request::Automatic {
+        if has_arg(facts, |a| a == "-emit-llvm" || a == "-emit-llvm-bc") {
+            return Some("the compile writes LLVM IR (-emit-llvm), not an object".into());
+        }
+        if program == HostProgram::Opt {
+            return Some("opt writes LLVM IR, not an object (use mtpc-parallel<...> in -passes to split in opt)".into());
+        }
+    }
+    None
+}
+
+fn has_arg(facts: &HostFacts, test: impl Fn(&str) -> bool) -> bool {
+    facts.command_line.iter().any(|a| test(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x86_elf() -> HostFacts {
+        HostFacts {
+            triple: "x86_64-pc-linux-gnu".into(),
+            object_format_elf: true,
+            arch_x86: true,
+            integrated_assembler: true,
+            command_line: vec!["-cc1".into(), "-emit-obj".into(), "-O2".into()],
+            ..Default::default()
+        }
+    }
+
+    fn automatic(facts: &HostFacts) -> Option<String> {
+        reason(facts, Request::Automatic, HostProgram::Other)
+    }
+
+    #[test]
+    fn a_plain_x86_elf_compile_is_split() {
+        assert_eq!(automatic(&x86_elf()), None);
+        assert_eq!(reason(&x86_elf(), Request::Explicit, HostProgram::Opt), None);
+    }
+
+    #[test]
+    fn other_object_formats_and_targets_decline() {
+        let mac = HostFacts { triple: "x86_64-apple-macosx11.0.0".into(), object_format_elf: false, ..x86_elf() };
+        assert!(automatic(&mac).unwrap().contains("x86_64-apple-macosx11.0.0"));
+        let arm = HostFacts { triple: "aarch64-linux-gnu".into(), arch_x86: false, ..x86_elf() };
+        assert!(automatic(&arm).unwrap().contains("not x86 ELF"));
+        assert!(reason(&arm, Request::Explicit, HostProgram::Other).is_some());
+    }
+
+    #[test]
+    fn ir_output_declines_in_automatic_mode_only() {
+        let mut f = x86_elf();
+        f.command_line = vec!["-cc1".into(), "-emit-llvm-bc".into()];
+        assert!(automatic(&f).unwrap().contains("-emit-llvm"));
+        f.command_line = vec!["-cc1".into(), "-S".into(), "-emit-llvm".into()];
+        assert!(automatic(&f).is_some());
+        // -emit-llvm-uselists is not an output kind.
+        f.command_line = vec!["-cc1".into(), "-emit-obj".into(), "-emit-llvm-uselists".into()];
+        assert_eq!(automatic(&f), None);
+        let opt = HostFacts { command_line: vec![], ..x86_elf() };
+        assert!(reason(&opt, Request::Automatic, HostProgram::Opt).unwrap().contains("opt writes LLVM IR"));
+        assert_eq!(reason(&opt, Request::Explicit, HostProgram::Opt), None);
+    }
+
+    #[test]
+    fn profiles_applied_by_name_decline() {
+        for pgo in [PgoAction::IrInstrument, PgoAction::IrUse, PgoAction::SampleUse] {
+            assert!(automatic(&HostFacts { pgo, ..x86_elf() }).unwrap().contains("profile"));
+        }
+        assert!(automatic(&HostFacts { cs_pgo: CsPgoAction::Instrument, ..x86_elf() }).is_some());
+        assert!(automatic(&HostFacts { pseudo_probes: true, ..x86_elf() }).unwrap().contains("pseudo probes"));
+    }
+
+    #[test]
+    fn split_dwarf_external_assembler_and_memory_profiling_decline() {
+        assert!(automatic(&HostFacts { split_dwarf: true, ..x86_elf() }).unwrap().contains("-gsplit-dwarf"));
+        assert!(automatic(&HostFacts { integrated_assembler: false, ..x86_elf() }).unwrap().contains("-fno-integrated-as"));
+        let mut f = x86_elf();
+        f.command_line.push("-fmemory-profile=/tmp/p".into());
+        assert!(automatic(&f).unwrap().contains("-fmemory-profile"));
+    }
+}

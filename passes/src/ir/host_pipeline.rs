@@ -1,0 +1,516 @@
+//! The safe layer over the host's pass pipeline (`shim/host_pipeline.cpp`,
+//! `shim/partition_compile.cpp`, `shim/diagnostics.cpp`,
+//! `shim/asm_check.cpp`): registering `mtpc-parallel` with a host
+//! PassBuilder, the entry points the shim calls back, and what a run of the
+//! pass builds and compiles partitions with.
+//!
+//! Lifetimes follow the host's: a [`PassRun`] lives for one run of the pass
+//! on the host's thread, and the [`PartitionEnvironment`] it gives may not
+//! outlive it. [`PartitionKit`]s are built from the environment on that
+//! thread and then compiled on worker threads; they hold the pipeline's
+//! passes, which may point to objects of the host that live as long as the
+//! run, so every kit must be compiled or dropped before the pass returns
+//! (`crate::worker::Pool::run` waits for all its jobs).
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::os::raw::c_char;
+
+use llvm_sys::prelude::LLVMModuleRef;
+
+use super::{libc_free, take_malloc_message, ModuleRef, OptLevel, PipelinePhase};
+
+extern "C" {
+    fn mtpc_host_pipeline_register(pass_builder: *mut c_void);
+    fn mtpc_run_host_settings(run: *mut c_void) -> *mut c_void;
+    fn mtpc_run_module_identifier(run: *mut c_void, len: *mut usize) -> *const c_char;
+    fn mtpc_run_environment(run: *mut c_void, settings: *mut c_void, files: *mut c_void, level: i32, phase: i32) -> *mut c_void;
+    fn mtpc_debug_files_collect(module: LLVMModuleRef) -> *mut c_void;
+    fn mtpc_debug_files_free(files: *mut c_void);
+    fn mtpc_debug_files_table(files: *mut c_void, settings: *mut c_void) -> *mut c_char;
+    fn mtpc_run_commit(run: *mut c_void, text: *const c_char, len: usize);
+    fn mtpc_run_optimize_whole(run: *mut c_void, level: i32, phase: i32);
+    fn mtpc_environment_free(env: *mut c_void);
+    fn mtpc_environment_build_kit(env: *mut c_void) -> *mut c_void;
+    fn mtpc_kit_compile(
+        kit: *mut c_void,
+        module: LLVMModuleRef,
+        label: *const c_char,
+        asm: *mut *mut c_char,
+        len: *mut usize,
+        opt_ms: *mut f64,
+        codegen_ms: *mut f64,
+        diagnostics: *mut *mut c_void,
+        error: *mut *mut c_char,
+    ) -> bool;
+    fn mtpc_kit_free(kit: *mut c_void);
+    fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
+    fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);
+    fn mtpc_host_settings_command_line_arg(settings: *mut c_void, index: usize) -> *const c_char;
+    fn mtpc_host_settings_triple(settings: *mut c_void, len: *mut usize) -> *const c_char;
+    fn mtpc_host_settings_free(settings: *mut c_void);
+    fn mtpc_host_settings_describe(settings: *mut c_void) -> *mut c_char;
+    fn mtpc_check_asm(settings: *mut c_void, text: *const c_char, len: usize, message: *mut *mut c_char) -> bool;
+    fn mtpc_diagnostics_free(diagnostics: *mut c_void);
+    fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;
+    fn mtpc_diagnostics_function(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
+}
+
+/// Registers `mtpc-parallel` (automatic mode at the extension points, and
+/// pipeline text) with a host PassBuilder.
+///
+/// # Safety
+/// `pass_builder` must be the `llvm::PassBuilder*` LLVM 16 hands to a
+/// plugin's registrar.
+pub unsafe fn register(pass_builder: *mut c_void) {
+    mtpc_host_pipeline_register(pass_builder)
+}
+
+/// The parameters of one `mtpc-parallel` pass, as the shim keeps them
+/// (`MtpcParallelRequest` in `shim/host_pipeline.cpp`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParallelRequest {
+    /// 1: from an extension point; the environment adjusts it.
+    pub automatic: i32,
+    pub level: i32,
+    pub phase: i32,
+    /// 0: one per thread.
+    pub partitions: u32,
+    /// 0: the pool's size.
+    pub threads: u64,
+    pub min_size: u64,
+}
+
+impl ParallelRequest {
+    pub fn level(&self) -> OptLevel {
+        match self.level {
+            0 => OptLevel::O0,
+            1 => OptLevel::O1,
+            3 => OptLevel::O3,
+            4 => OptLevel::Os,
+            5 => OptLevel::Oz,
+            _ => OptLevel::O2,
+        }
+    }
+
+    pub fn phase(&self) -> PipelinePhase {
+        if self.phase == 1 {
+            PipelinePhase::ThinLtoPostLink
+        } else {
+            PipelinePhase::PerModule
+        }
+    }
+}
+
+/// How the Rust side answers the shim: the functions behind
+/// `mtpc_rs_run_parallel` and `mtpc_rs_parse_parallel` (`crate::host`).
+pub struct Hooks {
+    pub run: fn(&ParallelRequest, &ModuleRef<'_>, &PassRun<'_>) -> bool,
+    pub parse: fn(&str) -> ParseOutcome,
+}
+
+/// What pipeline text is to `mtpc-parallel`.
+pub enum ParseOutcome {
+    NotOurs,
+    Parsed(ParallelRequest),
+    /// Bad parameters; already reported.
+    Invalid,
+}
+
+const HOOKS: Hooks = crate::host::PARALLEL_HOOKS;
+
+#[no_mangle]
+extern "C" fn mtpc_rs_run_parallel(request: *const ParallelRequest, module: LLVMModuleRef, run: *mut c_void) -> bool {
+    // SAFETY: the shim's pass hands its request, the module it runs on and
+    // its run for the duration of this call.
+    let (request, module, run) = unsafe { (&*request, ModuleRef::from_raw(module), PassRun { raw: run, _run: PhantomData }) };
+    // No panic may unwind into LLVM; the hook catches its own, this is the last guard.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (HOOKS.run)(request, &module, &run))).unwrap_or(false)
+}
+
+#[no_mangle]
+extern "C" fn mtpc_rs_parse_parallel(text: *const c_char, len: usize, request: *mut ParallelRequest) -> i32 {
+    // SAFETY: the shim hands the pipeline element's text and a request to fill.
+    let text = unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) };
+    let Ok(text) = std::str::from_utf8(text) else { return 0 };
+    match std::panic::catch_unwind(|| (HOOKS.parse)(text)) {
+        Ok(ParseOutcome::NotOurs) => 0,
+        Ok(ParseOutcome::Parsed(r)) => {
+            // SAFETY: the shim's request, ours to fill.
+            unsafe { *request = r };
+            1
+        }
+        Ok(ParseOutcome::Invalid) | Err(_) => 2,
+    }
+}
+
+/// One run of the `mtpc-parallel` pass, on the host's thread.
+pub struct PassRun<'r> {
+    raw: *mut c_void,
+    _run: PhantomData<&'r ()>,
+}
+
+impl<'r> PassRun<'r> {
+    /// The host's code-generation and pipeline settings; `None` if the host
+    /// has no target machine.
+    pub fn host_settings(&self) -> Option<HostSettings> {
+        // SAFETY: the run's PassBuilder is alive; the shim returns an owned copy or null.
+        let raw = unsafe { mtpc_run_host_settings(self.raw) };
+        (!raw.is_null()).then_some(HostSettings { raw })
+    }
+
+    /// The module's identifier in the host (clang: the main file's name).
+    pub fn module_identifier(&self) -> String {
+        let mut len = 0;
+        // SAFETY: the string lives as long as the module.
+        unsafe {
+            let p = mtpc_run_module_identifier(self.raw, &mut len);
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+        }
+    }
+
+    /// What every partition of this module is built with: `settings`, the
+    /// host's library info and alias analysis, which remarks it wants, its
+    /// pipeline builder, and the module's source `files`.
+    pub fn environment(&self, settings: &HostSettings, files: &DebugFiles, level: OptLevel, phase: PipelinePhase) -> PartitionEnvironment<'r> {
+        // SAFETY: the shim copies the settings and what it reads of the host,
+        // and shares the files (immutable).
+        let raw = unsafe { mtpc_run_environment(self.raw, settings.raw, files.raw, level as i32, phase_number(phase)) };
+        PartitionEnvironment { raw, _run: PhantomData }
+    }
+
+    /// Optimizes the module whole, in place, with the host's default pipeline
+    /// for `level` and `phase`.
+    pub fn optimize_whole(&self, level: OptLevel, phase: PipelinePhase) {
+        // SAFETY: on the host's thread, within the run; the module is the run's.
+        unsafe { mtpc_run_optimize_whole(self.raw, level as i32, phase_number(phase)) }
+    }
+
+    /// Records the text the module now holds, so that the end of the host's
+    /// pipeline puts the module back as it is now (automatic mode; explicit
+    /// mode has nothing after it to undo).
+    pub fn commit(&self, text: &[u8]) {
+        // SAFETY: the shim copies the text.
+        unsafe { mtpc_run_commit(self.raw, text.as_ptr().cast(), text.len()) }
+    }
+}
+
+fn phase_number(phase: PipelinePhase) -> i32 {
+    match phase {
+        PipelinePhase::PerModule => 0,
+        PipelinePhase::ThinLtoPostLink => 1,
+    }
+}
+
+/// The host's code-generation and pipeline settings (target machine,
+/// pipeline tuning, PGO), copied out of its PassBuilder.
+pub struct HostSettings {
+    raw: *mut c_void,
+}
+
+// SAFETY: the settings are a copy that never changes; compiling and
+// checking only read them (several threads at once). The one borrowed part,
+// clang's recorded command line, lives as long as the run that owns them.
+unsafe impl Send for HostSettings {}
+unsafe impl Sync for HostSettings {}
+
+/// `MtpcHostFacts` in `shim/partition_compile.cpp`.
+#[repr(C)]
+#[derive(Default)]
+struct RawHostFacts {
+    object_format_elf: bool,
+    arch_x86: bool,
+    integrated_assembler: bool,
+    split_dwarf: bool,
+    pgo_action: i32,
+    cs_pgo_action: i32,
+    pseudo_probes: bool,
+    command_line_args: usize,
+}
+
+/// What mtpc needs to know of the host to decide whether it can compile a
+/// module as the host would (see `crate::decline`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostFacts {
+    pub triple: String,
+    pub object_format_elf: bool,
+    pub arch_x86: bool,
+    pub integrated_assembler: bool,
+    pub split_dwarf: bool,
+    pub pgo: PgoAction,
+    pub cs_pgo: CsPgoAction,
+    pub pseudo_probes: bool,
+    /// clang's `-cc1` arguments, as it records them in the target options;
+    /// empty in other hosts.
+    pub command_line: Vec<String>,
+}
+
+/// `llvm::PGOOptions::PGOAction`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PgoAction {
+    #[default]
+    None,
+    IrInstrument,
+    IrUse,
+    SampleUse,
+}
+
+/// `llvm::PGOOptions::CSPGOAction`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CsPgoAction {
+    #[default]
+    None,
+    Instrument,
+    Use,
+}
+
+impl HostSettings {
+    /// The settings of a target machine for `triple` with LLVM's defaults,
+    /// for tests that have no host; `None` if LLVM does not know the target.
+    pub fn for_triple(triple: &str) -> Option<HostSettings> {
+        let triple = std::ffi::CString::new(triple).ok()?;
+        // SAFETY: the shim initializes the x86 target and copies the triple.
+        let raw = unsafe { mtpc_host_settings_for_triple(triple.as_ptr()) };
+        (!raw.is_null()).then_some(HostSettings { raw })
+    }
+
+    pub fn facts(&self) -> HostFacts {
+        let mut raw = RawHostFacts::default();
+        // SAFETY: the shim fills the struct from the settings.
+        unsafe { mtpc_host_settings_facts(self.raw, &mut raw) };
+        let command_line = (0..raw.command_line_args)
+            .map(|i| {
+                // SAFETY: i is in range; the string lives as long as the settings.
+                unsafe { std::ffi::CStr::from_ptr(mtpc_host_settings_command_line_arg(self.raw, i)) }
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        let mut len = 0;
+        // SAFETY: the string lives as long as the settings.
+        let triple = unsafe {
+            let p = mtpc_host_settings_triple(self.raw, &mut len);
+            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+        };
+        HostFacts {
+            triple,
+            object_format_elf: raw.object_format_elf,
+            arch_x86: raw.arch_x86,
+            integrated_assembler: raw.integrated_assembler,
+            split_dwarf: raw.split_dwarf,
+            pgo: match raw.pgo_action {
+                1 => PgoAction::IrInstrument,
+                2 => PgoAction::IrUse,
+                3 => PgoAction::SampleUse,
+                _ => PgoAction::None,
+            },
+            cs_pgo: match raw.cs_pgo_action {
+                1 => CsPgoAction::Instrument,
+                2 => CsPgoAction::Use,
+                _ => CsPgoAction::None,
+            },
+            pseudo_probes: raw.pseudo_probes,
+            command_line,
+        }
+    }
+
+    /// The settings as `key=value;...`, for logs and tests.
+    pub fn describe(&self) -> String {
+        // SAFETY: the shim returns a strdup'ed string.
+        take_malloc_message(unsafe { mtpc_host_settings_describe(self.raw) })
+    }
+
+    /// Assembles `text` as the host's code generation will, into an object
+    /// that is thrown away: `Err` with what the assembler said if that gives
+    /// an error or a warning.
+    pub fn check_asm(&self, text: &[u8]) -> Result<(), String> {
+        let mut message = std::ptr::null_mut();
+        // SAFETY: the shim reads the text and the settings only.
+        if unsafe { mtpc_check_asm(self.raw, text.as_ptr().cast(), text.len(), &mut message) } {
+            Ok(())
+        } else {
+            Err(take_malloc_message(message))
+        }
+    }
+}
+
+impl Drop for HostSettings {
+    fn drop(&mut self) {
+        // SAFETY: we own the settings.
+        unsafe { mtpc_host_settings_free(self.raw) }
+    }
+}
+
+/// The module's source files, which every partition numbers alike in its
+/// DWARF line table (see `shim/debug_files.cpp`).
+pub struct DebugFiles {
+    raw: *mut c_void,
+}
+
+// SAFETY: an immutable list, shared by reference counting in the shim.
+unsafe impl Send for DebugFiles {}
+unsafe impl Sync for DebugFiles {}
+
+impl DebugFiles {
+    /// The files `module`'s debug information names (none without it).
+    pub fn collect(module: &ModuleRef<'_>) -> DebugFiles {
+        // SAFETY: reads the module's debug metadata.
+        DebugFiles { raw: unsafe { mtpc_debug_files_collect(module.raw) } }
+    }
+
+    /// The `.file` directives of the shared line table, as the host's
+    /// assembly printer writes them; `None` if it has none to write with.
+    pub fn table(&self, settings: &HostSettings) -> Option<String> {
+        // SAFETY: the shim returns a strdup'ed text or null.
+        let text = unsafe { mtpc_debug_files_table(self.raw, settings.raw) };
+        (!text.is_null()).then(|| take_malloc_message(text))
+    }
+}
+
+impl Drop for DebugFiles {
+    fn drop(&mut self) {
+        // SAFETY: we own our reference.
+        unsafe { mtpc_debug_files_free(self.raw) }
+    }
+}
+
+/// What every partition of one module is built with; lives on the host's
+/// thread, within one run of the pass.
+pub struct PartitionEnvironment<'r> {
+    raw: *mut c_void,
+    _run: PhantomData<&'r ()>,
+}
+
+impl PartitionEnvironment<'_> {
+    /// The pipeline, analysis managers and target machine one partition is
+    /// compiled with, built from the host's PassBuilder.
+    pub fn build_kit(&self) -> Result<PartitionKit, String> {
+        // SAFETY: called on the host's thread during the run (the environment
+        // cannot leave it: it is neither Send nor outlives the run).
+        let raw = unsafe { mtpc_environment_build_kit(self.raw) };
+        if raw.is_null() {
+            Err("cannot create a target machine with the host's settings".into())
+        } else {
+            Ok(PartitionKit { raw })
+        }
+    }
+}
+
+impl Drop for PartitionEnvironment<'_> {
+    fn drop(&mut self) {
+        // SAFETY: we own the environment.
+        unsafe { mtpc_environment_free(self.raw) }
+    }
+}
+
+/// What one partition is optimized and compiled with (see the module's
+/// header on how long it may live).
+pub struct PartitionKit {
+    raw: *mut c_void,
+}
+
+// SAFETY: a kit shares nothing with other kits or the host thread's current
+// work; it is used by one thread at a time, which ownership guarantees.
+unsafe impl Send for PartitionKit {}
+
+/// A partition compiled to assembly, with the time each step took and the
+/// diagnostics it produced.
+pub struct CompiledPartition {
+    pub asm: Vec<u8>,
+    pub opt_ms: f64,
+    pub codegen_ms: f64,
+    pub diagnostics: PartitionDiagnostics,
+}
+
+impl PartitionKit {
+    /// Optimizes `module` (valid: verify it first) with the kit's pipeline
+    /// and compiles it to assembly. Errors in the module (and warnings mtpc
+    /// cannot pass on to the host) are returned, not printed.
+    pub fn compile(self, module: &ModuleRef<'_>, label: &str) -> Result<CompiledPartition, String> {
+        let raw = std::mem::ManuallyDrop::new(self).raw;
+        let label = std::ffi::CString::new(label.replace('\0', " ")).expect("no NUL left");
+        let (mut asm, mut len, mut opt_ms, mut codegen_ms) = (std::ptr::null_mut(), 0usize, 0f64, 0f64);
+        let (mut diagnostics, mut error) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: the shim consumes the kit, compiles the module (ours) and
+        // returns malloc'ed buffers and an owned diagnostics list.
+        unsafe {
+            let ok = mtpc_kit_compile(
+                raw, module.raw, label.as_ptr(), &mut asm, &mut len, &mut opt_ms, &mut codegen_ms, &mut diagnostics, &mut error,
+            );
+            let diagnostics = PartitionDiagnostics { raw: diagnostics };
+            if !ok {
+                return Err(take_malloc_message(error));
+            }
+            let bytes = std::slice::from_raw_parts(asm.cast::<u8>(), len).to_vec();
+            libc_free(asm.cast());
+            Ok(CompiledPartition { asm: bytes, opt_ms, codegen_ms, diagnostics })
+        }
+    }
+}
+
+impl Drop for PartitionKit {
+    fn drop(&mut self) {
+        // SAFETY: we own the kit (compile consumes it without dropping).
+        unsafe { mtpc_kit_free(self.raw) }
+    }
+}
+
+/// The warnings and remarks one partition produced, as plain data, to be
+/// reported in the host's context.
+pub struct PartitionDiagnostics {
+    raw: *mut c_void,
+}
+
+// SAFETY: plain data, no longer referenced by the partition's context.
+unsafe impl Send for PartitionDiagnostics {}
+
+impl PartitionDiagnostics {
+    pub fn len(&self) -> usize {
+        // SAFETY: reads the list.
+        unsafe { mtpc_diagnostics_count(self.raw) }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The partition's name of the function diagnostic `index` is about
+    /// (empty: none).
+    pub fn function(&self, index: usize) -> &str {
+        let mut len = 0;
+        // SAFETY: the name lives as long as the list.
+        unsafe {
+            let p = mtpc_diagnostics_function(self.raw, index, &mut len);
+            std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or("")
+        }
+    }
+
+    /// The callee of diagnostic `index` if it is the inliner's remark that a
+    /// callee's definition is not available.
+    pub fn unavailable_callee(&self, index: usize) -> Option<&str> {
+        let mut len = 0;
+        // SAFETY: the name lives as long as the list.
+        unsafe {
+            let p = mtpc_diagnostics_unavailable_callee(self.raw, index, &mut len);
+            (!p.is_null()).then(|| std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or(""))
+        }
+    }
+
+    /// Reports diagnostic `index` in the context of `host`, the module the
+    /// partitions came from, about its function `function`.
+    pub fn reemit(&self, index: usize, host: &ModuleRef<'_>, function: &str) {
+        // SAFETY: on the host's thread, before the module is replaced; the
+        // shim copies the name.
+        unsafe { mtpc_diagnostics_reemit(self.raw, index, host.raw, function.as_ptr().cast(), function.len()) }
+    }
+}
+
+impl Drop for PartitionDiagnostics {
+    fn drop(&mut self) {
+        // SAFETY: we own the list.
+        unsafe { mtpc_diagnostics_free(self.raw) }
+    }
+}

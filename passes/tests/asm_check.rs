@@ -1,0 +1,48 @@
+//! The check of a text with LLVM's MC layer (`HostSettings::check_asm`),
+//! which decides whether the merged text may go to the host.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use mtpc_passes::ir::host_pipeline::HostSettings;
+
+fn x86_64() -> HostSettings {
+    HostSettings::for_triple("x86_64-pc-linux-gnu").expect("LLVM 16 has the x86 target")
+}
+
+#[test]
+fn a_valid_text_passes() {
+    let text = b"\t.text\n\t.globl\tf\nf:\n\tleal\t1(%rdi), %eax\n\tretq\n";
+    assert_eq!(x86_64().check_asm(text), Ok(()));
+}
+
+#[test]
+fn errors_and_warnings_fail_with_what_the_assembler_said() {
+    let e = x86_64().check_asm(b"\tnot_an_instruction %eax\n").unwrap_err();
+    assert!(e.contains("invalid instruction mnemonic"), "{e}");
+    // The merge's bug that led to this check: a .loc naming a file the
+    // table does not give.
+    let e = x86_64().check_asm(b"\t.file\t0 \"/d\" \"s.c\"\n\t.text\nf:\n\t.loc\t5 1 0\n\tretq\n").unwrap_err();
+    assert!(e.contains("unassigned file number"), "{e}");
+    let w = x86_64().check_asm(b"\t.file\t0 \"/d\" \"s.c\" md5 0x00112233445566778899aabbccddeeff\n\t.file\t1 \"/d\" \"h.h\"\n").unwrap_err();
+    assert!(w.contains("warning"), "{w}");
+    // An undefined private label is found by writing the object, not by parsing.
+    let e = x86_64().check_asm(b"\t.text\nf:\n\tjmp\t.Lnowhere\n").unwrap_err();
+    assert!(e.contains(".Lnowhere"), "{e}");
+}
+
+/// The text is read only up to its end: LLVM's lexer looks at the byte
+/// after a buffer, and found the statement separator `;` there forever when
+/// the text was not NUL-terminated (a hang seen in lld, now and then).
+#[test]
+fn what_follows_the_text_in_memory_is_never_read() {
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buffer = b"\t.text\nf:\n\tretq\n".to_vec();
+        let end = buffer.len();
+        buffer.extend_from_slice(b";;;;;;;;");
+        let _ = done.send(x86_64().check_asm(&buffer[..end]));
+    });
+    let result = finished.recv_timeout(Duration::from_secs(30)).expect("the check of a 3-line text must end");
+    assert_eq!(result, Ok(()));
+}

@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+"""Host fidelity: with mtpc, a compile gives what the host's options ask
+for, as without it.
+
+Each check builds a program of tests/programs/fidelity stock (clang-16
+alone) and with the plugin and a forced split (MTPC_MIN_SIZE=0,
+MTPC_PARTITIONS=3), and compares behaviour, not just that it compiles:
+
+  * the host's pipeline runs in every partition: ASan, TSan, MSan and UBSan
+    report each planted bug with the same frames and lines as stock;
+    SanitizerCoverage instruments and hits as many edges; gcov's line
+    counts, the merged -fprofile-instr-generate profile and
+    -fprofile-instr-use's diagnostics equal stock's; the host's library
+    info reaches the vectorizer (-fveclib); another plugin's callbacks see
+    every function exactly once, whichever plugin loads first;
+  * diagnostics: -Wframe-larger-than, -Rpass=inline, a warning attribute,
+    and the -fsave-optimization-record file give stock's, once each;
+  * output kinds and code-generation options: one CET property note,
+    -gsplit-dwarf, -emit-llvm, Mach-O and non-x86 targets and IR/sample
+    PGO are declined (stock's output byte for byte, one info line), and a
+    sweep of options (stack sizes, patchable entries, -finstrument-functions,
+    XRay, basic-block address maps, -fsplit-machine-functions,
+    -fembed-bitcode, -mllvm -inline-threshold) keeps what each promises;
+  * the merged text is valid for debug info with relative and absolute
+    paths, prefix maps, a compilation directory, DWARF 4 and 5,
+    -gline-tables-only, -gno-column-info and -gembed-source
+    (llvm-dwarfdump --verify, gdb stops where stock's build does), also for
+    sqlite3 compiled in its own directory with default settings; a merged
+    text that does not assemble is caught before the host sees it
+    (MTPC_TEST_BREAK_ASM), and the compile falls back.
+
+  tests/e2e_fidelity.py [--only SUBSTRING]
+Prints one line per check and 'N passed, N failed' at the end.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from harness import PLUGIN, ROOT, SQLITE_DEFINES, Checker, run, sqlite_dir, tool
+
+PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
+SEEN_PLUGIN_SOURCE = os.path.join(ROOT, "tests", "plugins", "seen_functions.cpp")
+FORCE_SPLIT = {"MTPC_MIN_SIZE": "0", "MTPC_PARTITIONS": "3"}
+
+
+def env_with(**extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MTPC_")}
+    env.update(extra)
+    return env
+
+
+def program(name):
+    return os.path.join(PROGRAMS, name)
+
+
+class Build:
+    """Compiles (and links) one program stock and with mtpc, in a directory
+    each: `compile_only` adds -c; `absolute` names the source by its
+    absolute path; `output` is the file written."""
+
+    def __init__(self, work, tag, source, flags, link=(), env=None, compile_only=False, output=None, absolute=False):
+        self.work, self.tag = work, tag
+        self.stats = os.path.join(work, tag + ".stats.jsonl")
+        self.dirs = {v: os.path.join(work, tag, v) for v in ("stock", "mtpc")}
+        self.stderr = {}
+        self.outputs = {}
+        output = output or ("out.o" if compile_only else "prog")
+        for variant, d in self.dirs.items():
+            os.makedirs(d, exist_ok=True)
+            shutil.copy(source, d)
+            src = os.path.join(d, os.path.basename(source)) if absolute else os.path.basename(source)
+            cmd = [tool("clang")] + flags + [src] + (["-c"] if compile_only else []) + ["-o", output]
+            if not compile_only:
+                cmd += list(link)
+            e = env_with(**(env or {}))
+            if variant == "mtpc":
+                cmd.insert(1, "-fpass-plugin=" + PLUGIN)
+                e.update(FORCE_SPLIT, MTPC_STATS=self.stats, MTPC_LOG="info")
+            r = subprocess.run(cmd, cwd=d, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if r.returncode != 0:
+                raise RuntimeError("%s build of %s failed (%d): %s\n%s" % (variant, tag, r.returncode, " ".join(cmd), r.stderr[-3000:]))
+            self.stderr[variant] = r.stderr
+            self.outputs[variant] = os.path.join(d, output)
+
+    def path(self, variant, name):
+        return os.path.join(self.dirs[variant], name)
+
+    def run(self, variant, args=(), env=None, check=True):
+        r = subprocess.run([self.outputs[variant]] + list(args), cwd=self.dirs[variant], env=env_with(**(env or {})),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if check and r.returncode != 0:
+            raise RuntimeError("%s %s exited %d:\n%s" % (variant, self.tag, r.returncode, r.stderr[-2000:]))
+        return r
+
+    def records(self):
+        if not os.path.exists(self.stats):
+            return []
+        with open(self.stats) as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def split(self):
+        """The module was split and the split used (no fallback)."""
+        return any(s["partitions"] > 1 and not s["fallback"] for s in self.records())
+
+    def diagnostics(self, variant):
+        """The compiler's diagnostic lines, without mtpc's own info lines."""
+        return [l for l in self.stderr[variant].splitlines() if not l.startswith("mtpc: ")]
+
+    def read(self, variant, name, mode="r"):
+        with open(self.path(variant, name), mode) as f:
+            return f.read()
+
+
+def split_and(checker, b, what, ok, detail=""):
+    checker.check(b.split(), "%s: the module was split" % b.tag, json.dumps(b.records())[:400])
+    checker.check(ok, "%s: %s" % (b.tag, what), detail)
+
+
+# --- the host's pipeline in every partition ---------------------------------
+
+def sanitizer_report(text):
+    """The lines of a sanitizer report that say what and where: the kind of
+    bug, the stack frames (function, file, line, column) and what the
+    address is; addresses, thread and process numbers left out, and in no
+    order (which of two racing threads TSan names first is chance)."""
+    keep = set()
+    for line in text.splitlines():
+        line = re.sub(r"0x[0-9a-f]+", "ADDR", line)
+        line = re.sub(r"==\d+==", "==PID==", line)
+        line = re.sub(r"\(pid=\d+\)", "", line)
+        line = re.sub(r" \((?:stock|mtpc)/prog\+ADDR\)| \(BuildId: [0-9a-f]+\)|\(prog\+ADDR\)", "", line)
+        line = re.sub(r"by (main )?thread( T\d+)?", "by a thread", line)
+        if re.search(r"ERROR:|WARNING:|runtime error|SUMMARY|^\s+#\d+ .* in |^\s+#\d+ \S+ /|is located|of size", line):
+            keep.add(line.replace("/stock/", "/DIR/").replace("/mtpc/", "/DIR/").strip())
+    return sorted(keep)
+
+
+SANITIZERS = [
+    # (tag, flags, mode, argument, what the report must say)
+    ("asan-heap", ["-fsanitize=address"], "heap", "8", "heap-buffer-overflow"),
+    ("asan-global", ["-fsanitize=address"], "global", "8", "global-buffer-overflow"),
+    ("tsan", ["-fsanitize=thread"], "race", "1", "data race"),
+    ("msan", ["-fsanitize=memory", "-fsanitize-memory-track-origins"], "uninit", "4", "use-of-uninitialized-value"),
+    ("ubsan", ["-fsanitize=undefined"], "overflow", "100", "signed integer overflow"),
+]
+
+
+def test_sanitizers(work, checker):
+    for tag, flags, mode, arg, bug in SANITIZERS:
+        for level in ("-O1", "-O0"):
+            b = Build(work, "%s%s" % (tag, level), program("bugs.c"), [level, "-g"] + flags, link=["-lpthread"])
+            reports = {v: sanitizer_report(b.run(v, [mode, arg], check=False).stderr) for v in ("stock", "mtpc")}
+            split_and(checker, b, "the sanitizer reports the %s at the same place as in the stock build" % bug,
+                      any(bug in l for l in reports["stock"]) and reports["stock"] == reports["mtpc"],
+                      "stock:\n%s\nmtpc:\n%s" % ("\n".join(reports["stock"][:12]), "\n".join(reports["mtpc"][:12])))
+
+
+def test_sanitizer_coverage(work, checker):
+    hooks = os.path.join(work, "sancov_hooks.o")
+    run([tool("clang"), "-O2", "-c", program("sancov_hooks.c"), "-o", hooks])
+    b = Build(work, "sancov", program("work.c"), ["-O2", "-fsanitize-coverage=trace-pc-guard"], link=[hooks])
+    counts = {v: b.run(v, ["40"]).stderr.strip() for v in ("stock", "mtpc")}
+    split_and(checker, b, "as many edges instrumented and hit as in the stock build (%s)" % counts["stock"],
+              counts["stock"] == counts["mtpc"] and "guards" in counts["stock"], str(counts))
+
+
+def gcov_lines(directory):
+    """Each .gcov file's lines (counts and source), the Source: line aside."""
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".gcov"):
+            with open(os.path.join(directory, name)) as f:
+                out[name] = [l for l in f.read().splitlines() if ":Source:" not in l]
+    return out
+
+
+def test_gcov(work, checker):
+    b = Build(work, "gcov", program("work.c"), ["-O2", "--coverage"])
+    for v in ("stock", "mtpc"):
+        b.run(v, ["40"])
+        run([tool("llvm-cov"), "gcov", "work.c"], cwd=b.dirs[v])
+    stock, mtpc = gcov_lines(b.dirs["stock"]), gcov_lines(b.dirs["mtpc"])
+    split_and(checker, b, "one .gcno, and gcov reports the stock build's line counts in every file (%d files)" % len(stock),
+              len(stock) >= 4 and stock == mtpc,
+              "files: %s / %s; first difference: %s" % (sorted(stock), sorted(mtpc),
+                                                      next((k for k in stock if stock[k] != mtpc.get(k)), None)))
+
+
+def test_profiles(work, checker):
+    b = Build(work, "profile-gen", program("work.c"), ["-O2", "-fprofile-instr-generate"])
+    shown = {}
+    for v in ("stock", "mtpc"):
+        b.run(v, ["40"], env={"LLVM_PROFILE_FILE": "run.profraw"})
+        run([tool("llvm-profdata"), "merge", "run.profraw", "-o", "run.profdata"], cwd=b.dirs[v])
+        shown[v] = run([tool("llvm-profdata"), "show", "--all-functions", "--counts", "run.profdata"], cwd=b.dirs[v])
+    split_and(checker, b, "the merged raw profile has the stock build's functions and counts",
+              "Counters:" in shown["stock"] and shown["stock"] == shown["mtpc"], shown["mtpc"][:1500])
+    profile = b.path("stock", "run.profdata")
+    use = Build(work, "profile-use", program("work.c"),
+                ["-O2", "-fprofile-instr-use=" + profile, "-Wprofile-instr-unprofiled", "-Wprofile-instr-out-of-date"])
+    split_and(checker, use, "-fprofile-instr-use: the stock build's diagnostics, no other",
+              use.diagnostics("stock") == use.diagnostics("mtpc"), "\n".join(use.diagnostics("mtpc"))[:1500])
+    checker.check(use.run("stock", ["40"]).stdout == use.run("mtpc", ["40"]).stdout,
+                  "profile-use: output equals the stock build's")
+
+
+def test_library_info(work, checker):
+    b = Build(work, "veclib", program("veclib.c"), ["-O2", "-ffast-math", "-fveclib=libmvec", "-march=haswell"], compile_only=True)
+    calls = {v: sorted(set(re.findall(r"_ZGV\w+sin", run([tool("llvm-nm"), b.outputs[v]])))) for v in ("stock", "mtpc")}
+    split_and(checker, b, "-fveclib=libmvec: the vectorizer calls the vector sin stock's does (%s)" % calls["stock"],
+              calls["stock"] != [] and calls["stock"] == calls["mtpc"], str(calls))
+
+
+def build_seen_plugin(work):
+    so = os.path.join(work, "seen_functions.so")
+    flags = run([tool("llvm-config"), "--cxxflags"]).split()
+    run([tool("clang++"), "-shared", "-fPIC"] + flags + [SEEN_PLUGIN_SOURCE, "-o", so])
+    return so
+
+
+def seen(path):
+    """('start' counts, the multiset of functions seen at OptimizerLast),
+    promoted locals under their own name."""
+    starts, last = [], []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                kind, value = line.split()
+                if kind == "start":
+                    starts.append(int(value))
+                else:
+                    last.append(re.sub(r"\.mtpc\.[0-9a-f]+$", "", value))
+    return starts, sorted(last)
+
+
+def test_other_plugin(work, checker):
+    so = build_seen_plugin(work)
+    for order in ("after", "before"):
+        plugins = {"after": ["-fpass-plugin=" + so], "before": []}[order]
+        record = {v: os.path.join(work, "seen-%s-%s.txt" % (order, v)) for v in ("stock", "mtpc")}
+        tag = "plugin-loaded-%s-mtpc" % order
+        stats = os.path.join(work, tag + ".jsonl")
+        for v in ("stock", "mtpc"):
+            cmd = [tool("clang"), "-O2", "-c", program("work.c"), "-o", os.path.join(work, "%s-%s.o" % (tag, v))]
+            if v == "mtpc":
+                cmd[1:1] = {"after": ["-fpass-plugin=" + PLUGIN, "-fpass-plugin=" + so],
+                            "before": ["-fpass-plugin=" + so, "-fpass-plugin=" + PLUGIN]}[order]
+            else:
+                cmd[1:1] = ["-fpass-plugin=" + so]
+            run(cmd, env=env_with(SEEN_FUNCTIONS_FILE=record[v], MTPC_STATS=stats, **FORCE_SPLIT))
+        (s_start, s_last), (m_start, m_last) = seen(record["stock"]), seen(record["mtpc"])
+        split_ok = any(r["partitions"] > 1 and not r["fallback"] for r in
+                       (json.loads(l) for l in open(stats))) if os.path.exists(stats) else False
+        checker.check(split_ok, "%s: the module was split" % tag)
+        checker.check(len(s_last) > 3 and s_last == m_last,
+                      "%s: its OptimizerLast callback sees every function exactly once, as without mtpc" % tag,
+                      "stock %s\nmtpc %s" % (s_last, m_last))
+        checker.check(s_start == m_start and len(m_start) == 1,
+                      "%s: its PipelineStart callback runs once, on the whole module (%s definitions)" % (tag, s_start),
+                      "stock %s mtpc %s" % (s_start, m_start))
+
+
+# --- diagnostics -----------------------------------------------------------
+
+def remark_documents(path):
+    """The optimization record's documents, one string each."""
+    with open(path) as f:
+        text = f.read()
+    return sorted(d.strip() for d in re.split(r"^--- ", text, flags=re.M) if d.strip())
+
+
+def missed_inline_into_other_partition(doc):
+    """The inliner's missed remark for a call of a function the module
+    defines, which mtpc compiles in another partition without a copy here:
+    it cannot be made without the callee's body (README, known limits)."""
+    return doc.startswith("!Missed") and "Pass:            inline" in doc and re.search(r"Name:\s+(NeverInline|TooCostly)", doc)
+
+
+def test_diagnostics(work, checker):
+    flags = ["-O2", "-Wframe-larger-than=4096", "-Rpass=inline"]
+    b = Build(work, "diagnostics", program("diagnostics.c"), flags, compile_only=True)
+    stock, mtpc = sorted(b.diagnostics("stock")), sorted(b.diagnostics("mtpc"))
+    wanted = ["exceeds limit", "inlined into", "slow_path is slow"]
+    split_and(checker, b, "warnings, remarks and the warning attribute's message are stock's, once each",
+              all(any(w in l for l in stock) for w in wanted) and stock == mtpc,
+              "stock:\n%s\nmtpc:\n%s" % ("\n".join(stock), "\n".join(mtpc)))
+    r = Build(work, "optimization-record", program("diagnostics.c"), ["-O2", "-fsave-optimization-record"], compile_only=True)
+    docs = {v: remark_documents(r.path(v, "out.opt.yaml")) for v in ("stock", "mtpc")}
+    extra = [d for d in docs["mtpc"] if docs["mtpc"].count(d) > docs["stock"].count(d)]
+    missing = [d for d in docs["stock"] if docs["stock"].count(d) > docs["mtpc"].count(d)]
+    unexplained = [d for d in missing if not missed_inline_into_other_partition(d)]
+    split_and(checker, r, "the optimization record holds stock's records, once each (%d of %d; %d missed-inline "
+              "records about calls into another partition)" % (len(docs["mtpc"]), len(docs["stock"]), len(missing) - len(unexplained)),
+              len(docs["stock"]) > 10 and not extra and not unexplained,
+              "only with mtpc:\n%s\nmissing:\n%s" % ("\n".join(extra[:3]), "\n".join(unexplained[:3])))
+
+
+# --- output kinds and code-generation options ------------------------------
+
+def test_cet_note(work, checker):
+    b = Build(work, "cf-protection", program("work.c"), ["-O2", "-fcf-protection=full"], compile_only=True)
+    notes = {v: run([tool("llvm-readelf"), "-n", b.outputs[v]]).count("x86 feature: IBT, SHSTK") for v in ("stock", "mtpc")}
+    split_and(checker, b, "one .note.gnu.property with IBT and SHSTK, as in the stock object", notes == {"stock": 1, "mtpc": 1}, str(notes))
+
+
+def declined(checker, b, reason, outputs):
+    """mtpc declined: one info line saying why, and stock's outputs byte for byte."""
+    info = [l for l in b.stderr["mtpc"].splitlines() if l.startswith("mtpc: info:")]
+    checker.check(len(info) == 1 and reason in info[0] and not b.records(),
+                  "%s: declined, with one info line saying why" % b.tag, b.stderr["mtpc"][-800:])
+    same = all(b.read("stock", o, "rb") == b.read("mtpc", o, "rb") for o in outputs)
+    checker.check(same, "%s: %s byte for byte as in the stock build" % (b.tag, ", ".join(outputs)))
+
+
+def test_declined(work, checker):
+    b = Build(work, "split-dwarf", program("work.c"), ["-O2", "-g", "-gsplit-dwarf"], compile_only=True)
+    declined(checker, b, "-gsplit-dwarf", ["out.o", "out.dwo"])
+    checker.check("No errors." in run([tool("llvm-dwarfdump"), "--verify", b.path("mtpc", "out.dwo")]),
+                  "split-dwarf: llvm-dwarfdump --verify accepts the .dwo")
+    for tag, flags, compile_only, out in (("emit-llvm-text", ["-O2", "-S", "-emit-llvm"], False, "work.ll"),
+                                          ("emit-llvm-bitcode", ["-O2", "-emit-llvm"], True, "work.bc")):
+        b = Build(work, tag, program("work.c"), flags, compile_only=compile_only, output=out)
+        declined(checker, b, "-emit-llvm", [out])
+        checker.check("module asm" not in b.read("mtpc", out, "rb").decode("latin-1"), "%s: no code as module asm" % tag)
+    for tag, target in (("macho-x86_64", "x86_64-apple-macos11"), ("macho-arm64", "arm64-apple-macos11"),
+                        ("elf-aarch64", "aarch64-linux-gnu")):
+        b = Build(work, tag, program("freestanding.c"), ["--target=" + target, "-O2"], compile_only=True)
+        declined(checker, b, "is not x86 ELF", ["out.o"])
+        checker.check(b.diagnostics("mtpc") == [], "%s: the compile prints nothing" % tag, "\n".join(b.diagnostics("mtpc")))
+    for tag, flags in (("pgo-ir-generate", ["-fprofile-generate"]),
+                       ("pgo-cs-generate", ["-fcs-profile-generate"])):
+        b = Build(work, tag, program("work.c"), ["-O2"] + flags, compile_only=True)
+        declined(checker, b, "profile", ["out.o"])
+
+
+def section_entries(readelf_args, output):
+    return run([tool("llvm-readelf")] + readelf_args + [output])
+
+
+def section_size(output, name):
+    """The size of section `name` in `output` (0 if it has none)."""
+    for line in run([tool("llvm-readelf"), "-S", "-W", output]).splitlines():
+        f = line.replace("]", "] ").split()
+        if name in f:
+            i = f.index(name)
+            return int(f[i + 4], 16)
+    return 0
+
+
+SWEEP = [
+    # (tag, flags, link flags, what is compared, how)
+    ("stack-size-section", ["-fstack-size-section"], [], "the stack sizes of the same functions",
+     lambda b, v: sorted(re.findall(r"Functions: \[(\w+)\]", run([tool("llvm-readobj"), "--stack-sizes", b.outputs[v]])))),
+    ("patchable-function-entry", ["-fpatchable-function-entry=2"], [], "the patchable entries of every function",
+     lambda b, v: section_size(b.outputs[v], "__patchable_function_entries")),
+    ("instrument-functions", ["-finstrument-functions"], ["ENTRY_HOOKS"], "the entry and exit hooks' counts",
+     lambda b, v: b.run(v, ["40"]).stderr.strip()),
+    ("xray", ["-fxray-instrument", "-fxray-instruction-threshold=1"], [], "the XRay-instrumented functions",
+     lambda b, v: sorted(re.findall(r"function-name:\s+(\S+)", run([tool("llvm-xray"), "extract", "--symbolize", b.outputs[v]])))),
+    ("basic-block-sections-labels", ["-fbasic-block-sections=labels"], [], "an address map per function",
+     lambda b, v: run([tool("llvm-readelf"), "-S", b.outputs[v]]).count(".llvm_bb_addr_map")),
+    ("split-machine-functions", ["-fsplit-machine-functions"], [], "the program's output",
+     lambda b, v: b.run(v, ["40"]).stdout),
+    ("embed-bitcode", ["-fembed-bitcode"], [], "the embedded bitcode and command line",
+     lambda b, v: section_entries(["-x", ".llvmbc", "-x", ".llvmcmd"], b.outputs[v])),
+    ("inline-threshold", ["-mllvm", "-inline-threshold=5"], [], "the program's output",
+     lambda b, v: b.run(v, ["40"]).stdout),
+]
+
+
+def test_option_sweep(work, checker):
+    entry_hooks = os.path.join(work, "entry_hooks.o")
+    run([tool("clang"), "-O2", "-c", program("entry_hooks.c"), "-o", entry_hooks])
+    for tag, flags, link, what, measure in SWEEP:
+        link = [entry_hooks if l == "ENTRY_HOOKS" else l for l in link]
+        b = Build(work, tag, program("work.c"), ["-O2"] + flags, link=link)
+        got = {v: measure(b, v) for v in ("stock", "mtpc")}
+        outputs = {v: b.run(v, ["40"]).stdout for v in ("stock", "mtpc")}
+        split_and(checker, b, "%s and the output as in the stock build" % what,
+                  got["stock"] not in ("", [], 0) and got["stock"] == got["mtpc"] and outputs["stock"] == outputs["mtpc"],
+                  "stock %s\nmtpc %s" % (str(got["stock"])[:600], str(got["mtpc"])[:600]))
+
+
+# --- the merged text ---------------------------------------------------------
+
+def stop_location(exe, function, cwd):
+    out = run(["gdb", "-batch", "-nx", "-ex", "break " + function, "-ex", "run", "-ex", "frame", "--args", exe, "40"], cwd=cwd)
+    frame = next((l for l in out.splitlines() if l.startswith("#0")), "")
+    return frame[frame.rfind(" at ") + 4:] if " at " in frame else "(no stop: %s)" % out[-300:]
+
+
+DEBUG_VARIANTS = [
+    ("relative", ["-g"], False),
+    ("absolute-path", ["-g"], True),
+    ("debug-prefix-map", ["-g", "-fdebug-prefix-map=WORK=/src"], False),
+    ("file-prefix-map", ["-g", "-ffile-prefix-map=WORK=."], False),
+    ("debug-compilation-dir", ["-g", "-fdebug-compilation-dir=."], False),
+    ("dwarf-4", ["-gdwarf-4"], False),
+    ("dwarf-5", ["-gdwarf-5"], False),
+    ("line-tables-only", ["-gline-tables-only"], False),
+    ("no-column-info", ["-g", "-gno-column-info"], False),
+    ("embed-source", ["-gdwarf-5", "-gembed-source"], False),
+]
+
+
+def test_debug_info(work, checker):
+    for tag, flags, absolute in DEBUG_VARIANTS:
+        # The prefix maps name the test's directory, which holds both builds'.
+        flags = [f.replace("WORK", os.path.join(work, "debug-" + tag)) for f in flags]
+        b = Build(work, "debug-" + tag, program("work.c"), ["-O2"] + flags, absolute=absolute)
+        verify = run([tool("llvm-dwarfdump"), "--verify", b.outputs["mtpc"]])
+        stops = {v: [stop_location(b.outputs[v], f, b.dirs[v]).replace("/stock/", "/DIR/").replace("/mtpc/", "/DIR/")
+                     for f in ("alpha", "beta", "fib", "main")] for v in ("stock", "mtpc")}
+        outputs = {v: b.run(v, ["40"]).stdout for v in ("stock", "mtpc")}
+        split_and(checker, b, "llvm-dwarfdump --verify finds no error, gdb stops where stock's build does (%s)" % stops["stock"][0],
+                  "No errors." in verify and stops["stock"] == stops["mtpc"] and outputs["stock"] == outputs["mtpc"],
+                  "verify: %s\nstock %s\nmtpc %s" % (verify[-600:], stops["stock"], stops["mtpc"]))
+
+
+def test_broken_text_falls_back(work, checker):
+    b = Build(work, "broken-merged-text", program("work.c"), ["-O2", "-g"], compile_only=True, env={"MTPC_TEST_BREAK_ASM": "1"})
+    records = b.records()
+    warnings = [l for l in b.stderr["mtpc"].splitlines() if "warning" in l]
+    checker.check(len(records) == 1 and records[0]["fallback"] and "does not assemble" in (records[0]["fallback_reason"] or ""),
+                  "broken-merged-text: the check catches the text before the host sees it", json.dumps(records)[:600])
+    checker.check(len(warnings) == 1 and "compiling the module whole instead" in warnings[0],
+                  "broken-merged-text: one warning", b.stderr["mtpc"][-800:])
+    checker.check(b.read("stock", "out.o", "rb") == b.read("mtpc", "out.o", "rb"),
+                  "broken-merged-text: the object is the stock compile's, byte for byte")
+
+
+def test_sqlite_in_its_directory(work, checker):
+    """The issue's first case: sqlite3.c compiled with -g in its own
+    directory (a relative path, as make runs compilers), default settings."""
+    src = sqlite_dir()
+    d = os.path.join(work, "sqlite-relative")
+    os.makedirs(d)
+    for name in ("sqlite3.c", "sqlite3.h"):
+        shutil.copy(os.path.join(src, name), d)
+    stats = os.path.join(work, "sqlite-relative.jsonl")
+    r = subprocess.run([tool("clang"), "-fpass-plugin=" + PLUGIN, "-O2", "-g", "-c", "sqlite3.c", "-o", "sqlite3.o"] + SQLITE_DEFINES,
+                       cwd=d, env=env_with(MTPC_STATS=stats), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    records = [json.loads(l) for l in open(stats)] if os.path.exists(stats) else []
+    checker.check(r.returncode == 0 and r.stderr == "", "sqlite3 -O2 -g in its directory: compiles, silently", r.stderr[-1500:])
+    checker.check(any(s["partitions"] > 1 and not s["fallback"] for s in records),
+                  "sqlite3 -O2 -g in its directory: split by default", json.dumps(records)[:400])
+    verify = run([tool("llvm-dwarfdump"), "--verify", os.path.join(d, "sqlite3.o")]) if r.returncode == 0 else ""
+    checker.check("No errors." in verify, "sqlite3 -O2 -g in its directory: llvm-dwarfdump --verify finds no error", verify[-800:])
+
+
+TESTS = [
+    ("sanitizers", test_sanitizers),
+    ("sanitizer-coverage", test_sanitizer_coverage),
+    ("gcov", test_gcov),
+    ("profiles", test_profiles),
+    ("library-info", test_library_info),
+    ("other-plugin", test_other_plugin),
+    ("diagnostics", test_diagnostics),
+    ("cet-note", test_cet_note),
+    ("declined", test_declined),
+    ("option-sweep", test_option_sweep),
+    ("debug-info", test_debug_info),
+    ("broken-text", test_broken_text_falls_back),
+    ("sqlite-relative", test_sqlite_in_its_directory),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="run only the groups whose name contains this")
+    a = ap.parse_args()
+    if not os.path.exists(PLUGIN):
+        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    work = tempfile.mkdtemp(prefix="mtpc-fidelity-")
+    checker = Checker()
+    for name, test in TESTS:
+        if a.only and a.only not in name:
+            continue
+        try:
+            test(os.path.join(work), checker)
+        except RuntimeError as e:
+            checker.check(False, name + ": builds and runs", str(e))
+    shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (checker.passed, checker.failed))
+    sys.exit(1 if checker.failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+// seen_functions.cpp - a tiny pass plugin for mtpc's fidelity test, standing
+// in for any other plugin a build loads beside mtpc. Like most plugins it
+// registers callbacks at extension points: at PipelineStart a pass that
+// records how many function definitions the module has ("start N"), and at
+// OptimizerLast one that records each function definition it sees
+// ("last NAME"). Lines go to the file SEEN_FUNCTIONS_FILE names, appended
+// with one write per module (partitions run on several threads).
+//
+//   clang++-16 -shared -fPIC $(llvm-config-16 --cxxflags) seen_functions.cpp -o seen.so
+//   SEEN_FUNCTIONS_FILE=seen.txt clang-16 -O2 -fpass-plugin=seen.so -fpass-plugin=libmtpc.so -c x.c
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+
+#include <cstdlib>
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace {
+
+void append(const std::string &Lines) {
+  const char *Path = std::getenv("SEEN_FUNCTIONS_FILE");
+  if (!Path || Lines.empty())
+    return;
+  int FD = open(Path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (FD < 0)
+    return;
+  (void)!write(FD, Lines.data(), Lines.size());
+  close(FD);
+}
+
+struct CountAtStart : PassInfoMixin<CountAtStart> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    unsigned Definitions = 0;
+    for (Function &F : M)
+      Definitions += !F.isDeclaration();
+    append("start " + std::to_string(Definitions) + "\n");
+    return PreservedAnalyses::all();
+  }
+};
+
+struct ListAtOptimizerLast : PassInfoMixin<ListAtOptimizerLast> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    std::string Lines;
+    for (Function &F : M)
+      if (!F.isDeclaration())
+        Lines += "last " + F.getName().str() + "\n";
+    append(Lines);
+    return PreservedAnalyses::all();
+  }
+};
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "seen-functions", "1", [](PassBuilder &PB) {
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CountAtStart()); });
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(ListAtOptimizerLast()); });
+          }};
+}
