@@ -93,7 +93,7 @@ def markdown(results):
            % (m["date"], m["cores"], m["cpu"], m["llvm"], m["mtpc_commit"], s["rounds"])]
     for unit in results["units"]:
         out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit), "",
-                "Critical-path model (front end + split + longest partition + merge + host assembly): the 1- and "
+                "Critical-path model (front end + split + longest partition + merge + check + host assembly): the 1- and "
                 "2-thread times predicted from each other's stats, and the projection from %s-partition runs:"
                 % "/".join(str(c) for c in s["projection_cores"]), "", model_table(unit)]
     return "\n".join(out) + "\n"

@@ -202,9 +202,9 @@ def project(results, projections, cores):
         out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads),
                                      "measured": statistics.median(w for w, _ in measured)}
     # Outside the partitions and the pass: the front end, host assembly, process.
-    outside = serial2 - statistics.median((s["split_ms"] + s["merge_ms"]) / 1e3 for _, s in two)
+    outside = serial2 - statistics.median(model.pass_serial_ms(s) / 1e3 for _, s in two)
     for n, (wall, stats) in sorted(projections.items()):
-        serial = outside + (stats["split_ms"] + stats["merge_ms"]) / 1e3
+        serial = outside + model.pass_serial_ms(stats) / 1e3
         parts = model.part_seconds(stats)
         predicted = model.predict(serial, parts, n)
         out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing mtpc needs on Debian 12 (run as root):
-# LLVM 16 (clang, lld, the development files, FileCheck and friends), gdb,
+# LLVM 16 (clang, lld, the development files, FileCheck and friends, and the
+# sanitizer, profile and XRay runtimes for the fidelity test), gdb,
 # cmake, make, distcc (the distributed-compile test), LLVM 15's opt (the
 # test that mtpc refuses a host of another LLVM), lit, and matplotlib (the
 # benchmark's chart). Safe to run again.
@@ -8,7 +9,7 @@ set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
-  clang-16 lld-16 llvm-16-dev llvm-16-tools \
+  clang-16 lld-16 llvm-16-dev llvm-16-tools libclang-rt-16-dev \
   gdb cmake make distcc llvm-15 ca-certificates > /dev/null
 # distccd runs only compilers listed in /usr/lib/distcc: list clang-16.
 update-distcc-symlinks > /dev/null

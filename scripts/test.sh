@@ -2,7 +2,9 @@
 # Runs every test of mtpc: the Rust unit tests (planning, symbol rules,
 # options), the lit/FileCheck tests of the passes in lit-tests/, and the
 # differential tests on real programs in the real hosts (tests/e2e_split.py
-# and tests/e2e_parallel.py, which fetch sqlite3 with cargo), and the CMake
+# and tests/e2e_parallel.py, which fetch sqlite3 with cargo), host fidelity
+# (tests/e2e_fidelity.py: sanitizers, coverage, profiles, diagnostics,
+# other plugins, output kinds, options and debug info as without mtpc), the CMake
 # package and toolchain file (tests/e2e_cmake.py), the make jobserver
 # (tests/e2e_make.py), clang's -ftime-trace (tests/e2e_time_trace.py) and
 # distcc (tests/e2e_distcc.py), and the benchmark's critical-path model
@@ -17,6 +19,7 @@ python3 bench/model.py
 python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
 python3 tests/e2e_split.py
 python3 tests/e2e_parallel.py
+python3 tests/e2e_fidelity.py
 python3 tests/e2e_cmake.py
 python3 tests/e2e_make.py
 python3 tests/e2e_time_trace.py

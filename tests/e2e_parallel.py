@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 
-from harness import PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir, tool
+from harness import PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir, stop_location, tool
 
 FORCE_SPLIT = {"MTPC_MIN_SIZE": "0", "MTPC_PARTITIONS": "8"}
 
@@ -97,12 +97,6 @@ def compile_and_link(p, work, tag, flags, env=None, plugin=True):
     exe = os.path.join(work, "%s.%s" % (p.name, tag))
     run([p.driver] + flags + [obj] + extra_objs + ["-o", exe] + p.libs)
     return obj, exe
-
-
-def stop_location(exe, function, args):
-    out = run(["gdb", "-batch", "-nx", "-ex", "break " + function, "-ex", "run", "-ex", "frame", "--args", exe] + args)
-    frame = next((l for l in out.splitlines() if l.startswith("#0")), "")
-    return frame[frame.rfind(" at ") + 4:] if " at " in frame else "(no stop: %s)" % out[-300:]
 
 
 def split_happened(stats, what):

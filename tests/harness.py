@@ -33,6 +33,14 @@ def sqlite_dir():
     return os.path.join(out.strip(), "sqlite3")
 
 
+def stop_location(exe, function, args=(), cwd=None):
+    """`file:line` where gdb first stops at a breakpoint on `function`."""
+    out = run(["gdb", "-batch", "-nx", "-ex", "break " + function, "-ex", "run", "-ex", "frame", "--args", exe] + list(args),
+              cwd=cwd)
+    frame = next((l for l in out.splitlines() if l.startswith("#0")), "")
+    return frame[frame.rfind(" at ") + 4:] if " at " in frame else "(no stop: %s)" % out[-300:]
+
+
 class Checker:
     def __init__(self):
         self.passed = self.failed = 0

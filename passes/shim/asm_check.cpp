@@ -47,14 +47,21 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
   // A copy: the assembler's lexer reads up to a NUL after the text (the
   // host's module asm is a std::string, which has one; Text need not).
   Sources.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy(StringRef(Text, Len), "<inline asm>"), SMLoc());
+  // What the assembler says, one line: "line L:C: error: ...; ...".
   std::string Said;
   raw_string_ostream OS(Said);
   unsigned Problems = 0;
   auto Report = [&](const SMDiagnostic &D) {
-    if (D.getKind() == SourceMgr::DK_Error || D.getKind() == SourceMgr::DK_Warning) {
-      if (++Problems <= 5)
-        D.print(nullptr, OS, /*ShowColors=*/false);
-    }
+    bool Error = D.getKind() == SourceMgr::DK_Error;
+    if (!Error && D.getKind() != SourceMgr::DK_Warning)
+      return;
+    if (++Problems > 3)
+      return;
+    if (Problems > 1)
+      OS << "; ";
+    if (D.getLineNo() > 0)
+      OS << "line " << D.getLineNo() << ":" << D.getColumnNo() + 1 << ": ";
+    OS << (Error ? "error: " : "warning: ") << D.getMessage();
   };
   Sources.setDiagHandler([](const SMDiagnostic &D, void *Ctx) { (*static_cast<decltype(Report) *>(Ctx))(D); },
                          &Report);
@@ -83,8 +90,8 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
   Parser->setTargetParser(*TargetParser);
   bool Failed = Parser->Run(/*NoInitialTextSection=*/false);
   if (Failed || Problems || Ctx.hadError()) {
-    if (Problems > 5)
-      OS << "(and " << (Problems - 5) << " more)\n";
+    if (Problems > 3)
+      OS << "; and " << (Problems - 3) << " more";
     *Message = mtpc::copyString(OS.str().empty() ? std::string("the assembler failed") : OS.str());
     return false;
   }

@@ -100,9 +100,15 @@ public:
     Out->record(DI);
     return true;
   }
-  bool isAnalysisRemarkEnabled(StringRef PassName) const override { return Remarks->analysisWanted(PassName); }
-  bool isMissedOptRemarkEnabled(StringRef PassName) const override { return Remarks->missedWanted(PassName); }
-  bool isPassedOptRemarkEnabled(StringRef PassName) const override { return Remarks->passedWanted(PassName); }
+  bool isAnalysisRemarkEnabled(StringRef PassName) const override {
+    return Remarks->wanted(&DiagnosticHandler::isAnalysisRemarkEnabled, PassName);
+  }
+  bool isMissedOptRemarkEnabled(StringRef PassName) const override {
+    return Remarks->wanted(&DiagnosticHandler::isMissedOptRemarkEnabled, PassName);
+  }
+  bool isPassedOptRemarkEnabled(StringRef PassName) const override {
+    return Remarks->wanted(&DiagnosticHandler::isPassedOptRemarkEnabled, PassName);
+  }
   bool isAnyRemarkEnabled() const override { return Remarks->anyWanted(); }
 
 private:
@@ -181,25 +187,11 @@ void mtpc::RemarkPolicy::configure(LLVMContext &Partition) const {
 
 // The host's handler is asked exactly what the partition's is: a pass asks
 // the streamer (see configure) and the handler separately.
-bool mtpc::RemarkPolicy::passedWanted(StringRef PassName) const {
+bool mtpc::RemarkPolicy::wanted(Query Ask, StringRef PassName) const {
   if (!AnyWanted)
     return false;
   std::lock_guard<std::mutex> Guard(Lock);
-  return Host->isPassedOptRemarkEnabled(PassName);
-}
-
-bool mtpc::RemarkPolicy::missedWanted(StringRef PassName) const {
-  if (!AnyWanted)
-    return false;
-  std::lock_guard<std::mutex> Guard(Lock);
-  return Host->isMissedOptRemarkEnabled(PassName);
-}
-
-bool mtpc::RemarkPolicy::analysisWanted(StringRef PassName) const {
-  if (!AnyWanted)
-    return false;
-  std::lock_guard<std::mutex> Guard(Lock);
-  return Host->isAnalysisRemarkEnabled(PassName);
+  return (Host->*Ask)(PassName);
 }
 
 std::shared_ptr<mtpc::PartitionDiagnostics> mtpc::PartitionDiagnostics::install(LLVMContext &Partition,
@@ -216,6 +208,7 @@ void mtpc::PartitionDiagnostics::record(const DiagnosticInfo &DI) {
     return;
   }
   RecordedDiagnostic R{static_cast<DiagnosticKind>(DI.getKind()), DI.getSeverity()};
+  R.CodeGen = InCodeGen;
   if (auto *O = dyn_cast<DiagnosticInfoOptimizationBase>(&DI)) {
     std::optional<DiagnosticKind> Kind = remarkKind(R.Kind);
     if (!Kind) {
@@ -356,6 +349,11 @@ const char *mtpc_diagnostics_function(void *Diags, size_t Index, size_t *Len) {
   const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
   *Len = D.Function.size();
   return D.Function.data();
+}
+
+// 1 if diagnostic Index came from the code generator, 0 if from the optimizer.
+int mtpc_diagnostics_phase(void *Diags, size_t Index) {
+  return (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index].CodeGen;
 }
 
 // The callee of an inliner remark that says a callee's definition is not

@@ -23,9 +23,9 @@ public:
   // Gives a partition's context the host's hotness and misexpect settings.
   void configure(llvm::LLVMContext &Partition) const;
   bool anyWanted() const { return AnyWanted; }
-  bool passedWanted(llvm::StringRef PassName) const;
-  bool missedWanted(llvm::StringRef PassName) const;
-  bool analysisWanted(llvm::StringRef PassName) const;
+  // The host handler's answer to Ask (isPassedOptRemarkEnabled, ...).
+  using Query = bool (llvm::DiagnosticHandler::*)(llvm::StringRef) const;
+  bool wanted(Query Ask, llvm::StringRef PassName) const;
 
 private:
   const llvm::DiagnosticHandler *Host;
@@ -54,6 +54,9 @@ struct RecordedDiagnostic {
   llvm::DiagnosticSeverity Severity;
   // The partition's name of the function it is about; empty for none.
   std::string Function;
+  // Reported by the code generator (else by the optimizer): the host hears
+  // all of the latter first, as from one module.
+  bool CodeGen = false;
   // Optimization remarks and failures.
   std::string PassName, RemarkName;
   RecordedLocation Location;
@@ -82,12 +85,15 @@ public:
   static std::shared_ptr<PartitionDiagnostics> install(llvm::LLVMContext &Partition,
                                                        std::shared_ptr<RemarkPolicy> Remarks);
   void record(const llvm::DiagnosticInfo &DI);
+  // What is recorded from now on comes from the code generator.
+  void enterCodeGen() { InCodeGen = true; }
   const std::string &failure() const { return Failure; }
   const std::vector<RecordedDiagnostic> &recorded() const { return Recorded; }
 
 private:
   std::vector<RecordedDiagnostic> Recorded;
   std::string Failure;
+  bool InCodeGen = false;
 };
 
 // Reports D in Host's context, about Host's function FunctionName.

@@ -170,6 +170,7 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **
   auto CodegenStart = Clock::now();
   *OptMs = std::chrono::duration<double, std::milli>(CodegenStart - OptStart).count();
   SmallString<0> Text;
+  Recorded->enterCodeGen();
   {
     TimeTraceScope Scope("mtpc codegen", Label);
     raw_svector_ostream OS(Text);

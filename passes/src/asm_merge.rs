@@ -4,10 +4,9 @@
 //! Each part was printed as if it were the only one in its object, so
 //! concatenating them needs these fixes (see shared/design/HOST-FACTS.md):
 //! - private labels (`.L...`) are made unique per part;
-//! - the DWARF file tables (`.file N ...`) become one table, written first,
-//!   and every `.loc` is renumbered to it; the root file (`.file 0`)
-//!   appears once, and an entry the assembler would take for the root (same
-//!   name and checksum: DWARF 5) is the root;
+//! - the DWARF file tables (`.file N ...`) become one table, written first:
+//!   the parts number their files alike (see `FileTable`), so their `.loc`
+//!   directives and debug information keep their numbers;
 //! - a reference to a section's start by the section's name (the compile
 //!   unit header's `.long .debug_abbrev`) assumes one unit per object: it
 //!   becomes a label at the start of that part's contribution;
@@ -134,6 +133,13 @@ pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<S
 /// shared table, `Files::table`, which the merge writes first, and files a
 /// part adds beyond it): the parts' debug information names files by these
 /// numbers, so a file two parts number differently is an error.
+///
+/// The root (`.file 0`, DWARF 5) is written last. The assembler takes an
+/// entry parsed after the root for the root itself when it has the root's
+/// name and checksum, and gives it no number: after the checksums are
+/// dropped, an entry of a `#line "main.c"` (no checksum) would be taken for
+/// the main file's root. Before `.file 0` the assembler is in DWARF 4 mode,
+/// where it takes nothing for the root.
 struct FileTable {
     /// The operands of each `.file` directive of the table, the root (`0 ...`) first.
     lines: Vec<String>,
@@ -183,22 +189,13 @@ impl FileTable {
         // drops them all otherwise (with a warning), as the code generator
         // does when it writes an object.
         let keep_md5 = entries.values().all(|(tail, _)| tail.split_whitespace().any(|w| w == "md5"));
-        let root = entries.get(&0).map(|(tail, _)| if keep_md5 { tail.clone() } else { without_md5(tail) });
-        let root = root.and_then(|t| file_key(&t));
+        let dwarf5 = entries.contains_key(&0);
         let mut table = FileTable { lines: Vec::new(), numbers: entries.keys().copied().collect() };
-        for (&n, (tail, _)) in &entries {
+        for (&n, (tail, _)) in entries.iter().filter(|(&n, _)| n != 0).chain(entries.get_key_value(&0)) {
             let mut tail = if keep_md5 { tail.clone() } else { without_md5(tail) };
-            let mut key = file_key(&tail).ok_or_else(|| MergeError(format!("bad .file directive: {tail}")))?;
-            if root.is_none() && files.compile_unit_directory == Some(key.0.as_str()) {
+            if !dwarf5 && file_key(&tail).map_or(false, |k| files.compile_unit_directory == Some(k.0.as_str())) {
                 // DWARF 4: named as in an object, relative to the unit's directory.
                 tail = tail_without_directory(&tail);
-                key.0.clear();
-            }
-            if n != 0 && root.as_ref().map_or(false, |r| is_root_file(r, &key)) {
-                // Without its checksum the entry looks like the root to the
-                // assembler, which would give it no number of its own: the
-                // same file, named so that it does not.
-                tail = with_name(&key, &beside(&key.1));
             }
             table.lines.push(format!("{n} {tail}"));
         }
@@ -206,45 +203,10 @@ impl FileTable {
     }
 }
 
-/// Operands `"dir" "name" rest` (or `"name" rest`) for a file key with another name.
-fn with_name(key: &FileKey, name: &str) -> String {
-    let (dir, _, rest) = key;
-    let quoted = if dir.is_empty() { format!("\"{name}\"") } else { format!("\"{dir}\" \"{name}\"") };
-    if rest.is_empty() {
-        quoted
-    } else {
-        format!("{quoted} {rest}")
-    }
-}
-
-/// The same path, spelled with a `./` before its last component.
-fn beside(name: &str) -> String {
-    match name.rfind('/') {
-        Some(i) => format!("{}/./{}", &name[..i], &name[i + 1..]),
-        None => format!("./{name}"),
-    }
-}
-
 /// `"dir" "name" rest` as `"name" rest`.
 fn tail_without_directory(tail: &str) -> String {
     let after_first = closing_quote(&tail[1..]).map_or(tail.len(), |i| i + 2);
     tail[after_first..].trim_start().to_string()
-}
-
-/// The assembler's test for the root file of a DWARF 5 line table: the same
-/// name and the same checksum (or none on both).
-fn is_root_file(root: &FileKey, key: &FileKey) -> bool {
-    root.1 == key.1 && md5_of(&root.2) == md5_of(&key.2)
-}
-
-fn md5_of(rest: &str) -> Option<&str> {
-    let mut words = rest.split_whitespace();
-    while let Some(w) = words.next() {
-        if w == "md5" {
-            return words.next();
-        }
-    }
-    None
 }
 
 #[derive(Default)]
@@ -683,7 +645,11 @@ mod tests {
         let a = "\t.file\t\"x.c\"\n\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.loc\t1 3 0\n\t.loc\t0 7 2 prologue_end\n";
         let b = "\t.file\t\"x.c\"\n\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t3 \"/e\" \"z.h\" md5 0x04\n\t.loc\t2 4 0\n\t.loc\t3 5 0\n";
         let m = merge_in(&[a, b], with_table(table)).unwrap();
-        assert_eq!(&m.text[..m.table], format!("{table}\t.file\t3 \"/e\" \"z.h\" md5 0x04\n"));
+        // The root last (see FileTable).
+        assert_eq!(
+            &m.text[..m.table],
+            "\t.file\t1 \"/d\" \"x.h\" md5 0x02\n\t.file\t2 \"/d\" \"y.h\" md5 0x03\n\t.file\t3 \"/e\" \"z.h\" md5 0x04\n\t.file\t0 \"/d\" \"x.c\" md5 0x01\n"
+        );
         // The file symbol is the host's to write; the table is not repeated.
         assert!(!m.text.contains(".file\t\"x.c\""), "{}", m.text);
         assert_eq!(m.text.matches(".file").count(), 4, "{}", m.text);
@@ -704,22 +670,15 @@ mod tests {
     }
 
     #[test]
-    fn an_entry_the_assembler_would_take_for_the_root_keeps_its_number() {
+    fn the_root_comes_last_so_that_no_entry_is_taken_for_it() {
         // A `#line` directive names the main file without a checksum: once the
         // checksums are dropped (not every entry has one), the entry has the
-        // root's name and checksum, and the assembler would give it no number
-        // of its own (DWARF 5). The same file, spelled with `./`, keeps it.
-        let table = "\t.file\t0 \"/d\" \"s.c\" md5 0x01\n\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n\t.file\t3 \"/e\" \"sub/s.c\"\n";
+        // root's name and checksum. Parsed after `.file 0`, the assembler
+        // would give it no number (DWARF 5), and `.loc 2` would name nothing.
+        let table = "\t.file\t0 \"/d\" \"s.c\" md5 0x01\n\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n";
         let m = merge_in(&["\t.loc\t2 20 0\n"], with_table(table)).unwrap();
-        assert_eq!(
-            &m.text[..m.table],
-            "\t.file\t0 \"/d\" \"s.c\"\n\t.file\t1 \"three.h\"\n\t.file\t2 \"./s.c\"\n\t.file\t3 \"/e\" \"sub/s.c\"\n"
-        );
+        assert_eq!(&m.text[..m.table], "\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n\t.file\t0 \"/d\" \"s.c\"\n");
         assert_eq!(&m.text[m.segments[0].clone()], "\t.loc\t2 20 0\n");
-        assert_eq!(beside("/x/s.c"), "/x/./s.c");
-        // Without a root (DWARF 4) nothing is taken for it.
-        let m = merge_in(&["\t.loc\t2 20 0\n"], with_table("\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n")).unwrap();
-        assert!(m.text.contains("\t.file\t2 \"s.c\"\n"), "{}", m.text);
     }
 
     #[test]

@@ -125,6 +125,12 @@ fn split_in_parallel(request: &ParallelRequest, module: &ModuleRef<'_>, run: &Pa
             true
         }
         Ok(Ok(Outcome::NotSplit)) => false,
+        Ok(Ok(Outcome::InvalidInput(stats))) => {
+            let reason = stats.fallback_reason.clone().unwrap_or_default();
+            log::info!("{}: {reason}; mtpc leaves it to the host, whole", stats.module);
+            crate::stats::record(&stats);
+            false
+        }
         Ok(Ok(Outcome::Fallback(stats))) => {
             let reason = stats.fallback_reason.clone().unwrap_or_default();
             log::warn!("{}: {reason}; compiling the module whole instead", stats.module);

@@ -58,6 +58,10 @@ pub enum Outcome {
     NotSplit,
     /// Something failed: the module is untouched and compiled whole.
     Fallback(ModuleStats),
+    /// A partition failed because the module itself fails LLVM's verifier
+    /// (as some of clang's output does, e.g. with -gembed-source): compiled
+    /// whole, as the host would anyway.
+    InvalidInput(ModuleStats),
 }
 
 /// What a partition job returns.
@@ -205,6 +209,15 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
         Ok(Outcome::Fallback(stats))
     };
     if let Some(reason) = failure {
+        if reason.contains("fails the verifier") {
+            if let Err(problem) = module.verify() {
+                let first = problem.lines().next().unwrap_or("").to_string();
+                stats.fallback = true;
+                stats.fallback_reason = Some(format!("the module fails LLVM's verifier ({first})"));
+                stats.wall_ms = ms(start);
+                return Ok(Outcome::InvalidInput(stats));
+            }
+        }
         return fallback(stats, reason);
     }
     let t = Instant::now();
@@ -225,13 +238,17 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
     if let Err(e) = checked {
         return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}"));
     }
-    for (k, found) in &diagnostics {
-        for i in 0..found.len() {
-            if found.unavailable_callee(i).map_or(false, |callee| routing.defines(callee)) {
-                continue;
-            }
-            if let Some(function) = routing.route(*k, found.function(i)) {
-                found.reemit(i, module, function);
+    // What the optimizer reported, then what the code generator reported:
+    // the order of one module's compile.
+    for code_generator in [false, true] {
+        for (k, found) in &diagnostics {
+            for i in (0..found.len()).filter(|&i| found.from_code_generator(i) == code_generator) {
+                if found.unavailable_callee(i).map_or(false, |callee| routing.defines(&callee)) {
+                    continue;
+                }
+                if let Some(function) = routing.route(*k, &found.function(i)) {
+                    found.reemit(i, module, function);
+                }
             }
         }
     }

@@ -54,8 +54,17 @@ extern "C" {
     fn mtpc_diagnostics_free(diagnostics: *mut c_void);
     fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;
     fn mtpc_diagnostics_function(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    fn mtpc_diagnostics_phase(diagnostics: *mut c_void, index: usize) -> i32;
     fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
     fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
+}
+
+/// The text at `data` (`len` bytes; invalid UTF-8 replaced).
+///
+/// # Safety
+/// `data` must hold `len` bytes for as long as the result is used.
+unsafe fn text<'a>(data: *const c_char, len: usize) -> std::borrow::Cow<'a, str> {
+    String::from_utf8_lossy(std::slice::from_raw_parts(data.cast::<u8>(), len))
 }
 
 /// Registers `mtpc-parallel` (automatic mode at the extension points, and
@@ -166,10 +175,7 @@ impl<'r> PassRun<'r> {
     pub fn module_identifier(&self) -> String {
         let mut len = 0;
         // SAFETY: the string lives as long as the module.
-        unsafe {
-            let p = mtpc_run_module_identifier(self.raw, &mut len);
-            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
-        }
+        unsafe { text(mtpc_run_module_identifier(self.raw, &mut len), len).into_owned() }
     }
 
     /// What every partition of this module is built with: `settings`, the
@@ -291,10 +297,7 @@ impl HostSettings {
             .collect();
         let mut len = 0;
         // SAFETY: the string lives as long as the settings.
-        let triple = unsafe {
-            let p = mtpc_host_settings_triple(self.raw, &mut len);
-            String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
-        };
+        let triple = unsafe { text(mtpc_host_settings_triple(self.raw, &mut len), len).into_owned() };
         HostFacts {
             triple,
             object_format_elf: raw.object_format_elf,
@@ -479,23 +482,27 @@ impl PartitionDiagnostics {
 
     /// The partition's name of the function diagnostic `index` is about
     /// (empty: none).
-    pub fn function(&self, index: usize) -> &str {
+    pub fn function(&self, index: usize) -> std::borrow::Cow<'_, str> {
         let mut len = 0;
         // SAFETY: the name lives as long as the list.
-        unsafe {
-            let p = mtpc_diagnostics_function(self.raw, index, &mut len);
-            std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or("")
-        }
+        unsafe { text(mtpc_diagnostics_function(self.raw, index, &mut len), len) }
+    }
+
+    /// True if diagnostic `index` came from the code generator, false if
+    /// from the optimizer.
+    pub fn from_code_generator(&self, index: usize) -> bool {
+        // SAFETY: reads the list.
+        unsafe { mtpc_diagnostics_phase(self.raw, index) != 0 }
     }
 
     /// The callee of diagnostic `index` if it is the inliner's remark that a
     /// callee's definition is not available.
-    pub fn unavailable_callee(&self, index: usize) -> Option<&str> {
+    pub fn unavailable_callee(&self, index: usize) -> Option<std::borrow::Cow<'_, str>> {
         let mut len = 0;
         // SAFETY: the name lives as long as the list.
         unsafe {
             let p = mtpc_diagnostics_unavailable_callee(self.raw, index, &mut len);
-            (!p.is_null()).then(|| std::str::from_utf8(std::slice::from_raw_parts(p.cast::<u8>(), len)).unwrap_or(""))
+            (!p.is_null()).then(|| text(p, len))
         }
     }
 
