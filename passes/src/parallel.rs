@@ -264,7 +264,11 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
 /// defined twice).
 fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize) -> Result<(), String> {
     let _span = Span::begin("mtpc check", "merged assembly");
-    let jobs: Vec<_> = (0..merged.segments.len())
+    // The longest segments first, so that the last to finish is a short one.
+    let mut order: Vec<usize> = (0..merged.segments.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(merged.segments[k].len()));
+    let jobs: Vec<_> = order
+        .into_iter()
         .map(|k| {
             let (host, merged) = (host.clone(), merged.clone());
             move || host.check_asm(&merged.segment_with_table(k)).map_err(|e| format!("part {k}: {e}"))
