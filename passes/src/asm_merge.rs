@@ -2,7 +2,7 @@
 //! into one object (ELF, AT&T syntax, as `llc` prints it).
 //!
 //! Each part was printed as if it were the only one in its object, so
-//! concatenating them needs these fixes (see shared/design/HOST-FACTS.md):
+//! concatenating them needs these fixes (see `../shared/design/HOST-FACTS.md`):
 //! - private labels (`.L...`) are made unique per part;
 //! - the DWARF file tables (`.file N ...`) become one table, written first:
 //!   the parts number their files alike (see `FileTable`), so their `.loc`
@@ -12,8 +12,10 @@
 //!   becomes a label at the start of that part's contribution;
 //! - sections of a COMDAT group that several parts emit (the code
 //!   generator's `DW.ref.__gxx_personality_v0`) are kept from the first
-//!   part only, as are the once-per-object directives (`.ident`,
-//!   `.addrsig`);
+//!   part only, and only if every part's copy is the same (private labels
+//!   aside); so are the once-per-object directives (`.ident`, `.addrsig`).
+//!   A part whose `.previous` or `.popsection` would return past a dropped
+//!   switch into such a group is an error;
 //! - what the host's own code generation writes for the module anyway is
 //!   left to it: the file symbol (`.file "name"`) and the CET property note
 //!   (`.note.gnu.property`) the code generator puts at the top of a text;
@@ -29,7 +31,7 @@
 //!
 //! A weak data symbol that several parts define (one the pipeline makes in
 //! every module, such as MemorySanitizer's `__msan_track_origins`) is kept
-//! from the first; any other symbol that two parts define is an error (the
+//! from the first, if every copy is the same; any other symbol that two parts define is an error (the
 //! plan gives every definition one owner). The merged text is the file table followed by one
 //! segment per part; the table and any one segment assemble on their own,
 //! which is how they are checked, in parallel. The output depends only on
@@ -114,7 +116,9 @@ pub fn merge<S: AsRef<str>>(parts: &[S]) -> Result<Merged<String>, MergeError> {
 pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<String>, MergeError> {
     let texts: Vec<&str> = parts.iter().map(|p| p.as_ref()).collect();
     let table = FileTable::build(&texts, &files)?;
-    let mut state = MergeState { colliding_locals: colliding_local_symbols(&texts), ..Default::default() };
+    let (repeated_groups, repeated_objects) = repeated_across_parts(&texts);
+    let mut state =
+        MergeState { colliding_locals: colliding_local_symbols(&texts), repeated_groups, repeated_objects, ..Default::default() };
     let mut text = String::with_capacity(texts.iter().map(|p| p.len()).sum::<usize>() + 1024);
     for line in &table.lines {
         let _ = writeln!(text, "\t.file\t{line}");
@@ -188,7 +192,7 @@ impl FileTable {
         // DWARF 5 needs a checksum for every file or for none; the assembler
         // drops them all otherwise (with a warning), as the code generator
         // does when it writes an object.
-        let keep_md5 = entries.values().all(|(tail, _)| tail.split_whitespace().any(|w| w == "md5"));
+        let keep_md5 = entries.values().all(|(tail, _)| has_md5(tail));
         let dwarf5 = entries.contains_key(&0);
         let mut table = FileTable { lines: Vec::new(), numbers: entries.keys().copied().collect() };
         for (&n, (tail, _)) in entries.iter().filter(|(&n, _)| n != 0).chain(entries.get_key_value(&0)) {
@@ -221,32 +225,55 @@ struct MergeState {
     defined: HashMap<String, usize>,
     /// The last `unique` section id given out.
     unique_ids: u32,
+    /// COMDAT groups and weak data objects more than one part defines.
+    repeated_groups: HashSet<String>,
+    repeated_objects: HashSet<String>,
+    /// Their bodies as first kept ("group G", "object O").
+    kept_bodies: HashMap<String, Body>,
 }
 
-/// Symbols defined (`name:` at the start of a line), with the COMDAT group
-/// each definition is in, and symbols made global (`.globl`, `.weak`), by
-/// one part.
+/// Symbols defined (as labels, commons or assignments), with the COMDAT
+/// group each definition is in, and symbols made global (`.globl`, `.weak`,
+/// a common not marked `.local`), by one part.
 fn defined_and_global(text: &str) -> (HashMap<&str, Option<&str>>, HashSet<&str>) {
-    let (mut defined, mut global) = (HashMap::new(), HashSet::new());
-    let mut group = None;
+    let (mut defined, mut global, mut local) = (HashMap::new(), HashSet::new(), HashSet::new());
+    let mut commons = Vec::new();
+    let mut sections = SectionTracker::default();
     for line in text.lines() {
         let t = strip_comment(line).trim();
         let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
         if is_section_switch(directive) {
-            group = comdat_group(t).filter(|_| directive == ".section");
-        } else if let Some(name) = label_defined(t) {
-            defined.insert(name, group);
-        } else if let Some(rest) = t.strip_prefix(".globl").or_else(|| t.strip_prefix(".weak")) {
-            global.insert(rest.trim());
+            // Nothing is dropped here, so the tracker always follows.
+            let _ = sections.switch(directive, t, |_| false);
+        } else if let Some(name) = definition(t) {
+            defined.insert(name, sections.current);
+            if directive == ".comm" {
+                commons.push(name);
+            }
+        } else if matches!(directive, ".globl" | ".global" | ".weak") {
+            global.insert(first_operand(t));
+        } else if directive == ".local" {
+            local.insert(first_operand(t));
         }
     }
+    global.extend(commons.into_iter().filter(|c| !local.contains(c)));
     (defined, global)
 }
 
-/// The symbol a (comment-free, trimmed) line defines as a label, if any.
-fn label_defined(line: &str) -> Option<&str> {
-    let name = line.strip_suffix(':')?;
-    (!name.is_empty() && name.bytes().all(is_symbol_char)).then_some(name)
+/// The symbol a (comment-free, trimmed) line defines, if any: a label
+/// (`name:`, `"name":`), a common (`.comm`, `.lcomm`) or an assignment
+/// (`.set`, `.equ`, `.equiv`).
+fn definition(line: &str) -> Option<&str> {
+    if let Some(label) = line.strip_suffix(':') {
+        if let Some(quoted) = label.strip_prefix('"').and_then(|l| l.strip_suffix('"')) {
+            return Some(quoted);
+        }
+        return (!label.is_empty() && label.bytes().all(is_symbol_char)).then_some(label);
+    }
+    let directive = line.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+    matches!(directive, ".comm" | ".lcomm" | ".set" | ".equ" | ".equiv")
+        .then(|| first_operand(line))
+        .filter(|name| !name.is_empty())
 }
 
 /// Local symbols, other than private labels, that more than one part
@@ -257,7 +284,9 @@ fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
     for part in parts {
         let (defined, global) = defined_and_global(part);
         for (name, group) in defined {
-            if !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
+            // Only names the renaming can reach: not quoted ones.
+            let plain = name.bytes().all(is_symbol_char);
+            if plain && !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
                 let entry = seen.entry(name).or_default();
                 entry.0 += 1;
                 entry.1.insert(group);
@@ -270,18 +299,64 @@ fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
         .collect()
 }
 
-/// The operands of a `.file N` entry without `md5 0x...`.
-fn without_md5(operands: &str) -> String {
-    let mut words = operands.split(' ').peekable();
-    let mut out = Vec::new();
-    while let Some(w) = words.next() {
-        if w == "md5" {
-            words.next();
-        } else {
-            out.push(w);
+/// COMDAT groups, and weak data objects, that more than one part defines.
+fn repeated_across_parts(parts: &[&str]) -> (HashSet<String>, HashSet<String>) {
+    let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
+    for part in parts {
+        let (mut own_groups, mut weak, mut typed) = (HashSet::new(), HashSet::new(), HashSet::new());
+        for line in part.lines() {
+            let t = strip_comment(line).trim();
+            let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+            match directive {
+                ".section" | ".pushsection" => own_groups.extend(comdat_group(t)),
+                ".weak" => {
+                    weak.insert(first_operand(t));
+                }
+                ".type" if t.ends_with("@object") => {
+                    typed.insert(first_operand(t));
+                }
+                _ => {}
+            }
+        }
+        for g in own_groups {
+            *groups.entry(g).or_default() += 1;
+        }
+        for o in weak.intersection(&typed) {
+            *objects.entry(o).or_default() += 1;
         }
     }
-    out.join(" ")
+    let several = |m: HashMap<&str, usize>| m.into_iter().filter(|&(_, n)| n > 1).map(|(name, _)| name.to_string()).collect();
+    (several(groups), several(objects))
+}
+
+/// The operands of a `.file N` entry split after its quoted directory and
+/// name: the rest is `[md5 0x...] [source "..."]`.
+fn split_after_names(operands: &str) -> (&str, &str) {
+    let mut at = 0;
+    while operands[at..].starts_with('"') {
+        match closing_quote(&operands[at + 1..]) {
+            Some(end) => at += end + 2,
+            None => break,
+        }
+        at += operands[at..].len() - operands[at..].trim_start().len();
+    }
+    operands.split_at(at)
+}
+
+fn has_md5(operands: &str) -> bool {
+    split_after_names(operands).1.starts_with("md5 ")
+}
+
+/// The operands of a `.file N` entry without `md5 0x...`.
+fn without_md5(operands: &str) -> String {
+    let (names, rest) = split_after_names(operands);
+    match rest.strip_prefix("md5 ") {
+        Some(after) => {
+            let after_sum = after.trim_start().split_once(char::is_whitespace).map_or("", |(_, r)| r.trim_start());
+            format!("{names}{after_sum}").trim_end().to_string()
+        }
+        None => operands.to_string(),
+    }
 }
 
 /// Where a part is in its text.
@@ -292,6 +367,95 @@ enum Position {
     /// In the CET property note at the top, which the host writes itself.
     TopPropertyNote,
     Body,
+}
+
+/// The COMDAT group of the section a part is in, through `.section`,
+/// `.pushsection`/`.popsection` and `.previous`, and whether the merged
+/// text, which lacks the switches into groups an earlier part emitted, is
+/// still in the same section as the part.
+#[derive(Default)]
+struct SectionTracker<'t> {
+    current: Option<&'t str>,
+    previous: Option<&'t str>,
+    /// Saved by `.pushsection`, with whether that push was dropped.
+    stack: Vec<(Option<&'t str>, Option<&'t str>, bool)>,
+    /// A switch was dropped where the assembler would remember it (as the
+    /// previous section, or one pushed): `.previous` and `.popsection` no
+    /// longer return where the part expects.
+    out_of_step: bool,
+}
+
+impl<'t> SectionTracker<'t> {
+    /// Follows a switch; `dropped(group)` says whether a switch into that
+    /// group is dropped. Returns whether to keep the line, or why the merge
+    /// cannot follow the part.
+    fn switch(&mut self, directive: &str, line: &'t str, dropped: impl Fn(&str) -> bool) -> Result<bool, String> {
+        let inside_dropped_push = self.stack.last().map_or(false, |&(_, _, d)| d);
+        let lost = || format!("`{directive}` after a switch into a COMDAT group an earlier part emitted (the merge keeps one copy and cannot follow this)");
+        match directive {
+            ".popsection" => {
+                if self.out_of_step {
+                    return Err(lost());
+                }
+                let (current, previous, push_dropped) = self.stack.pop().unwrap_or_default();
+                (self.current, self.previous) = (current, previous);
+                Ok(!push_dropped)
+            }
+            ".previous" => {
+                if self.out_of_step || inside_dropped_push {
+                    return Err(lost());
+                }
+                std::mem::swap(&mut self.current, &mut self.previous);
+                Ok(true)
+            }
+            _ => {
+                let group = comdat_group(line).filter(|_| matches!(directive, ".section" | ".pushsection"));
+                let drop = group.map_or(false, &dropped);
+                if directive == ".pushsection" {
+                    self.stack.push((self.current, self.previous, drop));
+                } else if drop || inside_dropped_push {
+                    self.out_of_step = true;
+                }
+                (self.previous, self.current) = (self.current, group);
+                Ok(!drop)
+            }
+        }
+    }
+}
+
+/// The lines of a repeated COMDAT group or weak data object in one part,
+/// its private labels numbered by first use: two parts' copies are the same
+/// if these are.
+#[derive(Default, PartialEq, Eq, Debug)]
+struct Body {
+    lines: Vec<String>,
+    labels: HashMap<String, usize>,
+}
+
+impl Body {
+    fn push(&mut self, line: &str) {
+        let mut normal = String::with_capacity(line.len());
+        let bytes = line.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if line[i..].starts_with(".L") && (i == 0 || !is_symbol_char(bytes[i - 1])) {
+                let end = line[i..].find(|c: char| !is_symbol_char(c as u8)).map_or(line.len(), |e| i + e);
+                let next = self.labels.len();
+                let n = *self.labels.entry(line[i..end].to_string()).or_insert(next);
+                let _ = write!(normal, ".L#{n}");
+                i = end;
+            } else {
+                let c = line[i..].chars().next().expect("in range");
+                normal.push(c);
+                i += c.len_utf8();
+            }
+        }
+        self.lines.push(normal);
+    }
+
+    fn same_as(&self, other: &Body) -> bool {
+        self.lines == other.lines
+    }
 }
 
 impl MergeState {
@@ -305,15 +469,19 @@ impl MergeState {
         // since a part may switch to the same group more than once).
         let mut own_groups: HashSet<String> = HashSet::new();
         let mut unique_ids: HashMap<u32, u32> = HashMap::new();
-        let mut skipping_group = false;
+        let mut sections = SectionTracker::default();
+        // The bodies of this part's copies of groups and weak objects that
+        // several parts define, to compare with the copy kept.
+        let mut bodies: HashMap<String, Body> = HashMap::new();
         // Symbols defined in this part's repeated groups: their `.size`
         // measures labels that are gone.
         let mut skipped_symbols: HashSet<&str> = HashSet::new();
         let mut position = Position::Top;
         // Weak symbols and data objects this part declares, and the weak
-        // data object an earlier part defined whose definition is skipped.
+        // data object whose definition is being read (`skip`: an earlier
+        // part's copy is kept).
         let (mut weak, mut objects) = (HashSet::new(), HashSet::new());
-        let mut skipping_object: Option<&str> = None;
+        let mut object: Option<(&str, bool)> = None;
         for (line_no, raw) in text.lines().enumerate() {
             let line = strip_comment(raw);
             let trimmed = line.trim_start();
@@ -325,23 +493,35 @@ impl MergeState {
                 if position == Position::Top && directive == ".section" && section_name(trimmed) == ".note.gnu.property" {
                     position = Position::TopPropertyNote;
                 }
-                skipping_group = match comdat_group(trimmed).filter(|_| directive == ".section") {
-                    Some(group) if self.comdat_groups.contains(group) => true,
-                    Some(group) => {
-                        own_groups.insert(group.to_string());
-                        false
+                let keep = sections
+                    .switch(directive, trimmed, |g| self.comdat_groups.contains(g))
+                    .map_err(|why| MergeError(format!("part {k}, line {}: {why}", line_no + 1)))?;
+                object = None;
+                if !keep {
+                    if let Some(g) = sections.current.filter(|g| self.repeated_groups.contains(*g)) {
+                        bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
                     }
-                    None => false,
-                };
+                    continue;
+                }
             }
             if position == Position::TopPropertyNote {
                 continue;
+            }
+            // Contents only: what a part says about symbols (an alias's
+            // `.set`, a `.size` by labels or by bytes) may differ.
+            let content = !SYMBOL_DIRECTIVES.contains(&directive);
+            if let Some(g) = sections.current.filter(|g| content && self.repeated_groups.contains(*g)) {
+                bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
+            }
+            let skipping_group = sections.current.map_or(false, |g| self.comdat_groups.contains(g));
+            if let Some(g) = sections.current.filter(|_| !skipping_group) {
+                own_groups.insert(g.to_string());
             }
             // A repeated group's contents go; directives about other symbols
             // do not belong to the section and stay (an alias's `.set` may
             // follow).
             if skipping_group {
-                if let Some(name) = label_defined(trimmed.trim_end()) {
+                if let Some(name) = definition(trimmed.trim_end()) {
                     skipped_symbols.insert(name);
                 }
                 if !SYMBOL_DIRECTIVES.contains(&directive) {
@@ -360,17 +540,33 @@ impl MergeState {
                 }
                 _ => {}
             }
-            if let Some(name) = skipping_object {
-                if is_section_switch(directive) {
-                    skipping_object = None;
-                } else {
-                    if directive == ".size" && first_operand(trimmed) == name {
-                        skipping_object = None;
+            let at = |what: String| MergeError(format!("part {k}, line {}: {what}", line_no + 1));
+            if let Some(name) = definition(trimmed.trim_end()) {
+                if !name.starts_with(".L") && !self.colliding_locals.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
+                    let is_weak_object = weak.contains(name) && objects.contains(name);
+                    match self.defined.get(name) {
+                        Some(&first) if first != k && is_weak_object => object = Some((name, true)),
+                        Some(&first) if first != k => return Err(at(format!("{name} is defined by part {first} too"))),
+                        _ => {
+                            self.defined.insert(name.to_string(), k);
+                            if is_weak_object && self.repeated_objects.contains(name) {
+                                object = Some((name, false));
+                            }
+                        }
                     }
+                }
+            }
+            if let Some((name, skip)) = object {
+                if content && self.repeated_objects.contains(name) {
+                    bodies.entry(format!("object {name}")).or_default().push(trimmed.trim_end());
+                }
+                if directive == ".size" && first_operand(trimmed) == name {
+                    object = None;
+                }
+                if skip {
                     continue;
                 }
             }
-            let at = |what: String| MergeError(format!("part {k}, line {}: {what}", line_no + 1));
             match directive {
                 ".file" => {
                     position = Position::Body;
@@ -393,20 +589,6 @@ impl MergeState {
                 }
                 _ => {}
             }
-            if let Some(name) = label_defined(trimmed.trim_end()) {
-                if !name.starts_with(".L") && !self.colliding_locals.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
-                    match self.defined.get(name) {
-                        Some(&first) if first != k && weak.contains(name) && objects.contains(name) => {
-                            skipping_object = Some(name);
-                            continue;
-                        }
-                        Some(&first) if first != k => return Err(at(format!("{name} is defined by part {first} too"))),
-                        _ => {
-                            self.defined.insert(name.to_string(), k);
-                        }
-                    }
-                }
-            }
             let renumbered = if directive == ".section" && trimmed.contains(",unique,") {
                 Some(self.renumber_unique(raw, &mut unique_ids).ok_or_else(|| at(format!("bad unique section id: {raw}")))?)
             } else {
@@ -419,6 +601,18 @@ impl MergeState {
                 let name = section_name(trimmed);
                 if section_starts.contains(name) && started.insert(name.to_string()) {
                     let _ = writeln!(out, "{}:", section_start_label(k, name));
+                }
+            }
+        }
+        // What several parts define must be the same in each: one copy stands for all.
+        for (what, body) in bodies {
+            match self.kept_bodies.get(&what) {
+                Some(kept) if !kept.same_as(&body) => {
+                    return Err(MergeError(format!("part {k}: its copy of {what} differs from an earlier part's")));
+                }
+                Some(_) => {}
+                None => {
+                    self.kept_bodies.insert(what, body);
                 }
             }
         }
@@ -437,6 +631,18 @@ impl MergeState {
             *next
         });
         Some(format!("{}{id}{}", &line[..at], &line[at + digits..]))
+    }
+}
+
+/// A section switch without its `unique` id (which each part numbers itself).
+fn without_unique_id(line: &str) -> String {
+    match line.find(",unique,") {
+        Some(at) => {
+            let rest = &line[at + ",unique,".len()..];
+            let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+            format!("{}{}", &line[..at], &rest[digits..])
+        }
+        None => line.to_string(),
     }
 }
 
@@ -579,6 +785,14 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
             }
             b'#' => break,
             _ if is_symbol_char(c) && (i == 0 || !is_symbol_char(bytes[i - 1])) => {
+                // `$` starts an immediate in AT&T syntax (`movl $.L.str, %edi`),
+                // not the symbol that follows it.
+                if c == b'$' {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] == b'$' {
+                        i += 1;
+                    }
+                }
                 let start = i;
                 while i < bytes.len() && is_symbol_char(bytes[i]) {
                     i += 1;
@@ -627,6 +841,17 @@ mod tests {
         assert!(m.contains(".Lmtpc0.tmp0:") && m.contains(".Lmtpc1.tmp0:"), "{m}");
         assert!(m.contains("jmp .Lmtpc1.BB0_1"), "{m}");
         assert!(!m.contains(".Ltmp0"), "{m}");
+    }
+
+    #[test]
+    fn immediates_name_the_labels_after_their_dollar() {
+        // Non-PIC code takes addresses as immediates: `$` is not part of the symbol.
+        let a = ".L.str:\n\t.asciz\t\"a\"\n\tmovl\t$.L.str, %edi\n\tmovabsq\t$.L.str@GOTOFF, %rax\n\tmovl\t$GCC_except_table1, %esi\nGCC_except_table1:\n";
+        let m = merged(&[a, a]);
+        assert!(m.contains("\tmovl\t$.Lmtpc1..str, %edi"), "{m}");
+        assert!(m.contains("\tmovabsq\t$.Lmtpc0..str@GOTOFF, %rax"), "{m}");
+        assert!(m.contains("\tmovl\t$GCC_except_table1.mtpc1, %esi"), "{m}");
+        assert!(!m.contains("$.L.str"), "{m}");
     }
 
     #[test]
@@ -710,19 +935,45 @@ mod tests {
 
     #[test]
     fn repeated_comdat_groups_are_kept_once() {
-        let part = |k: u32| {
+        // Each part numbers its private labels itself; the alias is part 1's own.
+        let part = |k: u32, value: &str| {
             format!(
-                "\t.text\nf{k}:\n\tret\n\t.section\t.data.DW.ref.p,\"awG\",@progbits,DW.ref.p,comdat\n\t.weak\tDW.ref.p\nDW.ref.p:\n\t.quad\tp\n\t.text\ng{k}:\n\tret\n"
+                "\t.text\nf{k}:\n\tret\n\t.section\t.data.DW.ref.p,\"awG\",@progbits,DW.ref.p,comdat\n\t.weak\tDW.ref.p\nDW.ref.p:\n\t.quad\t{value}\n.Lend{k}:\n\t.size\tDW.ref.p, .Lend{k}-DW.ref.p\n\t.text\ng{k}:\n\tret\n"
             )
         };
-        let with_alias = part(1).replace("\t.quad\tp\n", "\t.quad\tp\n.Lend1:\n\t.size\tDW.ref.p, .Lend1-DW.ref.p\n\t.globl\talias1\n.set alias1, g1\n");
-        let m = merged(&[&part(0), &with_alias]);
+        let with_alias = part(1, "p").replace("\t.text\ng1:", "\t.globl\talias1\n.set alias1, g1\n\t.text\ng1:");
+        let m = merged(&[&part(0, "p"), &with_alias]);
         assert_eq!(m.matches("DW.ref.p:").count(), 1, "{m}");
         // The size of the dropped copy, which measures labels that are gone, goes too.
-        assert!(!m.contains(".size\tDW.ref.p") && !m.contains("end1"), "{m}");
+        assert_eq!(m.matches(".size\tDW.ref.p").count(), 1, "{m}");
+        assert!(!m.contains("end1"), "{m}");
         assert!(m.contains("f1:") && m.contains("g1:"), "{m}");
         // Directives about symbols after a skipped group are kept.
         assert!(m.contains(".set alias1, g1"), "{m}");
+        // A copy with other contents cannot be dropped for the first.
+        let e = merge(&[part(0, "p"), part(1, "q")]).unwrap_err();
+        assert!(e.0.contains("part 1: its copy of group DW.ref.p differs"), "{e}");
+    }
+
+    #[test]
+    fn a_group_entered_by_pushsection_is_tracked_to_its_popsection() {
+        let part = |k: u32| {
+            format!(
+                "\t.text\nf{k}:\n\t.pushsection\t.text.t,\"axG\",@progbits,t,comdat\n\t.weak\tt\nt:\n\tret\n\t.popsection\n\tret\n\t.section\t.text.v{k},\"ax\",@progbits\n\tnop\n\t.previous\nh{k}:\n\tret\n"
+            )
+        };
+        let m = merged(&[&part(0), &part(1)]);
+        assert_eq!(m.matches("\nt:").count(), 1, "{m}");
+        // Part 1's push and pop go together; its `.previous` toggles
+        // between its own sections only.
+        assert!(m.contains("f1:\n\t.weak\tt\n\tret\n\t.section\t.text.v1"), "{m}");
+        assert_eq!(m.matches(".popsection").count(), 1, "{m}");
+        assert!(m.ends_with("\t.previous\nh1:\n\tret\n"), "{m}");
+        // A `.previous` back from a group whose switch was dropped cannot be followed.
+        let group = "\t.section\t.text.u,\"axG\",@progbits,u,comdat\n\t.weak\tu\nu:\n\tnop\n";
+        let back = format!("\t.text\n{group}\t.previous\n\tret\n");
+        let e = merge(&[group, &back]).unwrap_err();
+        assert!(e.0.contains("part 1, line 6: `.previous` after a switch into a COMDAT group"), "{e}");
     }
 
     #[test]
@@ -753,19 +1004,35 @@ mod tests {
 
     #[test]
     fn a_weak_object_several_parts_define_is_kept_from_the_first() {
-        let part = |k: u32| {
+        let part = |k: u32, value: u32| {
             format!(
-                "\t.type\tw,@object\n\t.section\t.rodata,\"a\",@progbits\n\t.weak\tw\n\t.p2align\t2, 0x0\nw:\n\t.long\t{k}\n\t.size\tw, 4\n\t.text\nf{k}:\n\tret\n"
+                "\t.type\tw,@object\n\t.section\t.rodata,\"a\",@progbits\n\t.weak\tw\n\t.p2align\t2, 0x0\nw:\n\t.long\t{value}\n\t.size\tw, 4\n\t.text\n\t.globl\tf{k}\nf{k}:\n\tret\n"
             )
         };
-        let m = merged(&[&part(0), &part(1)]);
+        let m = merged(&[&part(0, 7), &part(1, 7)]);
         assert_eq!(m.matches("w:").count(), 1, "{m}");
-        assert!(m.contains(".long\t0") && !m.contains(".long\t1"), "{m}");
+        assert_eq!(m.matches(".long\t7").count(), 1, "{m}");
         assert_eq!(m.matches(".size\tw, 4").count(), 1, "{m}");
         assert!(m.contains("f1:"), "{m}");
+        // One copy stands for all only if all are the same.
+        let e = merge(&[&part(0, 0), &part(1, 1)]).unwrap_err();
+        assert!(e.0.contains("part 1: its copy of object w differs"), "{e}");
         // A weak function is not data: two definitions are an error.
         let function = "\t.weak\tg\n\t.type\tg,@function\ng:\n\tret\n";
         assert!(merge(&[function, function]).is_err());
+    }
+
+    #[test]
+    fn commons_and_assignments_are_definitions_too() {
+        // A static zero-initialised variable is a local common.
+        let part = "\t.local\tcounter\n\t.comm\tcounter,4,4\n\tmovl\tcounter(%rip), %eax\n";
+        let m = merged(&[part, part]);
+        assert!(m.contains("\t.comm\tcounter.mtpc0,4,4") && m.contains("\t.comm\tcounter.mtpc1,4,4"), "{m}");
+        assert!(m.contains("counter.mtpc1(%rip)"), "{m}");
+        // A global common, or a symbol assigned in two parts, is defined twice.
+        assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,4,4\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
+        assert!(merge(&["\t.globl\ta\n\t.set\ta, f\n", "\t.globl\ta\n\t.set\ta, g\n"]).is_err());
+        assert!(merge(&["\"odd name\":\n", "\"odd name\":\n"]).is_err());
     }
 
     #[test]
@@ -798,6 +1065,11 @@ mod tests {
         assert!(!merged(&[a]).contains("md5"));
         let b = "\t.file\t0 \"/d\" \"x.c\" md5 0x01\n\t.file\t1 \"/d\" \"x.h\" md5 0x02\n";
         assert_eq!(merged(&[b]).matches("md5").count(), 2);
+        // Names and embedded sources may hold the word: only the checksum goes.
+        let c = "\t.file\t0 \"/d\" \"md5 x.c\" md5 0x01 source \"// md5 0x02\"\n\t.file\t1 \"/d md5 0x03\" \"x.h\" source \"md5 \"\n";
+        let m = merged(&[c]);
+        assert!(m.contains("\t.file\t0 \"/d\" \"md5 x.c\" source \"// md5 0x02\"\n"), "{m}");
+        assert!(m.contains("\t.file\t1 \"/d md5 0x03\" \"x.h\" source \"md5 \"\n"), "{m}");
     }
 
     #[test]
