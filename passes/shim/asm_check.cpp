@@ -88,7 +88,15 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
   std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(Sources, Ctx, *Streamer, *MAI));
   std::unique_ptr<MCTargetAsmParser> TargetParser(T.createMCAsmParser(*STI, *Parser, *MII, MCOptions));
   Parser->setTargetParser(*TargetParser);
-  bool Failed = Parser->Run(/*NoInitialTextSection=*/false);
+  // Finished (laid out and written) only if it parsed cleanly: the layout of
+  // a text with errors (a label defined twice) can end in a fatal error,
+  // which would end the host.
+  bool Failed = Parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
+  if (!Failed && !Problems && !Ctx.hadError()) {
+    if (MCTargetStreamer *TS = Streamer->getTargetStreamer())
+      TS->emitConstantPools();
+    Streamer->finish();
+  }
   if (Failed || Problems || Ctx.hadError()) {
     if (Problems > 3)
       OS << "; and " << (Problems - 3) << " more";

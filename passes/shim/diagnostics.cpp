@@ -133,8 +133,8 @@ size_t firstExtraArg(const DiagnosticInfoOptimizationBase &D) {
 
 // The asm printer's instruction mix of a block counts instructions by
 // mnemonic, which only an assembly streamer knows: a partition prints
-// assembly, the host writes an object, where every instruction counts under
-// one empty mnemonic. The remark is made what the host's would be.
+// assembly; a host that writes an object counts every instruction under one
+// empty mnemonic. The remark is made what that host's would be.
 void asObjectStreamerCounts(RecordedDiagnostic &R) {
   // "BasicBlock: " <name> "\n", then per mnemonic: <mnemonic> ": " INST_<m> "\n".
   if (R.Args.size() < 3)
@@ -154,14 +154,15 @@ void asObjectStreamerCounts(RecordedDiagnostic &R) {
 
 } // namespace
 
-mtpc::RemarkPolicy::RemarkPolicy(const LLVMContext &Host)
+mtpc::RemarkPolicy::RemarkPolicy(const LLVMContext &Host, bool HostWritesObject)
     : Host(Host.getDiagHandlerPtr()), Record(Host.getLLVMRemarkStreamer() != nullptr),
       AnyWanted(this->Host && this->Host->isAnyRemarkEnabled()),
       HotnessRequested(Host.getDiagnosticsHotnessRequested()),
       HotnessThreshold(Host.isDiagnosticsHotnessThresholdSetFromPSI()
                            ? std::nullopt
                            : std::optional<uint64_t>(Host.getDiagnosticsHotnessThreshold())),
-      MisExpect(Host.getMisExpectWarningRequested()), MisExpectTolerance(Host.getDiagnosticsMisExpectTolerance()) {}
+      MisExpect(Host.getMisExpectWarningRequested()), MisExpectTolerance(Host.getDiagnosticsMisExpectTolerance()),
+      HostWritesObject(HostWritesObject) {}
 
 void mtpc::RemarkPolicy::configure(LLVMContext &Partition) const {
   Partition.setDiagnosticsHotnessRequested(HotnessRequested);
@@ -197,6 +198,7 @@ bool mtpc::RemarkPolicy::wanted(Query Ask, StringRef PassName) const {
 std::shared_ptr<mtpc::PartitionDiagnostics> mtpc::PartitionDiagnostics::install(LLVMContext &Partition,
                                                                                 std::shared_ptr<RemarkPolicy> Remarks) {
   auto Out = std::make_shared<PartitionDiagnostics>();
+  Out->HostWritesObject = Remarks->hostWritesObject();
   Remarks->configure(Partition);
   Partition.setDiagnosticHandler(std::make_unique<RecordingHandler>(Out, std::move(Remarks)));
   return Out;
@@ -222,7 +224,7 @@ void mtpc::PartitionDiagnostics::record(const DiagnosticInfo &DI) {
     R.Location = recordLocation(O->getLocation());
     for (const DiagnosticInfoOptimizationBase::Argument &A : O->getArgs())
       R.Args.push_back({A.Key, A.Val, recordLocation(A.Loc)});
-    if (R.PassName == "asm-printer" && R.RemarkName == "InstructionMix")
+    if (R.PassName == "asm-printer" && R.RemarkName == "InstructionMix" && HostWritesObject)
       asObjectStreamerCounts(R);
     R.FirstExtraArg = firstExtraArg(*O);
     R.Verbose = O->isVerbose();
@@ -349,6 +351,25 @@ const char *mtpc_diagnostics_function(void *Diags, size_t Index, size_t *Len) {
   const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
   *Len = D.Function.size();
   return D.Function.data();
+}
+
+// Everything diagnostic Index says, as one string (free with free()): two
+// partitions' diagnostics are the same if their identities are.
+char *mtpc_diagnostics_identity(void *Diags, size_t Index) {
+  const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
+  std::string S;
+  raw_string_ostream OS(S);
+  auto Location = [&](const mtpc::RecordedLocation &L) {
+    OS << '|' << L.Directory << '|' << L.File << ':' << L.Line << ':' << L.Column;
+  };
+  OS << int(D.Kind) << '|' << int(D.Severity) << '|' << D.Function << '|' << D.PassName << '|' << D.RemarkName;
+  Location(D.Location);
+  for (const RecordedDiagnostic::Argument &A : D.Args) {
+    OS << '|' << A.Key << '=' << A.Val;
+    Location(A.Location);
+  }
+  OS << '|' << D.Resource << '|' << D.Size << '|' << D.Limit << '|' << D.Note << '|' << D.LocCookie;
+  return mtpc::copyString(OS.str());
 }
 
 // 1 if diagnostic Index came from the code generator, 0 if from the optimizer.

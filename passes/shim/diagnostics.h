@@ -19,10 +19,12 @@ namespace mtpc {
 // written for one thread.
 class RemarkPolicy {
 public:
-  explicit RemarkPolicy(const llvm::LLVMContext &Host);
+  // HostWritesObject: the host writes an object (else assembly text).
+  RemarkPolicy(const llvm::LLVMContext &Host, bool HostWritesObject);
   // Gives a partition's context the host's hotness and misexpect settings.
   void configure(llvm::LLVMContext &Partition) const;
   bool anyWanted() const { return AnyWanted; }
+  bool hostWritesObject() const { return HostWritesObject; }
   // The host handler's answer to Ask (isPassedOptRemarkEnabled, ...).
   using Query = bool (llvm::DiagnosticHandler::*)(llvm::StringRef) const;
   bool wanted(Query Ask, llvm::StringRef PassName) const;
@@ -37,6 +39,7 @@ private:
   std::optional<uint64_t> HotnessThreshold;
   bool MisExpect;
   uint32_t MisExpectTolerance;
+  bool HostWritesObject;
   mutable std::mutex Lock;
 };
 
@@ -94,6 +97,8 @@ private:
   std::vector<RecordedDiagnostic> Recorded;
   std::string Failure;
   bool InCodeGen = false;
+  // Remarks are worded as for an object file (see asObjectStreamerCounts).
+  bool HostWritesObject = true;
 };
 
 // Reports D in Host's context, about Host's function FunctionName.

@@ -32,8 +32,9 @@
 // The end of the host's pipeline. After the split the host's pipeline goes
 // on with a module whose only content is the merged assembly; passes that add
 // module-wide things whatever the module holds (a sanitizer's constructor)
-// would add them a second time. The last OptimizerLast callback, registered
-// by mtpc while the host builds, puts the module back as mtpc left it.
+// would add them a second time. The last OptimizerLast callback, mtpc's
+// (registered when the host first builds, and kept last), ends the build: it
+// puts the module back as that build's mtpc pass left it.
 #include "shim.h"
 #include "partition_kit.h"
 
@@ -71,6 +72,10 @@ struct EarlySimplificationCallbacks {
   using type = ModuleEPCallbacks PassBuilder::*;
   friend type member(EarlySimplificationCallbacks);
 };
+struct OptimizerLastCallbacks {
+  using type = ModuleEPCallbacks PassBuilder::*;
+  friend type member(OptimizerLastCallbacks);
+};
 using FunctionAnalysisPassMap =
     DenseMap<AnalysisKey *, std::unique_ptr<detail::AnalysisPassConcept<Function, PreservedAnalyses,
                                                                         FunctionAnalysisManager::Invalidator>>>;
@@ -86,6 +91,7 @@ struct BaselineLibraryInfo {
 using mtpc::ModuleEPCallbacks;
 template struct mtpc::Expose<mtpc::PipelineStartCallbacks, &PassBuilder::PipelineStartEPCallbacks>;
 template struct mtpc::Expose<mtpc::EarlySimplificationCallbacks, &PassBuilder::PipelineEarlySimplificationEPCallbacks>;
+template struct mtpc::Expose<mtpc::OptimizerLastCallbacks, &PassBuilder::OptimizerLastEPCallbacks>;
 template struct mtpc::Expose<mtpc::FunctionAnalysisPasses, &FunctionAnalysisManager::AnalysisPasses>;
 template struct mtpc::Expose<mtpc::BaselineLibraryInfo, &TargetLibraryAnalysis::BaselineInfoImpl>;
 
@@ -114,10 +120,10 @@ int levelNumber(OptimizationLevel L) {
 }
 
 // Shared by an automatic mode pass and the pass at the end of the host's
-// pipeline: the text mtpc's pass left in the module, if it split it.
+// pipeline: the length of the text mtpc's pass left in the module (its
+// inline asm, which later passes can only append to), if it split it.
 struct RunState {
-  std::string Text;
-  bool Committed = false;
+  std::optional<size_t> CommittedLength;
 };
 
 class HostPipeline;
@@ -138,11 +144,10 @@ struct RestorePass : PassInfoMixin<RestorePass> {
   explicit RestorePass(std::shared_ptr<RunState> State) : State(std::move(State)) {}
   std::shared_ptr<RunState> State;
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    if (!State->Committed)
+    std::optional<size_t> Length = std::exchange(State->CommittedLength, std::nullopt);
+    if (!Length)
       return PreservedAnalyses::all();
-    mtpc::replaceModuleWithAsm(M, State->Text);
-    State->Text = std::string();
-    State->Committed = false;
+    mtpc::replaceModuleWithAsm(M, StringRef(M.getModuleInlineAsm()).take_front(*Length));
     return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
@@ -186,25 +191,42 @@ public:
   ModulePassManager partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
     restoreParked();
     BuildingPartitions = true;
-    ModuleEPCallbacks *Point = nullptr;
-    ModuleEPCallbacks Saved;
-    if (!Explicit) {
-      Point = P == Phase::PerModule ? &(PB.*member(mtpc::PipelineStartCallbacks()))
-                                    : &(PB.*member(mtpc::EarlySimplificationCallbacks()));
-      Saved = std::move(*Point);
-      Point->clear();
-      Point->push_back([](ModulePassManager &MPM, OptimizationLevel) { MPM = ModulePassManager(); });
-    }
-    ModulePassManager MPM;
-    if (L == OptimizationLevel::O0)
-      MPM = PB.buildO0DefaultPipeline(L, /*LTOPreLink=*/false);
-    else if (P == Phase::ThinLtoPostLink)
-      MPM = PB.buildThinLTODefaultPipeline(L, /*ImportSummary=*/nullptr);
-    else
-      MPM = PB.buildPerModuleDefaultPipeline(L);
-    if (Point)
-      *Point = std::move(Saved);
+    ModulePassManager MPM = Explicit ? defaultPipeline(L, P) : pipelineAfterExtensionPoint(L, P);
     BuildingPartitions = false;
+    return MPM;
+  }
+
+  // The end of a build of the host's pipeline (its OptimizerLast callbacks):
+  // the module is put back as this build's mtpc pass left it.
+  void onOptimizerLast(ModulePassManager &MPM) {
+    if (BuildingPartitions)
+      return;
+    restoreParked();
+    StartFired = false;
+    if (std::shared_ptr<RunState> State = std::exchange(BuildState, nullptr))
+      MPM.addPass(RestorePass(std::move(State)));
+  }
+
+private:
+  // The host's default pipeline for L and P.
+  ModulePassManager defaultPipeline(OptimizationLevel L, Phase P) {
+    if (P == Phase::ThinLtoPostLink)
+      return PB.buildThinLTODefaultPipeline(L, /*ImportSummary=*/nullptr);
+    if (L == OptimizationLevel::O0)
+      return PB.buildO0DefaultPipeline(L, /*LTOPreLink=*/false);
+    return PB.buildPerModuleDefaultPipeline(L);
+  }
+
+  // What the default pipeline adds after mtpc's extension point: that
+  // point's callbacks are replaced by one that drops what came before.
+  ModulePassManager pipelineAfterExtensionPoint(OptimizationLevel L, Phase P) {
+    ModuleEPCallbacks &Point = P == Phase::PerModule ? PB.*member(mtpc::PipelineStartCallbacks())
+                                                     : PB.*member(mtpc::EarlySimplificationCallbacks());
+    ModuleEPCallbacks Saved = std::move(Point);
+    Point.clear();
+    Point.push_back([](ModulePassManager &MPM, OptimizationLevel) { MPM = ModulePassManager(); });
+    ModulePassManager MPM = defaultPipeline(L, P);
+    Point = std::move(Saved);
     return MPM;
   }
 
@@ -225,21 +247,22 @@ private:
   }
 
   void addAutomaticPass(ModulePassManager &MPM, OptimizationLevel L, Phase P) {
-    auto State = std::make_shared<RunState>();
+    BuildState = std::make_shared<RunState>();
     MtpcParallelRequest Request{1, levelNumber(L), int32_t(P), 0, 0, 0};
-    MPM.addPass(ParallelPass(shared_from_this(), Request, State));
-    // Registered now, while the builder is at an earlier extension point, so
-    // that it comes after every other OptimizerLast callback.
-    PB.registerOptimizerLastEPCallback(
-        [Self = shared_from_this(), State](ModulePassManager &MPM, OptimizationLevel) {
-          if (Self->BuildingPartitions)
-            return;
-          Self->restoreParked();
-          MPM.addPass(RestorePass(State));
-        });
+    MPM.addPass(ParallelPass(shared_from_this(), Request, BuildState));
+    placeRestoreLast();
   }
 
+  // mtpc's OptimizerLast callback, registered now (the host has registered
+  // its own callbacks before it builds) and moved to the end if others came
+  // after it, so that it runs after every other OptimizerLast callback.
+  void placeRestoreLast();
+
+  // Within one build of the host's pipeline: whether PipelineStart fired
+  // (then mtpc's pass is there, not at EarlySimplification), and the state
+  // of the pass added, for the pass that restores the module at its end.
   bool StartFired = false;
+  std::shared_ptr<RunState> BuildState;
   bool BuildingPartitions = false;
   std::vector<Parked> Waiting;
 };
@@ -254,6 +277,18 @@ struct OwnEarlySimplificationCallback {
   std::shared_ptr<HostPipeline> Host;
   void operator()(ModulePassManager &MPM, OptimizationLevel L) const { Host->onEarlySimplification(MPM, L); }
 };
+struct OwnOptimizerLastCallback {
+  std::shared_ptr<HostPipeline> Host;
+  void operator()(ModulePassManager &MPM, OptimizationLevel) const { Host->onOptimizerLast(MPM); }
+};
+
+void HostPipeline::placeRestoreLast() {
+  ModuleEPCallbacks &Last = PB.*member(mtpc::OptimizerLastCallbacks());
+  if (!Last.empty() && Last.back().target<OwnOptimizerLastCallback>())
+    return;
+  llvm::erase_if(Last, [](auto &C) { return C.template target<OwnOptimizerLastCallback>() != nullptr; });
+  PB.registerOptimizerLastEPCallback(OwnOptimizerLastCallback{shared_from_this()});
+}
 
 } // namespace
 
@@ -350,14 +385,15 @@ const char *mtpc_run_module_identifier(void *RunP, size_t *Len) {
 
 // What the partitions of this run's module are built with (free with
 // mtpc_environment_free): Settings copied, the host's analyses copied, the
-// remarks the host's context wants, and the module's source files (from
+// remarks the host's context wants (worded for an object if HostWritesObject,
+// else for assembly), and the module's source files (from
 // mtpc_debug_files_collect).
-void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, int P) {
+void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, int P, bool HostWritesObject) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
   return new mtpc::PartitionEnvironment{Run->Host,
                                         *static_cast<mtpc::HostSettings *>(Settings),
                                         hostAnalyses(Run->M, Run->MAM),
-                                        std::make_shared<mtpc::RemarkPolicy>(Run->M.getContext()),
+                                        std::make_shared<mtpc::RemarkPolicy>(Run->M.getContext(), HostWritesObject),
                                         *static_cast<std::shared_ptr<const mtpc::DebugFiles> *>(Files),
                                         optimizationLevel(Level),
                                         P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule,
@@ -414,14 +450,13 @@ void mtpc_run_optimize_whole(void *RunP, int Level, int P) {
   MPM.run(Run->M, Run->MAM);
 }
 
-// Records the text mtpc's pass left in the module, so that the end of the
-// host's pipeline can put the module back as it is now (automatic mode).
-void mtpc_run_commit(void *RunP, const char *Text, size_t Len) {
+// Records that the module's inline asm is the text mtpc's pass left, so that
+// the end of the host's pipeline can put the module back as it is now
+// (automatic mode).
+void mtpc_run_commit(void *RunP) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
-  if (Run->State) {
-    Run->State->Text.assign(Text, Len);
-    Run->State->Committed = true;
-  }
+  if (Run->State)
+    Run->State->CommittedLength = Run->M.getModuleInlineAsm().size();
 }
 
 } // extern "C"

@@ -9,6 +9,8 @@
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Pass.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -37,6 +39,23 @@ template struct mtpc::Expose<mtpc::PassBuilderTM, &PassBuilder::TM>;
 template struct mtpc::Expose<mtpc::PassBuilderPTO, &PassBuilder::PTO>;
 template struct mtpc::Expose<mtpc::PassBuilderPGO, &PassBuilder::PGOOpt>;
 
+namespace {
+// The first pass debugging option set on LLVM's command line (clang's
+// -mllvm, opt's own), or clang's -ftime-report; null if none is.
+const char *debuggingOption() {
+  static const char *const Names[] = {"opt-bisect-limit", "print-before",  "print-after",
+                                      "print-before-all", "print-after-all", "print-changed",
+                                      "time-passes",      "filter-print-funcs"};
+  StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
+  for (const char *Name : Names) {
+    auto It = Options.find(Name);
+    if (It != Options.end() && It->second->getNumOccurrences() > 0)
+      return Name;
+  }
+  return TimePassesIsEnabled ? "time-passes" : nullptr;
+}
+} // namespace
+
 std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB) {
   TargetMachine *TM = PB.*member(mtpc::PassBuilderTM());
   if (!TM)
@@ -53,6 +72,10 @@ std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB)
   H->PTO = PB.*member(mtpc::PassBuilderPTO());
   H->PGOOpt = PB.*member(mtpc::PassBuilderPGO());
   H->TMPGOOpt = TM->getPGOOption();
+  H->CommandLine = std::make_shared<const std::vector<std::string>>(H->Options.MCOptions.CommandLineArgs.begin(),
+                                                                    H->Options.MCOptions.CommandLineArgs.end());
+  H->Options.MCOptions.CommandLineArgs = *H->CommandLine;
+  H->DebuggingOption = debuggingOption();
   return H;
 }
 
@@ -96,6 +119,7 @@ struct MtpcHostFacts {
   int CSPGOAction; // PGOOptions::CSPGOAction: none, CS IR instr, CS IR use
   bool PseudoProbes;
   size_t CommandLineArgs;
+  const char *DebuggingOption; // static, or null
 };
 
 void mtpc_host_settings_facts(void *HP, MtpcHostFacts *Facts) {
@@ -108,13 +132,14 @@ void mtpc_host_settings_facts(void *HP, MtpcHostFacts *Facts) {
   Facts->PGOAction = H->PGOOpt ? int(H->PGOOpt->Action) : 0;
   Facts->CSPGOAction = H->PGOOpt ? int(H->PGOOpt->CSAction) : 0;
   Facts->PseudoProbes = H->PGOOpt && H->PGOOpt->PseudoProbeForProfiling;
-  Facts->CommandLineArgs = H->Options.MCOptions.CommandLineArgs.size();
+  Facts->CommandLineArgs = H->CommandLine ? H->CommandLine->size() : 0;
+  Facts->DebuggingOption = H->DebuggingOption;
 }
 
 // Argument Index of the compiler command line clang records in the target
 // options (its -cc1 arguments; empty in other hosts).
 const char *mtpc_host_settings_command_line_arg(void *HP, size_t Index) {
-  return static_cast<mtpc::HostSettings *>(HP)->Options.MCOptions.CommandLineArgs[Index].c_str();
+  return (*static_cast<mtpc::HostSettings *>(HP)->CommandLine)[Index].c_str();
 }
 
 // The target triple.
@@ -150,16 +175,22 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **
   using Clock = std::chrono::steady_clock;
   std::unique_ptr<mtpc::PartitionKit> Kit(static_cast<mtpc::PartitionKit *>(KitP));
   Module &M = *unwrap(MRef);
-  std::shared_ptr<mtpc::PartitionDiagnostics> Recorded = mtpc::PartitionDiagnostics::install(M.getContext(), Kit->Remarks);
+  if (Kit->Context != &M.getContext())
+    Kit->Recorded = mtpc::PartitionDiagnostics::install(M.getContext(), Kit->Remarks);
+  std::shared_ptr<mtpc::PartitionDiagnostics> Recorded = Kit->Recorded;
   *Diags = new std::shared_ptr<mtpc::PartitionDiagnostics>(Recorded);
+  if (!Recorded->failure().empty()) {
+    *Error = copyString("reading the partition failed: " + Recorded->failure());
+    return false;
+  }
   Kit->TM->Options.MCOptions.AsmVerbose = false;
 
   auto OptStart = Clock::now();
   {
     TimeTraceScope Scope("mtpc optimize", Label);
     Kit->MPM.run(M, Kit->MAM);
-    // The pipeline's passes keep pointers into the analysis managers and to
-    // the host's objects: free them now, on this thread.
+    // Done with: the pipeline and the analyses it computed (which grow with
+    // the module) are freed before code generation, not after it.
     Kit->MPM = ModulePassManager();
     Kit->MAM.clear();
   }
@@ -193,6 +224,15 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **
   memcpy(*Asm, Text.data(), Text.size());
   *Len = Text.size();
   return true;
+}
+
+// Records what Context reports from now on (the partition is then read
+// into it): the reader's and the verifier's diagnostics are the partition's
+// too, recorded as the pipeline's are, not printed by LLVM's default handler.
+void mtpc_kit_record_diagnostics(void *KitP, LLVMContextRef Context) {
+  auto *Kit = static_cast<mtpc::PartitionKit *>(KitP);
+  Kit->Context = unwrap(Context);
+  Kit->Recorded = mtpc::PartitionDiagnostics::install(*Kit->Context, Kit->Remarks);
 }
 
 // Frees a kit that was never compiled with (a partition that failed before).

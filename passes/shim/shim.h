@@ -38,6 +38,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 static_assert(LLVM_VERSION_MAJOR == 16, "mtpc's shim is written for LLVM 16");
 
@@ -86,6 +87,14 @@ struct HostSettings {
   std::optional<llvm::PGOOptions> PGOOpt;
   // The target machine's own PGO setting (clang sets it, codegen reads it).
   std::optional<llvm::PGOOptions> TMPGOOpt;
+  // clang's recorded command line, owned here: Options.MCOptions
+  // .CommandLineArgs points into it, not into the host's memory (shared,
+  // so that the copies of these settings keep pointing to live strings).
+  std::shared_ptr<const std::vector<std::string>> CommandLine;
+  // A pass debugging option the process was run with (-print-after-all,
+  // -opt-bisect-limit, -time-passes, ...), or null: partitions' passes run
+  // outside the host's instrumentation, so it would see only part of them.
+  const char *DebuggingOption = nullptr;
 
   // Reads the settings of a host PassBuilder; null if it has no target
   // machine (then mtpc cannot compile).

@@ -476,6 +476,10 @@ impl MergeState {
         // Symbols defined in this part's repeated groups: their `.size`
         // measures labels that are gone.
         let mut skipped_symbols: HashSet<&str> = HashSet::new();
+        // Private labels in what is dropped (repeated groups and objects):
+        // nothing left may refer to them.
+        let mut dropped_labels: HashSet<&str> = HashSet::new();
+        let part_start = out.len();
         let mut position = Position::Top;
         // Weak symbols and data objects this part declares, and the weak
         // data object whose definition is being read (`skip`: an earlier
@@ -523,6 +527,9 @@ impl MergeState {
             if skipping_group {
                 if let Some(name) = definition(trimmed.trim_end()) {
                     skipped_symbols.insert(name);
+                    if name.starts_with(".L") {
+                        dropped_labels.insert(name);
+                    }
                 }
                 if !SYMBOL_DIRECTIVES.contains(&directive) {
                     continue;
@@ -564,6 +571,9 @@ impl MergeState {
                     object = None;
                 }
                 if skip {
+                    if let Some(label) = definition(trimmed.trim_end()).filter(|l| l.starts_with(".L")) {
+                        dropped_labels.insert(label);
+                    }
                     continue;
                 }
             }
@@ -604,6 +614,11 @@ impl MergeState {
                 }
             }
         }
+        if let Some(label) = referenced_label(&out[part_start..], &label_prefix, &dropped_labels) {
+            return Err(MergeError(format!(
+                "part {k}: {label} is in a copy dropped for an earlier part's, and is referred to from outside it"
+            )));
+        }
         // What several parts define must be the same in each: one copy stands for all.
         for (what, body) in bodies {
             match self.kept_bodies.get(&what) {
@@ -632,6 +647,20 @@ impl MergeState {
         });
         Some(format!("{}{id}{}", &line[..at], &line[at + digits..]))
     }
+}
+
+/// A label of `labels` (private labels of one part, `.Lname`) that `text`,
+/// the part's merged lines, refers to (as `{prefix}name`), if any.
+fn referenced_label<'l>(text: &str, prefix: &str, labels: &HashSet<&'l str>) -> Option<&'l str> {
+    if labels.is_empty() {
+        return None;
+    }
+    let by_name: HashMap<&str, &'l str> = labels.iter().map(|&l| (&l[2..], l)).collect();
+    text.match_indices(prefix).find_map(|(at, _)| {
+        let rest = &text[at + prefix.len()..];
+        let name = &rest[..rest.bytes().position(|b| !is_symbol_char(b)).unwrap_or(rest.len())];
+        by_name.get(name).copied()
+    })
 }
 
 /// A section switch without its `unique` id (which each part numbers itself).

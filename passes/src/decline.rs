@@ -43,6 +43,11 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
             facts.triple
         ));
     }
+    if let Some(option) = &facts.debugging_option {
+        return Some(format!(
+            "the pass debugging option -{option} is on: it follows the host's pipeline, and partitions' passes run outside it"
+        ));
+    }
     if !facts.integrated_assembler {
         return Some("the host assembles with an external assembler (-fno-integrated-as)".into());
     }
@@ -146,5 +151,12 @@ mod tests {
         let mut f = x86_elf();
         f.command_line.push("-fmemory-profile=/tmp/p".into());
         assert!(automatic(&f).unwrap().contains("-fmemory-profile"));
+    }
+
+    #[test]
+    fn pass_debugging_options_decline_even_when_asked_for() {
+        let f = HostFacts { debugging_option: Some("opt-bisect-limit".into()), ..x86_elf() };
+        assert!(automatic(&f).unwrap().contains("-opt-bisect-limit"));
+        assert!(reason(&f, Request::Explicit, HostProgram::Opt).unwrap().contains("-opt-bisect-limit is on"));
     }
 }

@@ -8,7 +8,10 @@
 //! hears of a function by the name it has in the host's module: a promoted
 //! local gets its original name back. Functions the partitions' pipelines
 //! create (outlined parts, sanitizer constructors) are reported by the
-//! partition that created them, under their own name.
+//! first partition that reports on them, under their own name: a function
+//! every partition makes (a sanitizer's module constructor) is one function
+//! in the whole module. A diagnostic about no function is reported once,
+//! however many partitions report it.
 //!
 //! A call into a function another partition compiles, and that this one
 //! does not copy, reaches a declaration: the inliner then remarks that the
@@ -17,7 +20,7 @@
 //! give, that the callee is too costly or never inlined, cannot be made
 //! without its body).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::module_facts::ModuleFacts;
 use crate::symbol_rules::{Decision, SymbolPlan};
@@ -26,6 +29,11 @@ use crate::symbol_rules::{Decision, SymbolPlan};
 pub struct DiagnosticRouting {
     /// A function's name in the partitions: its partition and name in the host.
     functions: HashMap<String, (Option<u32>, String)>,
+    /// A function the module does not define: the first partition that
+    /// reports on it (see `note`).
+    created: HashMap<String, u32>,
+    /// The diagnostics about no function passed on so far, by identity.
+    said: HashSet<String>,
 }
 
 impl DiagnosticRouting {
@@ -43,7 +51,15 @@ impl DiagnosticRouting {
             let partition_name = plan.promotions[i].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| g.name.clone());
             functions.insert(partition_name, (reporter, g.name.clone()));
         }
-        DiagnosticRouting { functions }
+        DiagnosticRouting { functions, created: HashMap::new(), said: HashSet::new() }
+    }
+
+    /// Notes that `partition` reports on `function`: call it for every
+    /// diagnostic, partitions in order, before routing any.
+    pub fn note(&mut self, partition: u32, function: &str) {
+        if !self.functions.contains_key(function) && !function.is_empty() {
+            self.created.entry(function.to_string()).or_insert(partition);
+        }
     }
 
     /// True if the module defines `function` (its name in the partitions).
@@ -52,12 +68,16 @@ impl DiagnosticRouting {
     }
 
     /// The host's name of `function` (its name in `partition`) if `partition`
-    /// reports its diagnostics; `None` if another partition does. An empty
-    /// name (a diagnostic about no function) is reported as it is.
-    pub fn route<'a>(&'a self, partition: u32, function: &'a str) -> Option<&'a str> {
+    /// reports this diagnostic about it; `None` if another partition does.
+    /// An empty name (a diagnostic about no function) stays empty; such a
+    /// diagnostic is passed on the first time its `identity` is seen.
+    pub fn route<'a>(&'a mut self, partition: u32, function: &'a str, identity: impl FnOnce() -> String) -> Option<&'a str> {
+        if function.is_empty() {
+            return self.said.insert(identity()).then_some(function);
+        }
         match self.functions.get(function) {
             Some((reporter, host_name)) => (*reporter == Some(partition)).then_some(host_name.as_str()),
-            None => Some(function),
+            None => (self.created.get(function).map_or(true, |&first| first == partition)).then_some(function),
         }
     }
 }
@@ -86,28 +106,43 @@ mod tests {
     #[test]
     fn only_the_owner_reports_a_function() {
         let (facts, plan) = split();
-        let routing = DiagnosticRouting::new(&facts, &plan);
-        assert_eq!(routing.route(0, "main"), Some("main"));
-        assert_eq!(routing.route(1, "main"), None);
-        assert_eq!(routing.route(1, "big"), Some("big"));
-        assert_eq!(routing.route(0, "big"), None);
+        let mut routing = DiagnosticRouting::new(&facts, &plan);
+        let mut route = |k, f: &str| routing.route(k, f, String::new).map(str::to_string);
+        assert_eq!(route(0, "main").as_deref(), Some("main"));
+        assert_eq!(route(1, "main"), None);
+        assert_eq!(route(1, "big").as_deref(), Some("big"));
+        assert_eq!(route(0, "big"), None);
     }
 
     #[test]
     fn promoted_and_copied_locals_are_reported_once_under_their_own_name() {
         let (facts, plan) = split();
-        let routing = DiagnosticRouting::new(&facts, &plan);
+        let mut routing = DiagnosticRouting::new(&facts, &plan);
         let in_partitions = plan.promotions[1].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| "helper".into());
-        assert_eq!(routing.route(1, &in_partitions), Some("helper"));
-        assert_eq!(routing.route(0, &in_partitions), None);
+        assert_eq!(routing.route(1, &in_partitions, String::new), Some("helper"));
+        assert_eq!(routing.route(0, &in_partitions, String::new), None);
     }
 
     #[test]
-    fn functions_the_pipeline_created_are_reported_where_they_were_made() {
+    fn functions_the_pipeline_created_are_reported_by_the_first_partition_reporting_them() {
         let (facts, plan) = split();
-        let routing = DiagnosticRouting::new(&facts, &plan);
-        assert_eq!(routing.route(1, "big.cold.1"), Some("big.cold.1"));
-        assert_eq!(routing.route(0, ""), Some(""));
+        let mut routing = DiagnosticRouting::new(&facts, &plan);
+        // big.cold.1 is made by partition 1 alone; every partition makes a constructor.
+        for (k, f) in [(0, "ctor"), (1, "big.cold.1"), (1, "ctor")] {
+            routing.note(k, f);
+        }
+        assert_eq!(routing.route(1, "big.cold.1", String::new), Some("big.cold.1"));
+        assert_eq!(routing.route(0, "ctor", String::new), Some("ctor"));
+        assert_eq!(routing.route(1, "ctor", String::new), None);
         assert!(routing.defines("big") && !routing.defines("big.cold.1") && !routing.defines("printf"));
+    }
+
+    #[test]
+    fn a_diagnostic_about_no_function_is_reported_once() {
+        let (facts, plan) = split();
+        let mut routing = DiagnosticRouting::new(&facts, &plan);
+        assert_eq!(routing.route(0, "", || "warning: stale debug info".into()), Some(""));
+        assert_eq!(routing.route(1, "", || "warning: stale debug info".into()), None);
+        assert_eq!(routing.route(1, "", || "warning: something else".into()), Some(""));
     }
 }

@@ -64,7 +64,14 @@ pub enum Outcome {
     InvalidInput(ModuleStats),
 }
 
-/// What a partition job returns.
+/// How a partition's job ends, short of failing.
+enum PartitionJob {
+    Compiled(PartitionResult),
+    /// The partition fails LLVM's verifier (what it says).
+    Invalid(String),
+}
+
+/// A compiled partition.
 struct PartitionResult {
     asm: Vec<u8>,
     diagnostics: PartitionDiagnostics,
@@ -109,13 +116,13 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
             parts[p as usize].functions += 1;
         }
     }
-    let routing = DiagnosticRouting::new(&plan.facts, &plan.symbols);
+    let mut routing = DiagnosticRouting::new(&plan.facts, &plan.symbols);
     let input = Arc::new(SplitInput { bitcode: module.to_bitcode(), facts: plan.facts, plan: plan.symbols });
     // Every partition numbers the module's source files alike.
     let files = DebugFiles::collect(module);
     let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
     // Each partition's pipeline, from the host's PassBuilder, on this thread.
-    let environment = run.environment(host, &files, opts.level, opts.phase);
+    let environment = run.environment(host, &files, (opts.level, opts.phase), host.facts().output());
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
     let split_ms = ms(start);
     drop(split_span);
@@ -130,18 +137,21 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
         .iter()
         .map(|&k| {
             let (input, identifier) = (input.clone(), identifier.clone());
-            let kit = kits[k as usize].take().expect("one kit per partition");
-            move || -> Result<PartitionResult, String> {
+            let mut kit = kits[k as usize].take().expect("one kit per partition");
+            move || -> Result<PartitionJob, String> {
                 let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
                 let label = format!("partition {k}");
                 let _span = Span::begin("mtpc partition", &label);
                 let ctx = OwnedContext::new();
+                kit.record_diagnostics(&ctx);
                 let build_span = Span::begin("mtpc build", &label);
                 let mut m = partition_builder::build(&ctx, &input, k, &identifier)?;
                 if break_partition == Some(k) {
                     break_for_test(&m.as_module());
                 }
-                m.as_module().verify().map_err(|e| format!("{label}: partition fails the verifier: {e}"))?;
+                if let Err(e) = m.as_module().verify() {
+                    return Ok(PartitionJob::Invalid(format!("{label}: partition fails the verifier: {e}")));
+                }
                 // Frees the bitcode reader, whose tables would otherwise stay
                 // allocated through optimization and code generation.
                 m.as_module().finish_lazy_load().map_err(|e| format!("{label}: {e}"))?;
@@ -154,7 +164,7 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
                 if break_asm == Some(k) {
                     compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
                 }
-                Ok(PartitionResult {
+                Ok(PartitionJob::Compiled(PartitionResult {
                     asm: compiled.asm,
                     diagnostics: compiled.diagnostics,
                     build_ms,
@@ -162,7 +172,7 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
                     codegen_ms: compiled.codegen_ms,
                     start_unix_ms,
                     end_unix_ms: crate::stats::unix_ms(),
-                })
+                }))
             }
         })
         .collect();
@@ -182,14 +192,18 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
         parts,
     };
     // Back in partition order: the merge, the diagnostics and the stats follow it.
-    let mut by_partition: Vec<(u32, Result<PartitionResult, String>)> = order.into_iter().zip(results).collect();
+    let mut by_partition: Vec<(u32, Result<PartitionJob, String>)> = order.into_iter().zip(results).collect();
     by_partition.sort_by_key(|(k, _)| *k);
     let mut texts = Vec::with_capacity(by_partition.len());
     let mut diagnostics = Vec::with_capacity(by_partition.len());
-    let mut failure = None;
+    let (mut failure, mut invalid) = (None, false);
     for (k, r) in by_partition {
         match r {
-            Ok(r) => {
+            Ok(PartitionJob::Invalid(e)) => {
+                invalid = true;
+                failure.get_or_insert(format!("partition {k} failed: {e}"));
+            }
+            Ok(PartitionJob::Compiled(r)) => {
                 let p = &mut stats.parts[k as usize];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
                 (p.start_unix_ms, p.end_unix_ms) = (r.start_unix_ms, r.end_unix_ms);
@@ -209,7 +223,9 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
         Ok(Outcome::Fallback(stats))
     };
     if let Some(reason) = failure {
-        if reason.contains("fails the verifier") {
+        // A partition of an invalid module is invalid: the module is the
+        // host's to report on.
+        if invalid {
             if let Err(problem) = module.verify() {
                 let first = problem.lines().next().unwrap_or("").to_string();
                 stats.fallback = true;
@@ -240,20 +256,25 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
     }
     // What the optimizer reported, then what the code generator reported:
     // the order of one module's compile.
+    for (k, found) in &diagnostics {
+        for i in 0..found.len() {
+            routing.note(*k, &found.function(i));
+        }
+    }
     for code_generator in [false, true] {
         for (k, found) in &diagnostics {
             for i in (0..found.len()).filter(|&i| found.from_code_generator(i) == code_generator) {
                 if found.unavailable_callee(i).map_or(false, |callee| routing.defines(&callee)) {
                     continue;
                 }
-                if let Some(function) = routing.route(*k, &found.function(i)) {
+                if let Some(function) = routing.route(*k, &found.function(i), || found.identity(i)) {
                     found.reemit(i, module, function);
                 }
             }
         }
     }
     module.replace_with_asm(&merged.text);
-    run.commit(&merged.text);
+    run.commit();
     stats.wall_ms = ms(start);
     Ok(Outcome::Parallel(stats))
 }

@@ -47,3 +47,47 @@ fn what_follows_the_text_in_memory_is_never_read() {
     let result = finished.recv_timeout(Duration::from_secs(30)).expect("the check of a 3-line text must end");
     assert_eq!(result, Ok(()));
 }
+
+/// Two partitions of a C++ module as clang prints them (see
+/// fixtures/cxx_partition.cpp): each alone, and their concatenation, are
+/// what the merge starts from.
+fn cxx_partitions() -> [&'static [u8]; 2] {
+    [include_bytes!("fixtures/cxx_partition_a.s"), include_bytes!("fixtures/cxx_partition_b.s")]
+}
+
+#[test]
+fn two_real_partitions_merged_assemble_cleanly() {
+    let parts = cxx_partitions();
+    for part in parts {
+        assert_eq!(x86_64().check_asm(part), Ok(()));
+    }
+    // Concatenated, they clash: private labels, the exception table, the
+    // static function and counter are defined twice, the group is repeated.
+    let concatenated = [parts[0], parts[1]].concat();
+    let e = x86_64().check_asm(&concatenated).unwrap_err();
+    assert!(e.contains("already defined"), "{e}");
+    let merged = mtpc_passes::asm_merge::merge_bytes(&parts, Default::default()).expect("the parts merge");
+    assert_eq!(x86_64().check_asm(&merged.text), Ok(()));
+    // As the pass checks it: the table with each segment, on its own.
+    for k in 0..2 {
+        assert_eq!(x86_64().check_asm(&merged.segment_with_table(k)), Ok(()), "segment {k}");
+    }
+    let text = String::from_utf8_lossy(&merged.text);
+    assert_eq!(text.matches("__llvm_retpoline_r11:").count(), 1, "the COMDAT copy is kept once");
+    assert!(text.contains("\tmovl\t$.Lmtpc1..str, %ecx"), "part 1's immediates name its own strings");
+}
+
+/// A repeated COMDAT group is kept from the first part; if a later part's
+/// dropped copy holds a label something else of that part refers to (its
+/// debug information describing its own copy of an inline function), the
+/// merge refuses, rather than give the assembler a text whose layout fails
+/// (LLVM 16 ends the process on a non-absolute .uleb128).
+#[test]
+fn a_dropped_copy_still_referred_to_is_refused() {
+    let [a, b] = cxx_partitions().map(|p| String::from_utf8(p.to_vec()).expect("ASCII"));
+    // Part 1's address table gets the start of its copy of the thunk.
+    assert!(b.contains("__llvm_retpoline_r11:") && b.contains(".Lfunc_begin2:"));
+    let b = b.replacen(".Laddr_table_base0:\n", ".Laddr_table_base0:\n\t.quad\t.Lfunc_begin2\n", 1);
+    let e = mtpc_passes::asm_merge::merge(&[a, b]).unwrap_err();
+    assert!(e.0.contains("part 1: .Lfunc_begin2 is in a copy dropped"), "{e}");
+}

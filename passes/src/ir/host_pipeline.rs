@@ -16,19 +16,26 @@ use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::os::raw::c_char;
 
-use llvm_sys::prelude::LLVMModuleRef;
+use llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef};
 
-use super::{libc_free, take_malloc_message, ModuleRef, OptLevel, PipelinePhase};
+use super::{libc_free, take_malloc_message, ModuleRef, OptLevel, OwnedContext, PipelinePhase};
 
 extern "C" {
     fn mtpc_host_pipeline_register(pass_builder: *mut c_void);
     fn mtpc_run_host_settings(run: *mut c_void) -> *mut c_void;
     fn mtpc_run_module_identifier(run: *mut c_void, len: *mut usize) -> *const c_char;
-    fn mtpc_run_environment(run: *mut c_void, settings: *mut c_void, files: *mut c_void, level: i32, phase: i32) -> *mut c_void;
+    fn mtpc_run_environment(
+        run: *mut c_void,
+        settings: *mut c_void,
+        files: *mut c_void,
+        level: i32,
+        phase: i32,
+        host_writes_object: bool,
+    ) -> *mut c_void;
     fn mtpc_debug_files_collect(module: LLVMModuleRef) -> *mut c_void;
     fn mtpc_debug_files_free(files: *mut c_void);
     fn mtpc_debug_files_table(files: *mut c_void, settings: *mut c_void) -> *mut c_char;
-    fn mtpc_run_commit(run: *mut c_void, text: *const c_char, len: usize);
+    fn mtpc_run_commit(run: *mut c_void);
     fn mtpc_run_optimize_whole(run: *mut c_void, level: i32, phase: i32);
     fn mtpc_environment_free(env: *mut c_void);
     fn mtpc_environment_build_kit(env: *mut c_void) -> *mut c_void;
@@ -44,6 +51,7 @@ extern "C" {
         error: *mut *mut c_char,
     ) -> bool;
     fn mtpc_kit_free(kit: *mut c_void);
+    fn mtpc_kit_record_diagnostics(kit: *mut c_void, context: LLVMContextRef);
     fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
     fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);
     fn mtpc_host_settings_command_line_arg(settings: *mut c_void, index: usize) -> *const c_char;
@@ -54,6 +62,7 @@ extern "C" {
     fn mtpc_diagnostics_free(diagnostics: *mut c_void);
     fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;
     fn mtpc_diagnostics_function(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    fn mtpc_diagnostics_identity(diagnostics: *mut c_void, index: usize) -> *mut c_char;
     fn mtpc_diagnostics_phase(diagnostics: *mut c_void, index: usize) -> i32;
     fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
     fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
@@ -179,12 +188,21 @@ impl<'r> PassRun<'r> {
     }
 
     /// What every partition of this module is built with: `settings`, the
-    /// host's library info and alias analysis, which remarks it wants, its
-    /// pipeline builder, and the module's source `files`.
-    pub fn environment(&self, settings: &HostSettings, files: &DebugFiles, level: OptLevel, phase: PipelinePhase) -> PartitionEnvironment<'r> {
+    /// host's library info and alias analysis, which remarks it wants (and
+    /// as the host's `output` will word them), its pipeline builder, and the
+    /// module's source `files`.
+    pub fn environment(
+        &self,
+        settings: &HostSettings,
+        files: &DebugFiles,
+        (level, phase): (OptLevel, PipelinePhase),
+        output: HostOutput,
+    ) -> PartitionEnvironment<'r> {
         // SAFETY: the shim copies the settings and what it reads of the host,
         // and shares the files (immutable).
-        let raw = unsafe { mtpc_run_environment(self.raw, settings.raw, files.raw, level as i32, phase_number(phase)) };
+        let raw = unsafe {
+            mtpc_run_environment(self.raw, settings.raw, files.raw, level as i32, phase_number(phase), output == HostOutput::Object)
+        };
         PartitionEnvironment { raw, _run: PhantomData }
     }
 
@@ -195,12 +213,12 @@ impl<'r> PassRun<'r> {
         unsafe { mtpc_run_optimize_whole(self.raw, level as i32, phase_number(phase)) }
     }
 
-    /// Records the text the module now holds, so that the end of the host's
-    /// pipeline puts the module back as it is now (automatic mode; explicit
-    /// mode has nothing after it to undo).
-    pub fn commit(&self, text: &[u8]) {
-        // SAFETY: the shim copies the text.
-        unsafe { mtpc_run_commit(self.raw, text.as_ptr().cast(), text.len()) }
+    /// Records that the module holds mtpc's text now, so that the end of
+    /// the host's pipeline puts the module back as it is now (automatic
+    /// mode; explicit mode has nothing after it to undo).
+    pub fn commit(&self) {
+        // SAFETY: on the host's thread, within the run.
+        unsafe { mtpc_run_commit(self.raw) }
     }
 }
 
@@ -217,15 +235,13 @@ pub struct HostSettings {
     raw: *mut c_void,
 }
 
-// SAFETY: the settings are a copy that never changes; compiling and
-// checking only read them (several threads at once). The one borrowed part,
-// clang's recorded command line, lives as long as the run that owns them.
+// SAFETY: the settings are a copy, owning what it holds, that never
+// changes; compiling and checking only read them (several threads at once).
 unsafe impl Send for HostSettings {}
 unsafe impl Sync for HostSettings {}
 
 /// `MtpcHostFacts` in `shim/partition_compile.cpp`.
 #[repr(C)]
-#[derive(Default)]
 struct RawHostFacts {
     object_format_elf: bool,
     arch_x86: bool,
@@ -235,6 +251,23 @@ struct RawHostFacts {
     cs_pgo_action: i32,
     pseudo_probes: bool,
     command_line_args: usize,
+    debugging_option: *const c_char,
+}
+
+impl Default for RawHostFacts {
+    fn default() -> Self {
+        RawHostFacts {
+            object_format_elf: false,
+            arch_x86: false,
+            integrated_assembler: false,
+            split_dwarf: false,
+            pgo_action: 0,
+            cs_pgo_action: 0,
+            pseudo_probes: false,
+            command_line_args: 0,
+            debugging_option: std::ptr::null(),
+        }
+    }
 }
 
 /// What mtpc needs to know of the host to decide whether it can compile a
@@ -252,6 +285,28 @@ pub struct HostFacts {
     /// clang's `-cc1` arguments, as it records them in the target options;
     /// empty in other hosts.
     pub command_line: Vec<String>,
+    /// A pass debugging option LLVM runs with (`print-after-all`,
+    /// `opt-bisect-limit`, `time-passes`, ...), if any.
+    pub debugging_option: Option<String>,
+}
+
+/// What the host writes from the module's code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostOutput {
+    Object,
+    /// Assembly text (`clang -S`).
+    Assembly,
+}
+
+impl HostFacts {
+    /// What the host writes: assembly if clang was asked for it (`-cc1 -S`).
+    pub fn output(&self) -> HostOutput {
+        if self.command_line.iter().any(|a| a == "-S") {
+            HostOutput::Assembly
+        } else {
+            HostOutput::Object
+        }
+    }
 }
 
 /// `llvm::PGOOptions::PGOAction`.
@@ -317,6 +372,9 @@ impl HostSettings {
             },
             pseudo_probes: raw.pseudo_probes,
             command_line,
+            // SAFETY: null or a static string of the shim's.
+            debugging_option: (!raw.debugging_option.is_null())
+                .then(|| unsafe { std::ffi::CStr::from_ptr(raw.debugging_option) }.to_string_lossy().into_owned()),
         }
     }
 
@@ -429,6 +487,14 @@ pub struct CompiledPartition {
 }
 
 impl PartitionKit {
+    /// Records what `context` reports from now on, for the partition that
+    /// is then read into it and compiled with this kit.
+    pub fn record_diagnostics(&mut self, context: &OwnedContext) {
+        // SAFETY: the kit and the context are this thread's; the handler the
+        // shim installs shares only the recorded list with the kit.
+        unsafe { mtpc_kit_record_diagnostics(self.raw, context.raw) }
+    }
+
     /// Optimizes `module` (valid: verify it first) with the kit's pipeline
     /// and compiles it to assembly. Errors in the module (and warnings mtpc
     /// cannot pass on to the host) are returned, not printed.
@@ -486,6 +552,13 @@ impl PartitionDiagnostics {
         let mut len = 0;
         // SAFETY: the name lives as long as the list.
         unsafe { text(mtpc_diagnostics_function(self.raw, index, &mut len), len) }
+    }
+
+    /// Everything diagnostic `index` says, as one string: two diagnostics
+    /// are the same if their identities are.
+    pub fn identity(&self, index: usize) -> String {
+        // SAFETY: the shim returns a strdup'ed string.
+        take_malloc_message(unsafe { mtpc_diagnostics_identity(self.raw, index) })
     }
 
     /// True if diagnostic `index` came from the code generator, false if
