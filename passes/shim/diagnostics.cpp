@@ -354,9 +354,14 @@ const char *mtpc_diagnostics_function(void *Diags, size_t Index, size_t *Len) {
 }
 
 // Everything diagnostic Index says, as one string (free with free()): two
-// partitions' diagnostics are the same if their identities are.
+// partitions' diagnostics are the same if their identities are. Null for a
+// call to a function with a warning or error attribute: the code generator
+// reports each call it emits, and two partitions' calls alike (one helper's
+// call inlined into functions of both) are two calls in the object.
 char *mtpc_diagnostics_identity(void *Diags, size_t Index) {
   const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
+  if (D.Kind == DK_DontCall)
+    return nullptr;
   std::string S;
   raw_string_ostream OS(S);
   auto Location = [&](const mtpc::RecordedLocation &L) {

@@ -40,6 +40,7 @@
 
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -119,11 +120,17 @@ int levelNumber(OptimizationLevel L) {
   return 2;
 }
 
+// The text mtpc's pass left in the module (its inline asm), by length and
+// hash: later passes may append to it, never change it.
+struct CommittedText {
+  size_t Length;
+  uint64_t Hash;
+};
+
 // Shared by an automatic mode pass and the pass at the end of the host's
-// pipeline: the length of the text mtpc's pass left in the module (its
-// inline asm, which later passes can only append to), if it split it.
+// pipeline: the text mtpc's pass left, if it split the module.
 struct RunState {
-  std::optional<size_t> CommittedLength;
+  std::optional<CommittedText> Committed;
 };
 
 class HostPipeline;
@@ -144,10 +151,17 @@ struct RestorePass : PassInfoMixin<RestorePass> {
   explicit RestorePass(std::shared_ptr<RunState> State) : State(std::move(State)) {}
   std::shared_ptr<RunState> State;
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    std::optional<size_t> Length = std::exchange(State->CommittedLength, std::nullopt);
-    if (!Length)
+    std::optional<CommittedText> Committed = std::exchange(State->Committed, std::nullopt);
+    if (!Committed)
       return PreservedAnalyses::all();
-    mtpc::replaceModuleWithAsm(M, StringRef(M.getModuleInlineAsm()).take_front(*Length));
+    StringRef Text = StringRef(M.getModuleInlineAsm()).take_front(Committed->Length);
+    if (Text.size() != Committed->Length || xxHash64(Text) != Committed->Hash) {
+      // Truncating would make a text nobody compiled: stop the compile.
+      M.getContext().emitError("mtpc: a pass after mtpc's changed the module's compiled code (its inline asm); "
+                               "compile without the mtpc plugin, or report the pass that did");
+      return PreservedAnalyses::all();
+    }
+    mtpc::replaceModuleWithAsm(M, Text);
     return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
@@ -312,6 +326,7 @@ struct PartitionEnvironment {
   OptimizationLevel Level;
   Phase P;
   bool Explicit;
+  bool DiscardValueNames;
 };
 } // namespace mtpc
 
@@ -397,7 +412,8 @@ void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, i
                                         *static_cast<std::shared_ptr<const mtpc::DebugFiles> *>(Files),
                                         optimizationLevel(Level),
                                         P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule,
-                                        Run->Explicit};
+                                        Run->Explicit,
+                                        Run->M.getContext().shouldDiscardValueNames()};
 }
 
 void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnvironment *>(Env); }
@@ -436,6 +452,7 @@ void *mtpc_environment_build_kit(void *EnvP) {
   Kit->LibraryInfo = Env->Analyses.LibraryInfoImpl;
   Kit->Remarks = Env->Remarks;
   Kit->Files = Env->Files;
+  Kit->DiscardValueNames = Env->DiscardValueNames;
   return Kit.release();
 }
 
@@ -455,8 +472,10 @@ void mtpc_run_optimize_whole(void *RunP, int Level, int P) {
 // (automatic mode).
 void mtpc_run_commit(void *RunP) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
-  if (Run->State)
-    Run->State->CommittedLength = Run->M.getModuleInlineAsm().size();
+  if (Run->State) {
+    StringRef Text = Run->M.getModuleInlineAsm();
+    Run->State->Committed = CommittedText{Text.size(), xxHash64(Text)};
+  }
 }
 
 } // extern "C"

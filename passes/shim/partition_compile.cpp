@@ -43,9 +43,11 @@ namespace {
 // The first pass debugging option set on LLVM's command line (clang's
 // -mllvm, opt's own), or clang's -ftime-report; null if none is.
 const char *debuggingOption() {
-  static const char *const Names[] = {"opt-bisect-limit", "print-before",  "print-after",
-                                      "print-before-all", "print-after-all", "print-changed",
-                                      "time-passes",      "filter-print-funcs"};
+  static const char *const Names[] = {
+      "opt-bisect-limit", "print-before",       "print-after",         "print-before-all",
+      "print-after-all",  "print-changed",      "print-after-isel",    "print-on-crash",
+      "filter-print-funcs", "filter-passes",    "time-passes",         "time-passes-per-run",
+      "debug-pass",       "debug-pass-manager"};
   StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
   for (const char *Name : Names) {
     auto It = Options.find(Name);
@@ -226,12 +228,16 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **
   return true;
 }
 
-// Records what Context reports from now on (the partition is then read
-// into it): the reader's and the verifier's diagnostics are the partition's
-// too, recorded as the pipeline's are, not printed by LLVM's default handler.
-void mtpc_kit_record_diagnostics(void *KitP, LLVMContextRef Context) {
+// Makes Context, new and empty, the one the partition is read into: it
+// discards value names if the host's does (clang's does, and the names of
+// blocks show in remarks and assembly comments), and records what it
+// reports from now on: the reader's and the verifier's diagnostics are the
+// partition's too, recorded as the pipeline's are, not printed by LLVM's
+// default handler.
+void mtpc_kit_adopt_context(void *KitP, LLVMContextRef Context) {
   auto *Kit = static_cast<mtpc::PartitionKit *>(KitP);
   Kit->Context = unwrap(Context);
+  Kit->Context->setDiscardValueNames(Kit->DiscardValueNames);
   Kit->Recorded = mtpc::PartitionDiagnostics::install(*Kit->Context, Kit->Remarks);
 }
 

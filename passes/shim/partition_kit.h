@@ -37,8 +37,10 @@ struct PartitionKit {
   std::shared_ptr<RemarkPolicy> Remarks;
   // The module's source files, numbered alike in every partition.
   std::shared_ptr<const DebugFiles> Files;
+  // The host's context discards the names of values.
+  bool DiscardValueNames = false;
   // The context the partition is read into, and what it has reported since
-  // it was created (see mtpc_kit_record_diagnostics).
+  // it was created (see mtpc_kit_adopt_context).
   llvm::LLVMContext *Context = nullptr;
   std::shared_ptr<PartitionDiagnostics> Recorded;
 };

@@ -197,7 +197,7 @@ impl FileTable {
         let mut table = FileTable { lines: Vec::new(), numbers: entries.keys().copied().collect() };
         for (&n, (tail, _)) in entries.iter().filter(|(&n, _)| n != 0).chain(entries.get_key_value(&0)) {
             let mut tail = if keep_md5 { tail.clone() } else { without_md5(tail) };
-            if !dwarf5 && file_key(&tail).map_or(false, |k| files.compile_unit_directory == Some(k.0.as_str())) {
+            if !dwarf5 && file_key(&tail).is_some_and(|k| files.compile_unit_directory == Some(k.0.as_str())) {
                 // DWARF 4: named as in an object, relative to the unit's directory.
                 tail = tail_without_directory(&tail);
             }
@@ -228,8 +228,8 @@ struct MergeState {
     /// COMDAT groups and weak data objects more than one part defines.
     repeated_groups: HashSet<String>,
     repeated_objects: HashSet<String>,
-    /// Their bodies as first kept ("group G", "object O").
-    kept_bodies: HashMap<String, Body>,
+    /// Their bodies as first kept ("group G", "object O"), normalized.
+    kept_bodies: HashMap<String, Vec<String>>,
 }
 
 /// Symbols defined (as labels, commons or assignments), with the COMDAT
@@ -246,7 +246,9 @@ fn defined_and_global(text: &str) -> (HashMap<&str, Option<&str>>, HashSet<&str>
             // Nothing is dropped here, so the tracker always follows.
             let _ = sections.switch(directive, t, |_| false);
         } else if let Some(name) = definition(t) {
-            defined.insert(name, sections.current);
+            // A common is in no section, so in no group.
+            let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
+            defined.insert(name, if sectionless { None } else { sections.current });
             if directive == ".comm" {
                 commons.push(name);
             }
@@ -377,11 +379,22 @@ enum Position {
 struct SectionTracker<'t> {
     current: Option<&'t str>,
     previous: Option<&'t str>,
-    /// Saved by `.pushsection`, with whether that push was dropped.
-    stack: Vec<(Option<&'t str>, Option<&'t str>, bool)>,
-    /// A switch was dropped where the assembler would remember it (as the
-    /// previous section, or one pushed): `.previous` and `.popsection` no
-    /// longer return where the part expects.
+    /// Saved by `.pushsection`.
+    stack: Vec<Pushed<'t>>,
+    /// Since the last `.pushsection`, a switch was dropped where the
+    /// assembler would remember it (as the previous section), or kept
+    /// inside a dropped push: `.previous`, and the `.popsection` of a
+    /// dropped push, no longer return where the part expects.
+    out_of_step: bool,
+}
+
+/// What `.popsection` restores.
+#[derive(Default)]
+struct Pushed<'t> {
+    current: Option<&'t str>,
+    previous: Option<&'t str>,
+    /// The push itself was dropped (into a group an earlier part emitted).
+    dropped: bool,
     out_of_step: bool,
 }
 
@@ -390,16 +403,19 @@ impl<'t> SectionTracker<'t> {
     /// group is dropped. Returns whether to keep the line, or why the merge
     /// cannot follow the part.
     fn switch(&mut self, directive: &str, line: &'t str, dropped: impl Fn(&str) -> bool) -> Result<bool, String> {
-        let inside_dropped_push = self.stack.last().map_or(false, |&(_, _, d)| d);
+        let inside_dropped_push = self.stack.last().is_some_and(|p| p.dropped);
         let lost = || format!("`{directive}` after a switch into a COMDAT group an earlier part emitted (the merge keeps one copy and cannot follow this)");
         match directive {
             ".popsection" => {
-                if self.out_of_step {
+                // A kept pop restores the pushed state whatever happened
+                // since; a dropped one leaves the merged text where the
+                // last kept switch put it.
+                let pushed = self.stack.pop().unwrap_or_default();
+                if self.out_of_step && pushed.dropped {
                     return Err(lost());
                 }
-                let (current, previous, push_dropped) = self.stack.pop().unwrap_or_default();
-                (self.current, self.previous) = (current, previous);
-                Ok(!push_dropped)
+                (self.current, self.previous, self.out_of_step) = (pushed.current, pushed.previous, pushed.out_of_step);
+                Ok(!pushed.dropped)
             }
             ".previous" => {
                 if self.out_of_step || inside_dropped_push {
@@ -410,9 +426,11 @@ impl<'t> SectionTracker<'t> {
             }
             _ => {
                 let group = comdat_group(line).filter(|_| matches!(directive, ".section" | ".pushsection"));
-                let drop = group.map_or(false, &dropped);
+                let drop = group.is_some_and(&dropped);
                 if directive == ".pushsection" {
-                    self.stack.push((self.current, self.previous, drop));
+                    let pushed = Pushed { current: self.current, previous: self.previous, dropped: drop, out_of_step: self.out_of_step };
+                    self.stack.push(pushed);
+                    self.out_of_step = false;
                 } else if drop || inside_dropped_push {
                     self.out_of_step = true;
                 }
@@ -423,38 +441,59 @@ impl<'t> SectionTracker<'t> {
     }
 }
 
-/// The lines of a repeated COMDAT group or weak data object in one part,
-/// its private labels numbered by first use: two parts' copies are the same
-/// if these are.
-#[derive(Default, PartialEq, Eq, Debug)]
+/// The lines of a repeated COMDAT group or weak data object in one part.
+/// Two parts' copies are the same if their lines are, with private labels
+/// numbered by first use (those the copy defines apart from those it only
+/// refers to, such as a function's constant pool, which the code generator
+/// puts outside the group). Any one copy is a valid definition (the kept
+/// copy refers to its own part's labels); the comparison makes sure that
+/// what is dropped defined nothing the kept copy lacks.
+#[derive(Default, Debug)]
 struct Body {
     lines: Vec<String>,
-    labels: HashMap<String, usize>,
 }
 
 impl Body {
     fn push(&mut self, line: &str) {
-        let mut normal = String::with_capacity(line.len());
-        let bytes = line.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            if line[i..].starts_with(".L") && (i == 0 || !is_symbol_char(bytes[i - 1])) {
-                let end = line[i..].find(|c: char| !is_symbol_char(c as u8)).map_or(line.len(), |e| i + e);
-                let next = self.labels.len();
-                let n = *self.labels.entry(line[i..end].to_string()).or_insert(next);
-                let _ = write!(normal, ".L#{n}");
-                i = end;
-            } else {
-                let c = line[i..].chars().next().expect("in range");
-                normal.push(c);
-                i += c.len_utf8();
-            }
-        }
-        self.lines.push(normal);
+        self.lines.push(line.to_string());
     }
 
-    fn same_as(&self, other: &Body) -> bool {
-        self.lines == other.lines
+    fn extend(&mut self, line: Option<&str>) {
+        self.lines.extend(line.map(str::to_string));
+    }
+
+    /// The lines with their private labels numbered: `.L#n` for those the
+    /// copy defines, `.L@n` for those it only refers to.
+    fn normalized(&self) -> Vec<String> {
+        let defined: HashSet<&str> = self.lines.iter().filter_map(|l| definition(l)).filter(|n| n.starts_with(".L")).collect();
+        let (mut own, mut outside): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
+        let mut out = Vec::with_capacity(self.lines.len());
+        for line in &self.lines {
+            let code = strip_comment(line);
+            let bytes = code.as_bytes();
+            let mut normal = String::with_capacity(code.len());
+            let (mut i, mut copied) = (0, 0);
+            while i < bytes.len() {
+                let at_token = i == 0 || !is_symbol_char(bytes[i - 1]) || bytes[i - 1] == b'$';
+                if bytes[i] == b'"' {
+                    i += 1 + closing_quote(&code[i + 1..]).map_or(code.len() - i - 1, |e| e + 1);
+                } else if at_token && code[i..].starts_with(".L") {
+                    let end = code[i..].bytes().position(|b| !is_symbol_char(b)).map_or(code.len(), |e| i + e);
+                    let label = &code[i..end];
+                    let (numbers, mark) = if defined.contains(label) { (&mut own, '#') } else { (&mut outside, '@') };
+                    let next = numbers.len();
+                    let n = *numbers.entry(label).or_insert(next);
+                    normal.push_str(&code[copied..i]);
+                    let _ = write!(normal, ".L{mark}{n}");
+                    (i, copied) = (end, end);
+                } else {
+                    i += 1;
+                }
+            }
+            normal.push_str(&code[copied..]);
+            out.push(normal.trim_end().to_string());
+        }
+        out
     }
 }
 
@@ -486,6 +525,12 @@ impl MergeState {
         // part's copy is kept).
         let (mut weak, mut objects) = (HashSet::new(), HashSet::new());
         let mut object: Option<(&str, bool)> = None;
+        // Symbols a LEB128 value measures, with their lines: the assembler
+        // must resolve these in the part's segment alone.
+        let mut measured: Vec<(usize, &str)> = Vec::new();
+        // The section switch and alignment an object's label follows: part
+        // of what two copies of the object must agree on.
+        let (mut placed_in, mut aligned): (String, Option<&str>) = (String::new(), None);
         for (line_no, raw) in text.lines().enumerate() {
             let line = strip_comment(raw);
             let trimmed = line.trim_start();
@@ -501,6 +546,7 @@ impl MergeState {
                     .switch(directive, trimmed, |g| self.comdat_groups.contains(g))
                     .map_err(|why| MergeError(format!("part {k}, line {}: {why}", line_no + 1)))?;
                 object = None;
+                (placed_in, aligned) = (without_unique_id(trimmed.trim_end()), None);
                 if !keep {
                     if let Some(g) = sections.current.filter(|g| self.repeated_groups.contains(*g)) {
                         bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
@@ -513,27 +559,27 @@ impl MergeState {
             }
             // Contents only: what a part says about symbols (an alias's
             // `.set`, a `.size` by labels or by bytes) may differ.
-            let content = !SYMBOL_DIRECTIVES.contains(&directive);
+            let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
+            let content = !SYMBOL_DIRECTIVES.contains(&directive) && !sectionless;
             if let Some(g) = sections.current.filter(|g| content && self.repeated_groups.contains(*g)) {
                 bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
             }
-            let skipping_group = sections.current.map_or(false, |g| self.comdat_groups.contains(g));
+            let skipping_group = sections.current.is_some_and(|g| self.comdat_groups.contains(g));
             if let Some(g) = sections.current.filter(|_| !skipping_group) {
                 own_groups.insert(g.to_string());
             }
-            // A repeated group's contents go; directives about other symbols
-            // do not belong to the section and stay (an alias's `.set` may
-            // follow).
-            if skipping_group {
+            // A repeated group's contents go; directives about symbols (an
+            // alias's `.set` may follow) and what does not belong to any
+            // section (a common the code generator puts after the group)
+            // stay.
+            if skipping_group && content {
                 if let Some(name) = definition(trimmed.trim_end()) {
                     skipped_symbols.insert(name);
                     if name.starts_with(".L") {
                         dropped_labels.insert(name);
                     }
                 }
-                if !SYMBOL_DIRECTIVES.contains(&directive) {
-                    continue;
-                }
+                continue;
             }
             if directive == ".size" && skipped_symbols.contains(first_operand(trimmed)) {
                 continue;
@@ -546,6 +592,9 @@ impl MergeState {
                     objects.insert(first_operand(trimmed));
                 }
                 _ => {}
+            }
+            if matches!(directive, ".p2align" | ".align" | ".balign") {
+                aligned = Some(trimmed.trim_end());
             }
             let at = |what: String| MergeError(format!("part {k}, line {}: {what}", line_no + 1));
             if let Some(name) = definition(trimmed.trim_end()) {
@@ -560,6 +609,11 @@ impl MergeState {
                                 object = Some((name, false));
                             }
                         }
+                    }
+                    if let Some((name, _)) = object.filter(|&(o, _)| o == name && self.repeated_objects.contains(o)) {
+                        let body = bodies.entry(format!("object {name}")).or_default();
+                        body.push(&placed_in);
+                        body.extend(aligned);
                     }
                 }
             }
@@ -576,6 +630,9 @@ impl MergeState {
                     }
                     continue;
                 }
+            }
+            if matches!(directive, ".uleb128" | ".sleb128") {
+                measured.extend(symbols_in(&trimmed[directive.len()..]).map(|name| (line_no, name)));
             }
             match directive {
                 ".file" => {
@@ -614,15 +671,30 @@ impl MergeState {
                 }
             }
         }
+        // A LEB128's size is fixed when the text is laid out, and a symbol
+        // it cannot resolve there is a fatal error, not a diagnostic: every
+        // symbol it measures must be this part's own (private labels are).
+        let foreign = measured.iter().find(|(_, name)| {
+            !name.starts_with(".L") && !self.colliding_locals.contains(*name) && self.defined.get(*name) != Some(&k)
+        });
+        if let Some((line_no, name)) = foreign {
+            return Err(MergeError(format!(
+                "part {k}, line {}: a LEB128 value measures {name}, which the part does not define (its segment would not assemble alone)",
+                line_no + 1
+            )));
+        }
         if let Some(label) = referenced_label(&out[part_start..], &label_prefix, &dropped_labels) {
             return Err(MergeError(format!(
                 "part {k}: {label} is in a copy dropped for an earlier part's, and is referred to from outside it"
             )));
         }
         // What several parts define must be the same in each: one copy stands for all.
+        let mut bodies: Vec<(String, Body)> = bodies.into_iter().collect();
+        bodies.sort_by(|a, b| a.0.cmp(&b.0));
         for (what, body) in bodies {
+            let body = body.normalized();
             match self.kept_bodies.get(&what) {
-                Some(kept) if !kept.same_as(&body) => {
+                Some(kept) if *kept != body => {
                     return Err(MergeError(format!("part {k}: its copy of {what} differs from an earlier part's")));
                 }
                 Some(_) => {}
@@ -663,6 +735,13 @@ fn referenced_label<'l>(text: &str, prefix: &str, labels: &HashSet<&'l str>) -> 
     })
 }
 
+/// The symbols an expression names (not numbers, not `.`).
+fn symbols_in(expression: &str) -> impl Iterator<Item = &str> {
+    expression
+        .split(|c: char| !is_symbol_char(c as u8) || !c.is_ascii())
+        .filter(|t| !t.is_empty() && *t != "." && !t.as_bytes()[0].is_ascii_digit())
+}
+
 /// A section switch without its `unique` id (which each part numbers itself).
 fn without_unique_id(line: &str) -> String {
     match line.find(",unique,") {
@@ -682,6 +761,9 @@ fn first_operand(line: &str) -> &str {
 }
 
 /// Directives that say something about a symbol, not the current section.
+/// Directives that put nothing into the current section.
+const SECTIONLESS_DIRECTIVES: &[&str] = &[".comm", ".lcomm", ".file", ".ident", ".addrsig"];
+
 const SYMBOL_DIRECTIVES: &[&str] = &[
     ".set", ".equ", ".equiv", ".globl", ".global", ".weak", ".hidden", ".protected", ".internal", ".local", ".type",
     ".size", ".symver", ".addrsig_sym",
@@ -985,6 +1067,22 @@ mod tests {
     }
 
     #[test]
+    fn what_follows_a_dropped_group_outside_any_section_stays() {
+        // The code generator writes a static variable's common, and an
+        // alias with its size, wherever it is; after a dropped group they
+        // are still the part's own.
+        let part = |k: u32| {
+            format!(
+                "\t.section\t.text.t,\"axG\",@progbits,t,comdat\n\t.weak\tt\nt:\n\tret\n\t.local\tcalls{k}\n\t.comm\tcalls{k},4,4\n\t.globl\talias{k}\n\t.set\talias{k}, t\n\t.size\talias{k}, 1\n"
+            )
+        };
+        let m = merged(&[&part(0), &part(1)]);
+        assert_eq!(m.matches("\nt:").count(), 1, "{m}");
+        assert!(m.contains("\t.comm\tcalls1,4,4"), "{m}");
+        assert!(m.contains("\t.set\talias1, t\n\t.size\talias1, 1"), "{m}");
+    }
+
+    #[test]
     fn a_group_entered_by_pushsection_is_tracked_to_its_popsection() {
         let part = |k: u32| {
             format!(
@@ -1003,6 +1101,14 @@ mod tests {
         let back = format!("\t.text\n{group}\t.previous\n\tret\n");
         let e = merge(&[group, &back]).unwrap_err();
         assert!(e.0.contains("part 1, line 6: `.previous` after a switch into a COMDAT group"), "{e}");
+        // A kept `.popsection` restores what was pushed, whatever was dropped since.
+        let within = "\t.text\nf:\n\t.pushsection\t.data.x,\"aw\",@progbits\n\t.section\t.text.u,\"axG\",@progbits,u,comdat\n\t.weak\tu\nu:\n\tnop\n\t.popsection\n\tret\n\t.section\t.text.w,\"ax\",@progbits\n\tnop\n\t.previous\nh:\n\tret\n";
+        let m = merged(&[group, within]);
+        assert_eq!(m.matches("\nu:").count(), 1, "{m}");
+        assert!(m.contains("\t.pushsection\t.data.x,\"aw\",@progbits\n\t.weak\tu\n\t.popsection\n\tret\n"), "{m}");
+        // A dropped one leaves the merged text where a kept switch within it went.
+        let pushed = "\t.text\nf:\n\t.pushsection\t.text.u,\"axG\",@progbits,u,comdat\n\t.weak\tu\nu:\n\t.section\t.data.y,\"aw\",@progbits\n\t.long\t1\n\t.popsection\n\tret\n";
+        assert!(merge(&[group, pushed]).unwrap_err().0.contains("`.popsection` after a switch"));
     }
 
     #[test]
@@ -1033,11 +1139,12 @@ mod tests {
 
     #[test]
     fn a_weak_object_several_parts_define_is_kept_from_the_first() {
-        let part = |k: u32, value: u32| {
+        let placed = |k: u32, value: u32, section: &str, align: u32| {
             format!(
-                "\t.type\tw,@object\n\t.section\t.rodata,\"a\",@progbits\n\t.weak\tw\n\t.p2align\t2, 0x0\nw:\n\t.long\t{value}\n\t.size\tw, 4\n\t.text\n\t.globl\tf{k}\nf{k}:\n\tret\n"
+                "\t.type\tw,@object\n\t.section\t{section},\"a\",@progbits\n\t.weak\tw\n\t.p2align\t{align}, 0x0\nw:\n\t.long\t{value}\n\t.size\tw, 4\n\t.text\n\t.globl\tf{k}\nf{k}:\n\tret\n"
             )
         };
+        let part = |k: u32, value: u32| placed(k, value, ".rodata", 2);
         let m = merged(&[&part(0, 7), &part(1, 7)]);
         assert_eq!(m.matches("w:").count(), 1, "{m}");
         assert_eq!(m.matches(".long\t7").count(), 1, "{m}");
@@ -1046,6 +1153,9 @@ mod tests {
         // One copy stands for all only if all are the same.
         let e = merge(&[&part(0, 0), &part(1, 1)]).unwrap_err();
         assert!(e.0.contains("part 1: its copy of object w differs"), "{e}");
+        // Where a copy is placed, and how it is aligned, belong to it.
+        assert!(merge(&[&part(0, 7), &placed(1, 7, ".data", 2)]).is_err());
+        assert!(merge(&[&part(0, 7), &placed(1, 7, ".rodata", 3)]).is_err());
         // A weak function is not data: two definitions are an error.
         let function = "\t.weak\tg\n\t.type\tg,@function\ng:\n\tret\n";
         assert!(merge(&[function, function]).is_err());
@@ -1062,6 +1172,15 @@ mod tests {
         assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,4,4\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
         assert!(merge(&["\t.globl\ta\n\t.set\ta, f\n", "\t.globl\ta\n\t.set\ta, g\n"]).is_err());
         assert!(merge(&["\"odd name\":\n", "\"odd name\":\n"]).is_err());
+    }
+
+    #[test]
+    fn a_leb128_measures_only_the_parts_own_symbols() {
+        let own = "\t.globl\tf1\nf1:\n.La:\n\tret\n.Lb:\n\t.section\t.foo,\"a\",@progbits\n\t.uleb128\t.Lb-.La\n\t.uleb128\t.Lb-f1\n";
+        merged(&["\t.globl\tg\ng:\n\tret\n", own]);
+        let other = "\tnop\n\t.section\t.foo,\"a\",@progbits\n\t.uleb128\tg-0x10\n";
+        let e = merge(&["\t.globl\tg\ng:\n\tret\n", other]).unwrap_err();
+        assert!(e.0.contains("part 1, line 3: a LEB128 value measures g, which the part does not define"), "{e}");
     }
 
     #[test]

@@ -43,7 +43,9 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
             facts.triple
         ));
     }
-    if let Some(option) = &facts.debugging_option {
+    // clang's own (`-fdebug-pass-manager`) is a `-cc1` argument, not an LLVM option.
+    let clang_debugging = has_arg(facts, |a| a == "-fdebug-pass-manager").then(|| "fdebug-pass-manager".to_string());
+    if let Some(option) = facts.debugging_option.clone().or(clang_debugging) {
         return Some(format!(
             "the pass debugging option -{option} is on: it follows the host's pipeline, and partitions' passes run outside it"
         ));
@@ -155,6 +157,10 @@ mod tests {
 
     #[test]
     fn pass_debugging_options_decline_even_when_asked_for() {
+        let mut clang = x86_elf();
+        clang.command_line.push("-fdebug-pass-manager".into());
+        let why = reason(&clang, Request::Explicit, HostProgram::Other).expect("declined");
+        assert!(why.contains("-fdebug-pass-manager"), "{why}");
         let f = HostFacts { debugging_option: Some("opt-bisect-limit".into()), ..x86_elf() };
         assert!(automatic(&f).unwrap().contains("-opt-bisect-limit"));
         assert!(reason(&f, Request::Explicit, HostProgram::Opt).unwrap().contains("-opt-bisect-limit is on"));

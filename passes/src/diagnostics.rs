@@ -10,8 +10,14 @@
 //! create (outlined parts, sanitizer constructors) are reported by the
 //! first partition that reports on them, under their own name: a function
 //! every partition makes (a sanitizer's module constructor) is one function
-//! in the whole module. A diagnostic about no function is reported once,
-//! however many partitions report it.
+//! in the whole module. A diagnostic about no function is reported by the
+//! first partition that reports it, as often as that partition does (a
+//! warning about the module that every partition gives is given once),
+//! except a call to a function with a `warning` or `error` attribute: the
+//! code generator reports every such call it emits, and a partition emits
+//! only calls of its own functions (a small local function copied into
+//! several partitions, and left there uninlined, repeats its calls'
+//! warnings, which stock gives once).
 //!
 //! A call into a function another partition compiles, and that this one
 //! does not copy, reaches a declaration: the inliner then remarks that the
@@ -20,7 +26,7 @@
 //! give, that the callee is too costly or never inlined, cannot be made
 //! without its body).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::module_facts::ModuleFacts;
 use crate::symbol_rules::{Decision, SymbolPlan};
@@ -32,8 +38,9 @@ pub struct DiagnosticRouting {
     /// A function the module does not define: the first partition that
     /// reports on it (see `note`).
     created: HashMap<String, u32>,
-    /// The diagnostics about no function passed on so far, by identity.
-    said: HashSet<String>,
+    /// The diagnostics about no function passed on so far, by identity:
+    /// the partition that reports them.
+    said: HashMap<String, u32>,
 }
 
 impl DiagnosticRouting {
@@ -51,7 +58,7 @@ impl DiagnosticRouting {
             let partition_name = plan.promotions[i].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| g.name.clone());
             functions.insert(partition_name, (reporter, g.name.clone()));
         }
-        DiagnosticRouting { functions, created: HashMap::new(), said: HashSet::new() }
+        DiagnosticRouting { functions, created: HashMap::new(), said: HashMap::new() }
     }
 
     /// Notes that `partition` reports on `function`: call it for every
@@ -70,14 +77,16 @@ impl DiagnosticRouting {
     /// The host's name of `function` (its name in `partition`) if `partition`
     /// reports this diagnostic about it; `None` if another partition does.
     /// An empty name (a diagnostic about no function) stays empty; such a
-    /// diagnostic is passed on the first time its `identity` is seen.
-    pub fn route<'a>(&'a mut self, partition: u32, function: &'a str, identity: impl FnOnce() -> String) -> Option<&'a str> {
+    /// diagnostic is passed on by the first partition its `identity` is seen
+    /// in, and always if it has none (each copy is one of its own).
+    pub fn route<'a>(&'a mut self, partition: u32, function: &'a str, identity: impl FnOnce() -> Option<String>) -> Option<&'a str> {
         if function.is_empty() {
-            return self.said.insert(identity()).then_some(function);
+            let reporter = identity().map_or(partition, |id| *self.said.entry(id).or_insert(partition));
+            return (reporter == partition).then_some(function);
         }
         match self.functions.get(function) {
             Some((reporter, host_name)) => (*reporter == Some(partition)).then_some(host_name.as_str()),
-            None => (self.created.get(function).map_or(true, |&first| first == partition)).then_some(function),
+            None => self.created.get(function).is_none_or(|&first| first == partition).then_some(function),
         }
     }
 }
@@ -107,7 +116,7 @@ mod tests {
     fn only_the_owner_reports_a_function() {
         let (facts, plan) = split();
         let mut routing = DiagnosticRouting::new(&facts, &plan);
-        let mut route = |k, f: &str| routing.route(k, f, String::new).map(str::to_string);
+        let mut route = |k, f: &str| routing.route(k, f, || None).map(str::to_string);
         assert_eq!(route(0, "main").as_deref(), Some("main"));
         assert_eq!(route(1, "main"), None);
         assert_eq!(route(1, "big").as_deref(), Some("big"));
@@ -119,8 +128,8 @@ mod tests {
         let (facts, plan) = split();
         let mut routing = DiagnosticRouting::new(&facts, &plan);
         let in_partitions = plan.promotions[1].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| "helper".into());
-        assert_eq!(routing.route(1, &in_partitions, String::new), Some("helper"));
-        assert_eq!(routing.route(0, &in_partitions, String::new), None);
+        assert_eq!(routing.route(1, &in_partitions, || None), Some("helper"));
+        assert_eq!(routing.route(0, &in_partitions, || None), None);
     }
 
     #[test]
@@ -131,18 +140,24 @@ mod tests {
         for (k, f) in [(0, "ctor"), (1, "big.cold.1"), (1, "ctor")] {
             routing.note(k, f);
         }
-        assert_eq!(routing.route(1, "big.cold.1", String::new), Some("big.cold.1"));
-        assert_eq!(routing.route(0, "ctor", String::new), Some("ctor"));
-        assert_eq!(routing.route(1, "ctor", String::new), None);
+        assert_eq!(routing.route(1, "big.cold.1", || None), Some("big.cold.1"));
+        assert_eq!(routing.route(0, "ctor", || None), Some("ctor"));
+        assert_eq!(routing.route(1, "ctor", || None), None);
         assert!(routing.defines("big") && !routing.defines("big.cold.1") && !routing.defines("printf"));
     }
 
     #[test]
-    fn a_diagnostic_about_no_function_is_reported_once() {
+    fn a_diagnostic_about_no_function_is_reported_by_the_first_partition_giving_it() {
         let (facts, plan) = split();
         let mut routing = DiagnosticRouting::new(&facts, &plan);
-        assert_eq!(routing.route(0, "", || "warning: stale debug info".into()), Some(""));
-        assert_eq!(routing.route(1, "", || "warning: stale debug info".into()), None);
-        assert_eq!(routing.route(1, "", || "warning: something else".into()), Some(""));
+        let stale = || Some("warning: stale debug info".to_string());
+        assert_eq!(routing.route(0, "", stale), Some(""));
+        assert_eq!(routing.route(1, "", stale), None);
+        // As often as that partition gives it.
+        assert_eq!(routing.route(0, "", stale), Some(""));
+        assert_eq!(routing.route(1, "", || Some("warning: something else".into())), Some(""));
+        // A diagnostic without an identity (a call to a `warning` function) is its own.
+        assert_eq!(routing.route(0, "", || None), Some(""));
+        assert_eq!(routing.route(1, "", || None), Some(""));
     }
 }

@@ -143,7 +143,7 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
                 let label = format!("partition {k}");
                 let _span = Span::begin("mtpc partition", &label);
                 let ctx = OwnedContext::new();
-                kit.record_diagnostics(&ctx);
+                kit.adopt_context(&ctx);
                 let build_span = Span::begin("mtpc build", &label);
                 let mut m = partition_builder::build(&ctx, &input, k, &identifier)?;
                 if break_partition == Some(k) {
@@ -264,7 +264,7 @@ pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, 
     for code_generator in [false, true] {
         for (k, found) in &diagnostics {
             for i in (0..found.len()).filter(|&i| found.from_code_generator(i) == code_generator) {
-                if found.unavailable_callee(i).map_or(false, |callee| routing.defines(&callee)) {
+                if found.unavailable_callee(i).is_some_and(|callee| routing.defines(&callee)) {
                     continue;
                 }
                 if let Some(function) = routing.route(*k, &found.function(i), || found.identity(i)) {

@@ -32,6 +32,16 @@ fn errors_and_warnings_fail_with_what_the_assembler_said() {
     assert!(e.contains(".Lnowhere"), "{e}");
 }
 
+/// A text with errors is never laid out: the layout of this one (a second
+/// definition of `f`, and a `.uleb128` across sections) ended the process
+/// with a fatal error before the check stopped at the first error.
+#[test]
+fn a_text_with_errors_is_not_laid_out() {
+    let text = b"\t.text\nf:\nf:\n.Lx:\n\tnop\n\t.section .foo,\"a\",@progbits\n\t.uleb128 .Lx-.Ly\n.Ly:\n";
+    let e = x86_64().check_asm(text).unwrap_err();
+    assert!(e.contains("redefined") || e.contains("already defined"), "{e}");
+}
+
 /// The text is read only up to its end: LLVM's lexer looks at the byte
 /// after a buffer, and found the statement separator `;` there forever when
 /// the text was not NUL-terminated (a hang seen in lld, now and then).
@@ -48,15 +58,15 @@ fn what_follows_the_text_in_memory_is_never_read() {
     assert_eq!(result, Ok(()));
 }
 
-/// Two partitions of a C++ module as clang prints them (see
-/// fixtures/cxx_partition.cpp): each alone, and their concatenation, are
-/// what the merge starts from.
+/// Two parts of one C++ file, each compiled by clang with its own `PART`
+/// defined (see fixtures/cxx_partition.cpp): texts as the code generator
+/// prints a partition, each alone in its object.
 fn cxx_partitions() -> [&'static [u8]; 2] {
     [include_bytes!("fixtures/cxx_partition_a.s"), include_bytes!("fixtures/cxx_partition_b.s")]
 }
 
 #[test]
-fn two_real_partitions_merged_assemble_cleanly() {
+fn two_parts_of_a_cxx_file_merged_assemble_cleanly() {
     let parts = cxx_partitions();
     for part in parts {
         assert_eq!(x86_64().check_asm(part), Ok(()));
@@ -75,6 +85,10 @@ fn two_real_partitions_merged_assemble_cleanly() {
     let text = String::from_utf8_lossy(&merged.text);
     assert_eq!(text.matches("__llvm_retpoline_r11:").count(), 1, "the COMDAT copy is kept once");
     assert!(text.contains("\tmovl\t$.Lmtpc1..str, %ecx"), "part 1's immediates name its own strings");
+    // Each part keeps its own static counter, though part 1's common
+    // follows its dropped copy of the group.
+    assert!(text.contains("\t.comm\t_ZL7counter.mtpc0,4,4") && text.contains("\t.comm\t_ZL7counter.mtpc1,4,4"), "{text}");
+    assert!(text.contains("_ZL7counter.mtpc1(%rip)"), "part 1 counts in its own counter");
 }
 
 /// A repeated COMDAT group is kept from the first part; if a later part's

@@ -51,7 +51,7 @@ extern "C" {
         error: *mut *mut c_char,
     ) -> bool;
     fn mtpc_kit_free(kit: *mut c_void);
-    fn mtpc_kit_record_diagnostics(kit: *mut c_void, context: LLVMContextRef);
+    fn mtpc_kit_adopt_context(kit: *mut c_void, context: LLVMContextRef);
     fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
     fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);
     fn mtpc_host_settings_command_line_arg(settings: *mut c_void, index: usize) -> *const c_char;
@@ -487,12 +487,13 @@ pub struct CompiledPartition {
 }
 
 impl PartitionKit {
-    /// Records what `context` reports from now on, for the partition that
-    /// is then read into it and compiled with this kit.
-    pub fn record_diagnostics(&mut self, context: &OwnedContext) {
+    /// Makes `context` (new) the one the partition compiled with this kit
+    /// is read into: set up as the host's, and recording what it reports
+    /// from now on.
+    pub fn adopt_context(&mut self, context: &OwnedContext) {
         // SAFETY: the kit and the context are this thread's; the handler the
         // shim installs shares only the recorded list with the kit.
-        unsafe { mtpc_kit_record_diagnostics(self.raw, context.raw) }
+        unsafe { mtpc_kit_adopt_context(self.raw, context.raw) }
     }
 
     /// Optimizes `module` (valid: verify it first) with the kit's pipeline
@@ -555,10 +556,13 @@ impl PartitionDiagnostics {
     }
 
     /// Everything diagnostic `index` says, as one string: two diagnostics
-    /// are the same if their identities are.
-    pub fn identity(&self, index: usize) -> String {
-        // SAFETY: the shim returns a strdup'ed string.
-        take_malloc_message(unsafe { mtpc_diagnostics_identity(self.raw, index) })
+    /// are the same if their identities are. `None` for a diagnostic every
+    /// copy of which is one of its own (a call to a function with a
+    /// `warning` or `error` attribute, reported per call emitted).
+    pub fn identity(&self, index: usize) -> Option<String> {
+        // SAFETY: the shim returns a strdup'ed string, or null.
+        let raw = unsafe { mtpc_diagnostics_identity(self.raw, index) };
+        (!raw.is_null()).then(|| take_malloc_message(raw))
     }
 
     /// True if diagnostic `index` came from the code generator, false if

@@ -40,6 +40,10 @@ int main(int argc, char **argv) {
   int t = 0;
   for (int i = 0; i < 4; i++)
     t += gamma_(n * i) + pick[i & 1](i);
+#ifdef WORK_CHANGED /* main as changed since a profile was taken */
+  if (t % 5 == 0)
+    t ^= 1;
+#endif
   printf("%d %d\n", t, fib(15));
   return 0;
 }
