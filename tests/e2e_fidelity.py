@@ -147,19 +147,22 @@ def sanitizer_report(text):
 
 
 SANITIZERS = [
-    # (tag, flags, mode, argument, what the report must say)
-    ("asan-heap", ["-fsanitize=address"], "heap", "8", "heap-buffer-overflow"),
-    ("asan-global", ["-fsanitize=address"], "global", "8", "global-buffer-overflow"),
-    ("tsan", ["-fsanitize=thread"], "race", "1", "data race"),
-    ("msan", ["-fsanitize=memory", "-fsanitize-memory-track-origins"], "uninit", "4", "use-of-uninitialized-value"),
-    ("ubsan", ["-fsanitize=undefined"], "overflow", "100", "signed integer overflow"),
+    # (tag, program, flags, mode, argument, what the report must say)
+    ("asan-heap", "bugs.c", ["-fsanitize=address"], "heap", "8", "heap-buffer-overflow"),
+    ("asan-global", "bugs.c", ["-fsanitize=address"], "global", "8", "global-buffer-overflow"),
+    ("tsan", "bugs.c", ["-fsanitize=thread"], "race", "1", "data race"),
+    ("msan", "bugs.c", ["-fsanitize=memory", "-fsanitize-memory-track-origins"], "uninit", "4", "use-of-uninitialized-value"),
+    ("ubsan", "bugs.c", ["-fsanitize=undefined"], "overflow", "100", "signed integer overflow"),
+    # C++: -fsanitize=undefined includes -fsanitize=function.
+    ("ubsan-function", "bugs_function.cpp", ["-fsanitize=undefined", "-fsanitize-link-c++-runtime"], "call", "3",
+     "incorrect function type"),
 ]
 
 
 def test_sanitizers(work, checker):
-    for tag, flags, mode, arg, bug in SANITIZERS:
+    for tag, source, flags, mode, arg, bug in SANITIZERS:
         for level in ("-O1", "-O0"):
-            b = Build(work, "%s%s" % (tag, level), program("bugs.c"), [level, "-g"] + flags, link=["-lpthread"])
+            b = Build(work, "%s%s" % (tag, level), program(source), [level, "-g"] + flags, link=["-lpthread", "-lstdc++"])
             reports = {v: sanitizer_report(b.run(v, [mode, arg], check=False).stderr) for v in ("stock", "mtpc")}
             split_and(checker, b, "the sanitizer reports the %s at the same place as in the stock build" % bug,
                       any(bug in l for l in reports["stock"]) and reports["stock"] == reports["mtpc"],

@@ -355,7 +355,7 @@ const char *mtpc_diagnostics_function(void *Diags, size_t Index, size_t *Len) {
 
 // Everything diagnostic Index says, as one string (free with free()): two
 // partitions' diagnostics are the same if their identities are. Null for a
-// call to a function with a warning or error attribute: the code generator
+// call to a function with a warning attribute: the code generator
 // reports each call it emits, and two partitions' calls alike (one helper's
 // call inlined into functions of both) are two calls in the object.
 char *mtpc_diagnostics_identity(void *Diags, size_t Index) {

@@ -44,10 +44,21 @@ namespace {
 // -mllvm, opt's own), or clang's -ftime-report; null if none is.
 const char *debuggingOption() {
   static const char *const Names[] = {
-      "opt-bisect-limit", "print-before",       "print-after",         "print-before-all",
-      "print-after-all",  "print-changed",      "print-after-isel",    "print-on-crash",
-      "filter-print-funcs", "filter-passes",    "time-passes",         "time-passes-per-run",
-      "debug-pass",       "debug-pass-manager"};
+      "opt-bisect-limit",    //
+      "print-before",        //
+      "print-after",         //
+      "print-before-all",    //
+      "print-after-all",     //
+      "print-changed",       //
+      "print-after-isel",    //
+      "print-on-crash",      //
+      "filter-print-funcs",  //
+      "filter-passes",       //
+      "time-passes",         //
+      "time-passes-per-run", //
+      "debug-pass",          //
+      "debug-pass-manager",  // opt's
+  };
   StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
   for (const char *Name : Names) {
     auto It = Options.find(Name);

@@ -588,7 +588,7 @@ impl MergeState {
                 ".weak" => {
                     weak.insert(first_operand(trimmed));
                 }
-                ".type" if trimmed.ends_with("@object") => {
+                ".type" if trimmed.trim_end().ends_with("@object") => {
                     objects.insert(first_operand(trimmed));
                 }
                 _ => {}
@@ -616,6 +616,8 @@ impl MergeState {
                         body.extend(aligned);
                     }
                 }
+                // An alignment belongs to the next label only.
+                aligned = None;
             }
             if let Some((name, skip)) = object {
                 if content && self.repeated_objects.contains(name) {
@@ -760,10 +762,11 @@ fn first_operand(line: &str) -> &str {
     rest.split(',').next().unwrap_or("").trim()
 }
 
-/// Directives that say something about a symbol, not the current section.
-/// Directives that put nothing into the current section.
-const SECTIONLESS_DIRECTIVES: &[&str] = &[".comm", ".lcomm", ".file", ".ident", ".addrsig"];
+/// Directives that put nothing into the current section (a profile's
+/// call-graph edges, `.cg_profile`, follow a part's last function).
+const SECTIONLESS_DIRECTIVES: &[&str] = &[".comm", ".lcomm", ".file", ".ident", ".addrsig", ".cg_profile"];
 
+/// Directives that say something about a symbol, not the current section.
 const SYMBOL_DIRECTIVES: &[&str] = &[
     ".set", ".equ", ".equiv", ".globl", ".global", ".weak", ".hidden", ".protected", ".internal", ".local", ".type",
     ".size", ".symver", ".addrsig_sym",
@@ -1073,13 +1076,14 @@ mod tests {
         // are still the part's own.
         let part = |k: u32| {
             format!(
-                "\t.section\t.text.t,\"axG\",@progbits,t,comdat\n\t.weak\tt\nt:\n\tret\n\t.local\tcalls{k}\n\t.comm\tcalls{k},4,4\n\t.globl\talias{k}\n\t.set\talias{k}, t\n\t.size\talias{k}, 1\n"
+                "\t.section\t.text.t,\"axG\",@progbits,t,comdat\n\t.weak\tt\nt:\n\tret\n\t.local\tcalls{k}\n\t.comm\tcalls{k},4,4\n\t.globl\talias{k}\n\t.set\talias{k}, t\n\t.size\talias{k}, 1\n\t.cg_profile f{k}, t, 10\n"
             )
         };
         let m = merged(&[&part(0), &part(1)]);
         assert_eq!(m.matches("\nt:").count(), 1, "{m}");
         assert!(m.contains("\t.comm\tcalls1,4,4"), "{m}");
         assert!(m.contains("\t.set\talias1, t\n\t.size\talias1, 1"), "{m}");
+        assert!(m.contains("\t.cg_profile f1, t, 10"), "{m}");
     }
 
     #[test]

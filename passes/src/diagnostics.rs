@@ -13,7 +13,8 @@
 //! in the whole module. A diagnostic about no function is reported by the
 //! first partition that reports it, as often as that partition does (a
 //! warning about the module that every partition gives is given once),
-//! except a call to a function with a `warning` or `error` attribute: the
+//! except a call to a function with a `warning` attribute (an `error` one
+//! makes the partition fail, and the host compiles the module): the
 //! code generator reports every such call it emits, and a partition emits
 //! only calls of its own functions (a small local function copied into
 //! several partitions, and left there uninlined, repeats its calls'

@@ -81,6 +81,10 @@ pub enum RefKind {
     IndirectCall,
     /// Any other use: address taken, initializer reference, load or store.
     Ref,
+    /// Named by a function's metadata that the code generator emits with
+    /// it (`!func_sanitize`'s type info proxy): every copy of the function
+    /// needs it, and metadata does not keep a global alive.
+    Metadata,
 }
 
 /// Everything the split decides on about one global value.
@@ -187,6 +191,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         callees: module.md_kind("callees"),
         prof: module.md_kind("prof"),
         associated: module.md_kind("associated"),
+        func_sanitize: module.md_kind("func_sanitize"),
     };
     let source_filename = module.source_filename();
     let layout = module.data_layout();
@@ -217,6 +222,11 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                     // The function's own operands: personality, prefix and prologue data.
                     for op in g.as_value().operands() {
                         walker.walk(op, RefKind::Ref);
+                    }
+                    for op in g.attached_metadata_operands(kinds.func_sanitize) {
+                        if let Some(named) = md_value(&op).and_then(global_of) {
+                            walker.add(named, RefKind::Metadata);
+                        }
                     }
                     for inst in g.instructions() {
                         // Debug intrinsics are not code: with them counted,
@@ -308,6 +318,9 @@ struct MdKinds {
     callees: u32,
     prof: u32,
     associated: u32,
+    /// `-fsanitize=function`'s type check: its operand is a private proxy
+    /// of the function's type info, which every copy of the function needs.
+    func_sanitize: u32,
 }
 
 fn md_value<'m>(op: &MdOperand<'m>) -> Option<Value<'m>> {

@@ -13,6 +13,7 @@
 //! | `available_externally` input | — | cloned |
 //! | declarations, `extern_weak` | — | declared as they were |
 //! | targets of indirect calls (`!callees`, value profile) | — | declared even if unused, so indirect-call promotion finds them |
+//! | local constant a function's `!func_sanitize` names (its type info proxy) | kept local | its own local copy (metadata does not keep a global alive) |
 //! | strong alias | with its aliasee | uses resolved to the aliasee |
 //! | weak alias | with its aliasee, in the primary | declared |
 //! | ifunc | with its resolver, in the primary | declared |
@@ -213,6 +214,22 @@ impl<'a> Rules<'a> {
         tiny && g.linkage.is_local() && g.comdat.is_none() && !self.address_taken[i] && self.copy_function(i, p)
     }
 
+    /// A local constant that a function's metadata names (a type info
+    /// proxy): each partition with a copy of the function gets its own, as
+    /// the global only metadata names would be deleted from a partition.
+    fn copy_named_constant_locally(&self, i: usize, p: u32) -> bool {
+        let g = &self.facts.globals[i];
+        g.is_variable()
+            && g.is_definition
+            && g.linkage.is_local()
+            && g.is_constant
+            && !g.thread_local
+            && g.comdat.is_none()
+            && g.section.is_none()
+            && !self.asm_named[i]
+            && self.refs_reachable_from(g, p)
+    }
+
     fn refs_reachable_from(&self, g: &GlobalFacts, p: u32) -> bool {
         g.refs.iter().all(|&(r, _)| self.local_reachable_from(r as usize, p))
             && g.block_address_of.is_empty()
@@ -284,7 +301,10 @@ impl<'a> Rules<'a> {
                 Decision::Declare
             } else if g.linkage == Linkage::AvailableExternally {
                 Decision::AvailableExternally
-            } else if is_local_copyable(g) || (kind == RefKind::Call && self.copy_function_locally(r, p)) {
+            } else if is_local_copyable(g)
+                || (kind == RefKind::Call && self.copy_function_locally(r, p))
+                || (kind == RefKind::Metadata && self.copy_named_constant_locally(r, p))
+            {
                 Decision::LocalCopy
             } else if g.is_strong_alias() {
                 // Resolved to its aliasee expression, which this partition
@@ -491,6 +511,27 @@ mod tests {
         let sp = split(&facts, &[Some(0), Some(1), Some(0)]);
         assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none());
+    }
+
+    /// `-fsanitize=function`: a function's metadata names a private proxy
+    /// of its type info; a partition with only a declaration of the proxy
+    /// would lose it (metadata is not a use), and the code generator then
+    /// reads a null.
+    #[test]
+    fn a_constant_function_metadata_names_is_copied_locally() {
+        let mut proxy = var("__llvm_rtti_proxy", 8, &[(3, Ref)]);
+        proxy.linkage = Linkage::Private;
+        proxy.is_constant = true;
+        proxy.unnamed_addr = true;
+        let mut type_info = var("_ZTIFiiE", 16, &[]);
+        type_info.linkage = Linkage::LinkOnceOdr;
+        type_info.is_constant = true;
+        let facts = module(vec![func("a", 10, &[(2, Metadata)]), func("b", 10, &[(2, Metadata)]), proxy, type_info]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        assert_eq!(sp.decision(0, 2), Decision::Define);
+        assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
+        assert!(sp.promotions[2].is_none(), "the proxy stays private");
+        assert_ne!(sp.decision(1, 3), Decision::Drop, "the copy's type info is there too");
     }
 
     #[test]

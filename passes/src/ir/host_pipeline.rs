@@ -558,7 +558,7 @@ impl PartitionDiagnostics {
     /// Everything diagnostic `index` says, as one string: two diagnostics
     /// are the same if their identities are. `None` for a diagnostic every
     /// copy of which is one of its own (a call to a function with a
-    /// `warning` or `error` attribute, reported per call emitted).
+    /// `warning` attribute, reported per call emitted).
     pub fn identity(&self, index: usize) -> Option<String> {
         // SAFETY: the shim returns a strdup'ed string, or null.
         let raw = unsafe { mtpc_diagnostics_identity(self.raw, index) };
