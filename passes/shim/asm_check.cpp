@@ -34,12 +34,10 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
   auto *H = static_cast<mtpc::HostSettings *>(SettingsP);
   const Target &T = *H->TheTarget;
   Triple TT(H->Triple);
-  MCTargetOptions MCOptions = H->Options.MCOptions;
-  std::unique_ptr<MCRegisterInfo> MRI(T.createMCRegInfo(H->Triple));
-  std::unique_ptr<MCAsmInfo> MAI(MRI ? T.createMCAsmInfo(*MRI, H->Triple, MCOptions) : nullptr);
-  std::unique_ptr<MCSubtargetInfo> STI(T.createMCSubtargetInfo(H->Triple, H->CPU, H->Features));
+  mtpc::HostSettings::MCDescriptions MC = H->describeMC();
+  MCTargetOptions &MCOptions = MC.Options;
   std::unique_ptr<MCInstrInfo> MII(T.createMCInstrInfo());
-  if (!MRI || !MAI || !STI || !MII || !T.hasMCAsmParser()) {
+  if (!MC || !MII || !T.hasMCAsmParser()) {
     *Message = mtpc::copyString("the target " + H->Triple + " has no assembler in this host");
     return false;
   }
@@ -66,7 +64,7 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
   Sources.setDiagHandler([](const SMDiagnostic &D, void *Ctx) { (*static_cast<decltype(Report) *>(Ctx))(D); },
                          &Report);
 
-  MCContext Ctx(TT, MAI.get(), MRI.get(), STI.get(), &Sources, &MCOptions);
+  MCContext Ctx(TT, MC.MAI.get(), MC.MRI.get(), MC.STI.get(), &Sources, &MCOptions);
   Ctx.setDiagnosticHandler([&](const SMDiagnostic &D, bool, const SourceMgr &, std::vector<const MDNode *> &) {
     Report(D);
   });
@@ -76,28 +74,28 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
 
   raw_null_ostream Discard;
   std::unique_ptr<MCCodeEmitter> Emitter(T.createMCCodeEmitter(*MII, Ctx));
-  std::unique_ptr<MCAsmBackend> Backend(T.createMCAsmBackend(*STI, *MRI, MCOptions));
+  std::unique_ptr<MCAsmBackend> Backend(T.createMCAsmBackend(*MC.STI, *MC.MRI, MCOptions));
   if (!Emitter || !Backend) {
     *Message = mtpc::copyString("the target " + H->Triple + " cannot write objects in this host");
     return false;
   }
   std::unique_ptr<MCObjectWriter> Writer = Backend->createObjectWriter(Discard);
   std::unique_ptr<MCStreamer> Streamer(T.createMCObjectStreamer(
-      TT, Ctx, std::move(Backend), std::move(Writer), std::move(Emitter), *STI, MCOptions.MCRelaxAll,
+      TT, Ctx, std::move(Backend), std::move(Writer), std::move(Emitter), *MC.STI, MCOptions.MCRelaxAll,
       MCOptions.MCIncrementalLinkerCompatible, /*DWARFMustBeAtTheEnd=*/false));
-  std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(Sources, Ctx, *Streamer, *MAI));
-  std::unique_ptr<MCTargetAsmParser> TargetParser(T.createMCAsmParser(*STI, *Parser, *MII, MCOptions));
+  std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(Sources, Ctx, *Streamer, *MC.MAI));
+  std::unique_ptr<MCTargetAsmParser> TargetParser(T.createMCAsmParser(*MC.STI, *Parser, *MII, MCOptions));
   Parser->setTargetParser(*TargetParser);
   // Finished (laid out and written) only if it parsed cleanly: the layout of
   // a text with errors (a label defined twice) can end in a fatal error,
   // which would end the host.
-  bool Failed = Parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true);
-  if (!Failed && !Problems && !Ctx.hadError()) {
+  bool Parsed = !Parser->Run(/*NoInitialTextSection=*/false, /*NoFinalize=*/true) && !Problems && !Ctx.hadError();
+  if (Parsed) {
     if (MCTargetStreamer *TS = Streamer->getTargetStreamer())
       TS->emitConstantPools();
     Streamer->finish();
   }
-  if (Failed || Problems || Ctx.hadError()) {
+  if (!Parsed || Problems || Ctx.hadError()) {
     if (Problems > 3)
       OS << "; and " << (Problems - 3) << " more";
     *Message = mtpc::copyString(OS.str().empty() ? std::string("the assembler failed") : OS.str());

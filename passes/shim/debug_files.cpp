@@ -112,10 +112,7 @@ std::shared_ptr<const mtpc::DebugFiles> mtpc::collectDebugFiles(const Module &M)
     Files->DwarfVersion = Version->getZExtValue();
   // Assembly output has one line table, whose root is the first unit's file.
   const DICompileUnit *First = *Units.begin();
-  Files->Root = DebugFile{First->getDirectory().str(), First->getFilename().str(), md5Of(First->getFile(), Files->DwarfVersion),
-                          std::nullopt};
-  if (std::optional<StringRef> Source = First->getSource())
-    Files->Root->Source = Source->str();
+  Files->Root = fileOf(First->getFile(), Files->DwarfVersion);
 
   // Every file the DWARF writer can number: of units, subprograms, types,
   // scopes (inlined ones included: DebugInfoFinder walks the instructions'
@@ -189,20 +186,17 @@ void mtpc_debug_files_free(void *Files) { delete static_cast<std::shared_ptr<con
 char *mtpc_debug_files_table(void *FilesP, void *SettingsP) {
   const mtpc::DebugFiles &Files = **static_cast<std::shared_ptr<const mtpc::DebugFiles> *>(FilesP);
   auto *H = static_cast<mtpc::HostSettings *>(SettingsP);
-  const Target &T = *H->TheTarget;
-  MCTargetOptions MCOptions = H->Options.MCOptions;
-  std::unique_ptr<MCRegisterInfo> MRI(T.createMCRegInfo(H->Triple));
-  std::unique_ptr<MCAsmInfo> MAI(MRI ? T.createMCAsmInfo(*MRI, H->Triple, MCOptions) : nullptr);
-  std::unique_ptr<MCSubtargetInfo> STI(T.createMCSubtargetInfo(H->Triple, H->CPU, H->Features));
-  if (!MRI || !MAI || !STI)
+  mtpc::HostSettings::MCDescriptions MC = H->describeMC();
+  if (!MC)
     return nullptr;
-  MCContext Ctx(Triple(H->Triple), MAI.get(), MRI.get(), STI.get(), nullptr, &MCOptions);
-  std::unique_ptr<MCObjectFileInfo> MOFI(T.createMCObjectFileInfo(Ctx, false));
+  const MCTargetOptions &MCOptions = MC.Options;
+  MCContext Ctx(Triple(H->Triple), MC.MAI.get(), MC.MRI.get(), MC.STI.get(), nullptr, &MCOptions);
+  std::unique_ptr<MCObjectFileInfo> MOFI(H->TheTarget->createMCObjectFileInfo(Ctx, false));
   Ctx.setObjectFileInfo(MOFI.get());
   // As LLVMTargetMachine::createMCStreamer chooses it.
   bool UseDwarfDirectory = MCOptions.MCUseDwarfDirectory == MCTargetOptions::EnableDwarfDirectory ||
                            (MCOptions.MCUseDwarfDirectory == MCTargetOptions::DefaultDwarfDirectory &&
-                            MAI->enableDwarfFileDirectoryDefault());
+                            MC.MAI->enableDwarfFileDirectoryDefault());
   std::string Text;
   {
     raw_string_ostream OS(Text);

@@ -17,25 +17,13 @@ using namespace llvm;
 using mtpc::RecordedDiagnostic;
 using mtpc::RecordedLocation;
 
-namespace mtpc {
 // DiagnosticLocation keeps its file private and has no constructor from a
-// file, line and column (see Expose in shim.h).
-struct LocationFile {
-  using type = DIFile *DiagnosticLocation::*;
-  friend type member(LocationFile);
-};
-struct LocationLine {
-  using type = unsigned DiagnosticLocation::*;
-  friend type member(LocationLine);
-};
-struct LocationColumn {
-  using type = unsigned DiagnosticLocation::*;
-  friend type member(LocationColumn);
-};
-} // namespace mtpc
-template struct mtpc::Expose<mtpc::LocationFile, &DiagnosticLocation::File>;
-template struct mtpc::Expose<mtpc::LocationLine, &DiagnosticLocation::Line>;
-template struct mtpc::Expose<mtpc::LocationColumn, &DiagnosticLocation::Column>;
+// file, line and column.
+MTPC_EXPOSE_PRIVATE(LocationFile, DIFile *, DiagnosticLocation, File);
+MTPC_EXPOSE_PRIVATE(LocationLine, unsigned, DiagnosticLocation, Line);
+MTPC_EXPOSE_PRIVATE(LocationColumn, unsigned, DiagnosticLocation, Column);
+// Where a remark's extra arguments (the optimization record's only) start.
+MTPC_EXPOSE_PRIVATE(RemarkFirstExtraArg, int, DiagnosticInfoOptimizationBase, FirstExtraArgIndex);
 
 namespace {
 
@@ -115,21 +103,6 @@ private:
   std::shared_ptr<mtpc::PartitionDiagnostics> Out;
   std::shared_ptr<mtpc::RemarkPolicy> Remarks;
 };
-
-// The first argument that getMsg() leaves out (the "extra" arguments only the
-// optimization record shows): the message is the concatenation of the others.
-size_t firstExtraArg(const DiagnosticInfoOptimizationBase &D) {
-  std::string Msg = D.getMsg();
-  ArrayRef<DiagnosticInfoOptimizationBase::Argument> Args = D.getArgs();
-  std::string Prefix;
-  size_t Longest = 0;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    Prefix += Args[I].Val;
-    if (Prefix == Msg)
-      Longest = I + 1;
-  }
-  return Msg.empty() || Longest == Args.size() ? Args.size() : Longest;
-}
 
 // The asm printer's instruction mix of a block counts instructions by
 // mnemonic, which only an assembly streamer knows: a partition prints
@@ -226,7 +199,9 @@ void mtpc::PartitionDiagnostics::record(const DiagnosticInfo &DI) {
       R.Args.push_back({A.Key, A.Val, recordLocation(A.Loc)});
     if (R.PassName == "asm-printer" && R.RemarkName == "InstructionMix" && HostWritesObject)
       asObjectStreamerCounts(R);
-    R.FirstExtraArg = firstExtraArg(*O);
+    // The first argument only the optimization record shows (-1: none).
+    int FirstExtra = O->*member(mtpc::RemarkFirstExtraArg());
+    R.FirstExtraArg = FirstExtra < 0 ? R.Args.size() : size_t(FirstExtra);
     R.Verbose = O->isVerbose();
     R.Hotness = O->getHotness();
   } else if (auto *L = dyn_cast<DiagnosticInfoResourceLimit>(&DI)) {
@@ -337,18 +312,26 @@ void mtpc::reemit(const RecordedDiagnostic &D, Module &Host, StringRef FunctionN
   }
 }
 
+namespace {
+// A diagnostics list as handed to Rust, and its diagnostic Index.
+std::shared_ptr<mtpc::PartitionDiagnostics> &listOf(void *Diags) {
+  return *static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags);
+}
+const RecordedDiagnostic &diagnosticAt(void *Diags, size_t Index) { return listOf(Diags)->recorded()[Index]; }
+} // namespace
+
 extern "C" {
 
-void mtpc_diagnostics_free(void *Diags) { delete static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags); }
+void mtpc_diagnostics_free(void *Diags) { delete &listOf(Diags); }
 
 size_t mtpc_diagnostics_count(void *Diags) {
-  return (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded().size();
+  return listOf(Diags)->recorded().size();
 }
 
 // The partition's name of the function diagnostic Index is about (empty:
 // none), for deciding which partition reports it.
 const char *mtpc_diagnostics_function(void *Diags, size_t Index, size_t *Len) {
-  const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
+  const RecordedDiagnostic &D = diagnosticAt(Diags, Index);
   *Len = D.Function.size();
   return D.Function.data();
 }
@@ -359,7 +342,7 @@ const char *mtpc_diagnostics_function(void *Diags, size_t Index, size_t *Len) {
 // reports each call it emits, and two partitions' calls alike (one helper's
 // call inlined into functions of both) are two calls in the object.
 char *mtpc_diagnostics_identity(void *Diags, size_t Index) {
-  const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
+  const RecordedDiagnostic &D = diagnosticAt(Diags, Index);
   if (D.Kind == DK_DontCall)
     return nullptr;
   std::string S;
@@ -379,13 +362,13 @@ char *mtpc_diagnostics_identity(void *Diags, size_t Index) {
 
 // 1 if diagnostic Index came from the code generator, 0 if from the optimizer.
 int mtpc_diagnostics_phase(void *Diags, size_t Index) {
-  return (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index].CodeGen;
+  return diagnosticAt(Diags, Index).CodeGen;
 }
 
 // The callee of an inliner remark that says a callee's definition is not
 // available (null for any other diagnostic).
 const char *mtpc_diagnostics_unavailable_callee(void *Diags, size_t Index, size_t *Len) {
-  const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
+  const RecordedDiagnostic &D = diagnosticAt(Diags, Index);
   if (D.PassName != "inline" || D.RemarkName != "NoDefinition")
     return nullptr;
   for (const RecordedDiagnostic::Argument &A : D.Args)
@@ -399,7 +382,7 @@ const char *mtpc_diagnostics_unavailable_callee(void *Diags, size_t Index, size_
 // Reports diagnostic Index in the host module's context, about the host's
 // function FunctionName.
 void mtpc_diagnostics_reemit(void *Diags, size_t Index, LLVMModuleRef Host, const char *FunctionName, size_t Len) {
-  const RecordedDiagnostic &D = (*static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags))->recorded()[Index];
+  const RecordedDiagnostic &D = diagnosticAt(Diags, Index);
   mtpc::reemit(D, *unwrap(Host), StringRef(FunctionName, Len));
 }
 

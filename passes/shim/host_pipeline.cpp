@@ -65,60 +65,37 @@ int mtpc_rs_parse_parallel(const char *Text, size_t Len, MtpcParallelRequest *Re
 
 namespace mtpc {
 using ModuleEPCallbacks = SmallVector<std::function<void(ModulePassManager &, OptimizationLevel)>, 2>;
-struct PipelineStartCallbacks {
-  using type = ModuleEPCallbacks PassBuilder::*;
-  friend type member(PipelineStartCallbacks);
-};
-struct EarlySimplificationCallbacks {
-  using type = ModuleEPCallbacks PassBuilder::*;
-  friend type member(EarlySimplificationCallbacks);
-};
-struct OptimizerLastCallbacks {
-  using type = ModuleEPCallbacks PassBuilder::*;
-  friend type member(OptimizerLastCallbacks);
-};
 using FunctionAnalysisPassMap =
     DenseMap<AnalysisKey *, std::unique_ptr<detail::AnalysisPassConcept<Function, PreservedAnalyses,
                                                                         FunctionAnalysisManager::Invalidator>>>;
-struct FunctionAnalysisPasses {
-  using type = FunctionAnalysisPassMap FunctionAnalysisManager::*;
-  friend type member(FunctionAnalysisPasses);
-};
-struct BaselineLibraryInfo {
-  using type = std::optional<TargetLibraryInfoImpl> TargetLibraryAnalysis::*;
-  friend type member(BaselineLibraryInfo);
-};
+using BaselineLibraryInfoImpl = std::optional<TargetLibraryInfoImpl>;
 } // namespace mtpc
 using mtpc::ModuleEPCallbacks;
-template struct mtpc::Expose<mtpc::PipelineStartCallbacks, &PassBuilder::PipelineStartEPCallbacks>;
-template struct mtpc::Expose<mtpc::EarlySimplificationCallbacks, &PassBuilder::PipelineEarlySimplificationEPCallbacks>;
-template struct mtpc::Expose<mtpc::OptimizerLastCallbacks, &PassBuilder::OptimizerLastEPCallbacks>;
-template struct mtpc::Expose<mtpc::FunctionAnalysisPasses, &FunctionAnalysisManager::AnalysisPasses>;
-template struct mtpc::Expose<mtpc::BaselineLibraryInfo, &TargetLibraryAnalysis::BaselineInfoImpl>;
+// The PassBuilder's callback lists, a function analysis manager's registered
+// analyses and the library info analysis's baseline are private in LLVM 16.
+MTPC_EXPOSE_PRIVATE(PipelineStartCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, PipelineStartEPCallbacks);
+MTPC_EXPOSE_PRIVATE(EarlySimplificationCallbacks, mtpc::ModuleEPCallbacks, PassBuilder,
+                    PipelineEarlySimplificationEPCallbacks);
+MTPC_EXPOSE_PRIVATE(OptimizerLastCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, OptimizerLastEPCallbacks);
+MTPC_EXPOSE_PRIVATE(FunctionAnalysisPasses, mtpc::FunctionAnalysisPassMap, FunctionAnalysisManager, AnalysisPasses);
+MTPC_EXPOSE_PRIVATE(BaselineLibraryInfo, mtpc::BaselineLibraryInfoImpl, TargetLibraryAnalysis, BaselineInfoImpl);
 
 namespace {
 
 enum class Phase { PerModule = 0, ThinLtoPostLink = 1 };
 
-OptimizationLevel optimizationLevel(int Level) {
-  static const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
-                                             OptimizationLevel::O3, OptimizationLevel::Os, OptimizationLevel::Oz};
-  return Levels[Level < 0 || Level > 5 ? 2 : Level];
-}
+// mtpc's numbering of optimization levels (MtpcParallelRequest, the Rust side).
+const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+                                    OptimizationLevel::O3, OptimizationLevel::Os, OptimizationLevel::Oz};
+
+OptimizationLevel optimizationLevel(int Level) { return Levels[Level < 0 || Level > 5 ? 2 : Level]; }
 
 int levelNumber(OptimizationLevel L) {
-  if (L == OptimizationLevel::O0)
-    return 0;
-  if (L == OptimizationLevel::O1)
-    return 1;
-  if (L == OptimizationLevel::O3)
-    return 3;
-  if (L == OptimizationLevel::Os)
-    return 4;
-  if (L == OptimizationLevel::Oz)
-    return 5;
-  return 2;
+  const OptimizationLevel *It = std::find(std::begin(Levels), std::end(Levels), L);
+  return It == std::end(Levels) ? 2 : int(It - std::begin(Levels));
 }
+
+Phase phaseOf(int P) { return P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule; }
 
 // The text mtpc's pass left in the module (its inline asm), by length and
 // hash: later passes may append to it, never change it.
@@ -411,7 +388,7 @@ void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, i
                                         std::make_shared<mtpc::RemarkPolicy>(Run->M.getContext(), HostWritesObject),
                                         *static_cast<std::shared_ptr<const mtpc::DebugFiles> *>(Files),
                                         optimizationLevel(Level),
-                                        P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule,
+                                        phaseOf(P),
                                         Run->Explicit,
                                         Run->M.getContext().shouldDiscardValueNames()};
 }
@@ -462,7 +439,7 @@ void *mtpc_environment_build_kit(void *EnvP) {
 void mtpc_run_optimize_whole(void *RunP, int Level, int P) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
   ModulePassManager MPM =
-      Run->Host->partitionPipeline(optimizationLevel(Level), P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule,
+      Run->Host->partitionPipeline(optimizationLevel(Level), phaseOf(P),
                                    /*Explicit=*/true);
   MPM.run(Run->M, Run->MAM);
 }

@@ -90,7 +90,7 @@ void mtpc_function_delete_body(LLVMValueRef F) {
 // *Message (to be freed with LLVMDisposeMessage) on failure.
 bool mtpc_materialize(LLVMValueRef GV, char **Message) {
   if (Error E = unwrap<GlobalValue>(GV)->materialize()) {
-    *Message = strdup(toString(std::move(E)).c_str());
+    *Message = mtpc::copyString(toString(std::move(E)));
     return false;
   }
   return true;
@@ -105,7 +105,7 @@ bool mtpc_all_bodies_read(LLVMModuleRef M) {
 // info, the verifier, fatal if it fails), then the reader is freed.
 bool mtpc_materialize_all(LLVMModuleRef M, char **Message) {
   if (Error E = unwrap(M)->materializeAll()) {
-    *Message = strdup(toString(std::move(E)).c_str());
+    *Message = mtpc::copyString(toString(std::move(E)));
     return false;
   }
   return true;
@@ -157,7 +157,7 @@ void mtpc_resolve_alias(LLVMValueRef V) {
 }
 
 // Writes M as bitcode. Returns the buffer the writer filled, as an opaque
-// handle (free with mtpc_bitcode_dispose), and its bytes in *Data, *Size:
+// handle (free with mtpc_buffer_dispose), and its bytes in *Data, *Size:
 // the caller reads them in place, without a copy.
 void *mtpc_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
   auto *Buffer = new SmallVector<char, 0>(writeBitcode(*unwrap(M)));
@@ -166,7 +166,8 @@ void *mtpc_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
   return Buffer;
 }
 
-void mtpc_bitcode_dispose(void *Bitcode) { delete static_cast<SmallVector<char, 0> *>(Bitcode); }
+// Frees a buffer the shim handed out (bitcode, a partition's assembly).
+void mtpc_buffer_dispose(void *Buffer) { delete static_cast<SmallVector<char, 0> *>(Buffer); }
 
 // Writes M as bitcode to the file Path. Returns false and sets *Message
 // (free with free()) on failure.
@@ -181,7 +182,7 @@ bool mtpc_write_bitcode_file(LLVMModuleRef M, const char *Path, char **Message) 
     OS.clear_error();
   }
   if (EC) {
-    *Message = strdup(EC.message().c_str());
+    *Message = mtpc::copyString(EC.message());
     return false;
   }
   return true;

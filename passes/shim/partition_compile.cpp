@@ -19,25 +19,11 @@
 using namespace llvm;
 using mtpc::copyString;
 
-namespace mtpc {
 // LLVM 16's PassBuilder keeps its TargetMachine, PipelineTuningOptions and
-// PGOOptions private (see Expose in shim.h).
-struct PassBuilderTM {
-  using type = TargetMachine *PassBuilder::*;
-  friend type member(PassBuilderTM);
-};
-struct PassBuilderPTO {
-  using type = PipelineTuningOptions PassBuilder::*;
-  friend type member(PassBuilderPTO);
-};
-struct PassBuilderPGO {
-  using type = std::optional<PGOOptions> PassBuilder::*;
-  friend type member(PassBuilderPGO);
-};
-} // namespace mtpc
-template struct mtpc::Expose<mtpc::PassBuilderTM, &PassBuilder::TM>;
-template struct mtpc::Expose<mtpc::PassBuilderPTO, &PassBuilder::PTO>;
-template struct mtpc::Expose<mtpc::PassBuilderPGO, &PassBuilder::PGOOpt>;
+// PGOOptions private.
+MTPC_EXPOSE_PRIVATE(PassBuilderTM, TargetMachine *, PassBuilder, TM);
+MTPC_EXPOSE_PRIVATE(PassBuilderPTO, PipelineTuningOptions, PassBuilder, PTO);
+MTPC_EXPOSE_PRIVATE(PassBuilderPGO, std::optional<PGOOptions>, PassBuilder, PGOOpt);
 
 namespace {
 // The first pass debugging option set on LLVM's command line (clang's
@@ -97,6 +83,14 @@ std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine() const {
   if (TM)
     TM->setPGOOption(TMPGOOpt);
   return TM;
+}
+
+mtpc::HostSettings::MCDescriptions mtpc::HostSettings::describeMC() const {
+  MCDescriptions D{Options.MCOptions, std::unique_ptr<MCRegisterInfo>(TheTarget->createMCRegInfo(Triple)), nullptr,
+                   std::unique_ptr<MCSubtargetInfo>(TheTarget->createMCSubtargetInfo(Triple, CPU, Features))};
+  if (D.MRI)
+    D.MAI.reset(TheTarget->createMCAsmInfo(*D.MRI, Triple, D.Options));
+  return D;
 }
 
 extern "C" {
@@ -179,17 +173,20 @@ char *mtpc_host_settings_describe(void *HP) {
 }
 
 // Optimizes partition M with its kit's pipeline and compiles it to assembly
-// text (*Asm, *Len; free with free()), recording its diagnostics in *Diags
+// text: a buffer handle in *Asm (free with mtpc_buffer_dispose), its bytes in
+// *Data, *Len. Records its diagnostics in *Diags
 // (free with mtpc_diagnostics_free). M must be valid: the caller verifies
 // it. On failure returns false with *Error (free with free()); nothing is
 // thrown. Label names the partition in the time trace. The kit is consumed.
-bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **Asm, size_t *Len, double *OptMs,
-                      double *CodegenMs, void **Diags, char **Error) {
+bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, void **Asm, const char **Data, size_t *Len,
+                      double *OptMs, double *CodegenMs, void **Diags, char **Error) {
   using Clock = std::chrono::steady_clock;
   std::unique_ptr<mtpc::PartitionKit> Kit(static_cast<mtpc::PartitionKit *>(KitP));
   Module &M = *unwrap(MRef);
-  if (Kit->Context != &M.getContext())
-    Kit->Recorded = mtpc::PartitionDiagnostics::install(M.getContext(), Kit->Remarks);
+  if (!Kit->Recorded) {
+    *Error = copyString("the kit was not given the partition's context (mtpc_kit_adopt_context)");
+    return false;
+  }
   std::shared_ptr<mtpc::PartitionDiagnostics> Recorded = Kit->Recorded;
   *Diags = new std::shared_ptr<mtpc::PartitionDiagnostics>(Recorded);
   if (!Recorded->failure().empty()) {
@@ -213,11 +210,11 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **
   }
   auto CodegenStart = Clock::now();
   *OptMs = std::chrono::duration<double, std::milli>(CodegenStart - OptStart).count();
-  SmallString<0> Text;
+  auto Text = std::make_unique<SmallVector<char, 0>>();
   Recorded->enterCodeGen();
   {
     TimeTraceScope Scope("mtpc codegen", Label);
-    raw_svector_ostream OS(Text);
+    raw_svector_ostream OS(*Text);
     legacy::PassManager CodeGen;
     CodeGen.add(new TargetLibraryInfoWrapperPass(*Kit->LibraryInfo));
     auto *MMIWP = new MachineModuleInfoWrapperPass(static_cast<LLVMTargetMachine *>(Kit->TM.get()));
@@ -233,9 +230,9 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **
     *Error = copyString("code generation failed: " + Recorded->failure());
     return false;
   }
-  *Asm = static_cast<char *>(malloc(Text.size() ? Text.size() : 1));
-  memcpy(*Asm, Text.data(), Text.size());
-  *Len = Text.size();
+  *Data = Text->data();
+  *Len = Text->size();
+  *Asm = Text.release();
   return true;
 }
 
@@ -247,9 +244,8 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, char **
 // default handler.
 void mtpc_kit_adopt_context(void *KitP, LLVMContextRef Context) {
   auto *Kit = static_cast<mtpc::PartitionKit *>(KitP);
-  Kit->Context = unwrap(Context);
-  Kit->Context->setDiscardValueNames(Kit->DiscardValueNames);
-  Kit->Recorded = mtpc::PartitionDiagnostics::install(*Kit->Context, Kit->Remarks);
+  unwrap(Context)->setDiscardValueNames(Kit->DiscardValueNames);
+  Kit->Recorded = mtpc::PartitionDiagnostics::install(*unwrap(Context), Kit->Remarks);
 }
 
 // Frees a kit that was never compiled with (a partition that failed before).

@@ -39,9 +39,8 @@ struct PartitionKit {
   std::shared_ptr<const DebugFiles> Files;
   // The host's context discards the names of values.
   bool DiscardValueNames = false;
-  // The context the partition is read into, and what it has reported since
-  // it was created (see mtpc_kit_adopt_context).
-  llvm::LLVMContext *Context = nullptr;
+  // What the context the partition is read into has reported since it was
+  // created (see mtpc_kit_adopt_context).
   std::shared_ptr<PartitionDiagnostics> Recorded;
 };
 

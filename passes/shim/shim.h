@@ -28,6 +28,9 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/PGOOptions.h"
@@ -60,12 +63,10 @@ namespace mtpc {
 // registered analyses). An explicit instantiation of this template is the
 // standard-conforming way to name a private member: access checks do not
 // apply to explicit instantiation arguments. Each use names one member of one
-// LLVM 16 class, so a change in LLVM breaks the build, never the run. The
-// tag must be declared in this namespace (the friend it declares is the one
-// Expose defines), under a name no other file uses:
+// LLVM 16 class, so a change in LLVM breaks the build, never the run. Use
+// MTPC_EXPOSE_PRIVATE at global scope, with a tag name no other file uses:
 //
-//   namespace mtpc { struct SomeTag { using type = T Class::*; friend type member(SomeTag); }; }
-//   template struct mtpc::Expose<mtpc::SomeTag, &Class::Member>;
+//   MTPC_EXPOSE_PRIVATE(SomeTag, T, Class, Member);
 //   ... Object.*member(mtpc::SomeTag()) ...
 template <typename Tag, typename Tag::type Member> struct Expose {
   friend typename Tag::type member(Tag) { return Member; }
@@ -101,6 +102,18 @@ struct HostSettings {
   static std::unique_ptr<HostSettings> capture(llvm::PassBuilder &PB);
   // A target machine with these settings, or null.
   std::unique_ptr<llvm::TargetMachine> createTargetMachine() const;
+
+  // The MC layer's descriptions of the target (for a text of its own,
+  // written or read without a target machine).
+  struct MCDescriptions {
+    llvm::MCTargetOptions Options;
+    std::unique_ptr<llvm::MCRegisterInfo> MRI;
+    std::unique_ptr<llvm::MCAsmInfo> MAI;
+    std::unique_ptr<llvm::MCSubtargetInfo> STI;
+    // False if the target lacks one of them in this host.
+    explicit operator bool() const { return MRI && MAI && STI; }
+  };
+  MCDescriptions describeMC() const;
 };
 
 // Replaces everything the module defines by Asm, as module-level inline asm
@@ -121,3 +134,14 @@ class RemarkPolicy;        // diagnostics.cpp
 class PartitionDiagnostics; // diagnostics.cpp
 
 } // namespace mtpc
+
+// Names the private member Class::Member, of type T, as mtpc::Tag (see
+// Expose): `Object.*member(mtpc::Tag())`. At global scope; T without commas.
+#define MTPC_EXPOSE_PRIVATE(Tag, T, Class, Member)                                                                     \
+  namespace mtpc {                                                                                                     \
+  struct Tag {                                                                                                         \
+    using type = T Class::*;                                                                                           \
+    friend type member(Tag);                                                                                           \
+  };                                                                                                                   \
+  }                                                                                                                    \
+  template struct mtpc::Expose<mtpc::Tag, &Class::Member>

@@ -95,15 +95,14 @@ pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B], files: Files<'_>) -> Result<Merg
     let directory = files.compile_unit_directory.map(|d| as_chars(d.as_bytes()));
     let merged = merge_in(&texts, Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() })?;
     // Every char came from one byte, so it converts back exactly.
-    let bytes = |range: Range<usize>| merged.text[range].chars().map(|c| c as u8).collect::<Vec<u8>>();
-    let mut text = bytes(0..merged.table);
-    let table = text.len();
-    let mut segments = Vec::with_capacity(merged.segments.len());
-    for range in &merged.segments {
+    let mut text = Vec::with_capacity(merged.text.len());
+    let mut bytes = |range: Range<usize>| {
         let start = text.len();
-        text.extend(bytes(range.clone()));
-        segments.push(start..text.len());
-    }
+        text.extend(merged.text[range].chars().map(|c| c as u8));
+        start..text.len()
+    };
+    let table = bytes(0..merged.table).end;
+    let segments = merged.segments.iter().map(|range| bytes(range.clone())).collect();
     Ok(Merged { text, table, segments })
 }
 
@@ -245,7 +244,8 @@ fn defined_and_global(text: &str) -> (HashMap<&str, Option<&str>>, HashSet<&str>
         if is_section_switch(directive) {
             // Nothing is dropped here, so the tracker always follows.
             let _ = sections.switch(directive, t, |_| false);
-        } else if let Some(name) = definition(t) {
+        } else if let Some(name) = definition(t).filter(|n| !n.starts_with(".L")) {
+            // Private labels are the part's own: never asked about here.
             // A common is in no section, so in no group.
             let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
             defined.insert(name, if sectionless { None } else { sections.current });
@@ -506,7 +506,7 @@ impl MergeState {
         let mut started: HashSet<String> = HashSet::new();
         // COMDAT groups this part emits (recorded in `self` after the part,
         // since a part may switch to the same group more than once).
-        let mut own_groups: HashSet<String> = HashSet::new();
+        let mut own_groups: HashSet<&str> = HashSet::new();
         let mut unique_ids: HashMap<u32, u32> = HashMap::new();
         let mut sections = SectionTracker::default();
         // The bodies of this part's copies of groups and weak objects that
@@ -530,7 +530,7 @@ impl MergeState {
         let mut measured: Vec<(usize, &str)> = Vec::new();
         // The section switch and alignment an object's label follows: part
         // of what two copies of the object must agree on.
-        let (mut placed_in, mut aligned): (String, Option<&str>) = (String::new(), None);
+        let (mut placed_in, mut aligned): (&str, Option<&str>) = ("", None);
         for (line_no, raw) in text.lines().enumerate() {
             let line = strip_comment(raw);
             let trimmed = line.trim_start();
@@ -546,7 +546,7 @@ impl MergeState {
                     .switch(directive, trimmed, |g| self.comdat_groups.contains(g))
                     .map_err(|why| MergeError(format!("part {k}, line {}: {why}", line_no + 1)))?;
                 object = None;
-                (placed_in, aligned) = (without_unique_id(trimmed.trim_end()), None);
+                (placed_in, aligned) = (trimmed.trim_end(), None);
                 if !keep {
                     if let Some(g) = sections.current.filter(|g| self.repeated_groups.contains(*g)) {
                         bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
@@ -557,23 +557,25 @@ impl MergeState {
             if position == Position::TopPropertyNote {
                 continue;
             }
+            let code = trimmed.trim_end();
+            let defines = definition(code);
             // Contents only: what a part says about symbols (an alias's
             // `.set`, a `.size` by labels or by bytes) may differ.
             let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
             let content = !SYMBOL_DIRECTIVES.contains(&directive) && !sectionless;
             if let Some(g) = sections.current.filter(|g| content && self.repeated_groups.contains(*g)) {
-                bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
+                bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(code));
             }
             let skipping_group = sections.current.is_some_and(|g| self.comdat_groups.contains(g));
             if let Some(g) = sections.current.filter(|_| !skipping_group) {
-                own_groups.insert(g.to_string());
+                own_groups.insert(g);
             }
             // A repeated group's contents go; directives about symbols (an
             // alias's `.set` may follow) and what does not belong to any
             // section (a common the code generator puts after the group)
             // stay.
             if skipping_group && content {
-                if let Some(name) = definition(trimmed.trim_end()) {
+                if let Some(name) = defines {
                     skipped_symbols.insert(name);
                     if name.starts_with(".L") {
                         dropped_labels.insert(name);
@@ -588,16 +590,16 @@ impl MergeState {
                 ".weak" => {
                     weak.insert(first_operand(trimmed));
                 }
-                ".type" if trimmed.trim_end().ends_with("@object") => {
+                ".type" if code.ends_with("@object") => {
                     objects.insert(first_operand(trimmed));
                 }
                 _ => {}
             }
             if matches!(directive, ".p2align" | ".align" | ".balign") {
-                aligned = Some(trimmed.trim_end());
+                aligned = Some(code);
             }
             let at = |what: String| MergeError(format!("part {k}, line {}: {what}", line_no + 1));
-            if let Some(name) = definition(trimmed.trim_end()) {
+            if let Some(name) = defines {
                 if !name.starts_with(".L") && !self.colliding_locals.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
                     let is_weak_object = weak.contains(name) && objects.contains(name);
                     match self.defined.get(name) {
@@ -612,7 +614,7 @@ impl MergeState {
                     }
                     if let Some((name, _)) = object.filter(|&(o, _)| o == name && self.repeated_objects.contains(o)) {
                         let body = bodies.entry(format!("object {name}")).or_default();
-                        body.push(&placed_in);
+                        body.push(&without_unique_id(placed_in));
                         body.extend(aligned);
                     }
                 }
@@ -621,13 +623,13 @@ impl MergeState {
             }
             if let Some((name, skip)) = object {
                 if content && self.repeated_objects.contains(name) {
-                    bodies.entry(format!("object {name}")).or_default().push(trimmed.trim_end());
+                    bodies.entry(format!("object {name}")).or_default().push(code);
                 }
                 if directive == ".size" && first_operand(trimmed) == name {
                     object = None;
                 }
                 if skip {
-                    if let Some(label) = definition(trimmed.trim_end()).filter(|l| l.starts_with(".L")) {
+                    if let Some(label) = defines.filter(|l| l.starts_with(".L")) {
                         dropped_labels.insert(label);
                     }
                     continue;
@@ -705,7 +707,7 @@ impl MergeState {
                 }
             }
         }
-        self.comdat_groups.extend(own_groups);
+        self.comdat_groups.extend(own_groups.into_iter().map(str::to_string));
         Ok(())
     }
 

@@ -142,18 +142,22 @@ pub fn module_tag(facts: &ModuleFacts) -> String {
     digest.0[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// True for private `unnamed_addr` constants without references: each
-/// partition may keep its own copy, since their address is not significant.
-fn is_local_copyable(g: &GlobalFacts) -> bool {
+/// A local constant defined here, plain data (not thread-local, in no
+/// COMDAT group or section of its own).
+fn is_plain_local_constant(g: &GlobalFacts) -> bool {
     g.is_variable()
         && g.is_definition
         && g.linkage.is_local()
         && g.is_constant
-        && g.unnamed_addr
         && !g.thread_local
-        && g.refs.is_empty()
         && g.comdat.is_none()
         && g.section.is_none()
+}
+
+/// True for private `unnamed_addr` constants without references: each
+/// partition may keep its own copy, since their address is not significant.
+fn is_local_copyable(g: &GlobalFacts) -> bool {
+    is_plain_local_constant(g) && g.unnamed_addr && g.refs.is_empty()
 }
 
 struct Rules<'a> {
@@ -219,15 +223,7 @@ impl<'a> Rules<'a> {
     /// the global only metadata names would be deleted from a partition.
     fn copy_named_constant_locally(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        g.is_variable()
-            && g.is_definition
-            && g.linkage.is_local()
-            && g.is_constant
-            && !g.thread_local
-            && g.comdat.is_none()
-            && g.section.is_none()
-            && !self.asm_named[i]
-            && self.refs_reachable_from(g, p)
+        is_plain_local_constant(g) && !self.asm_named[i] && self.refs_reachable_from(g, p)
     }
 
     fn refs_reachable_from(&self, g: &GlobalFacts, p: u32) -> bool {

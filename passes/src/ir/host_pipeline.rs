@@ -18,7 +18,7 @@ use std::os::raw::c_char;
 
 use llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef};
 
-use super::{libc_free, take_malloc_message, ModuleRef, OptLevel, OwnedContext, PipelinePhase};
+use super::{mtpc_buffer_dispose, take_malloc_message, ModuleRef, OptLevel, OwnedContext, PipelinePhase};
 
 extern "C" {
     fn mtpc_host_pipeline_register(pass_builder: *mut c_void);
@@ -43,7 +43,8 @@ extern "C" {
         kit: *mut c_void,
         module: LLVMModuleRef,
         label: *const c_char,
-        asm: *mut *mut c_char,
+        asm: *mut *mut c_void,
+        data: *mut *const c_char,
         len: *mut usize,
         opt_ms: *mut f64,
         codegen_ms: *mut f64,
@@ -502,20 +503,31 @@ impl PartitionKit {
     pub fn compile(self, module: &ModuleRef<'_>, label: &str) -> Result<CompiledPartition, String> {
         let raw = std::mem::ManuallyDrop::new(self).raw;
         let label = std::ffi::CString::new(label.replace('\0', " ")).expect("no NUL left");
-        let (mut asm, mut len, mut opt_ms, mut codegen_ms) = (std::ptr::null_mut(), 0usize, 0f64, 0f64);
+        let (mut asm, mut data, mut len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
+        let (mut opt_ms, mut codegen_ms) = (0f64, 0f64);
         let (mut diagnostics, mut error) = (std::ptr::null_mut(), std::ptr::null_mut());
         // SAFETY: the shim consumes the kit, compiles the module (ours) and
-        // returns malloc'ed buffers and an owned diagnostics list.
+        // returns the text's buffer (`len` bytes at `data`, copied once and
+        // disposed of here), a malloc'ed error and an owned diagnostics list.
         unsafe {
             let ok = mtpc_kit_compile(
-                raw, module.raw, label.as_ptr(), &mut asm, &mut len, &mut opt_ms, &mut codegen_ms, &mut diagnostics, &mut error,
+                raw,
+                module.raw,
+                label.as_ptr(),
+                &mut asm,
+                &mut data,
+                &mut len,
+                &mut opt_ms,
+                &mut codegen_ms,
+                &mut diagnostics,
+                &mut error,
             );
             let diagnostics = PartitionDiagnostics { raw: diagnostics };
             if !ok {
                 return Err(take_malloc_message(error));
             }
-            let bytes = std::slice::from_raw_parts(asm.cast::<u8>(), len).to_vec();
-            libc_free(asm.cast());
+            let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len).to_vec();
+            mtpc_buffer_dispose(asm);
             Ok(CompiledPartition { asm: bytes, opt_ms, codegen_ms, diagnostics })
         }
     }

@@ -40,7 +40,7 @@ extern "C" {
     fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
     fn mtpc_resolve_alias(v: LLVMValueRef);
     fn mtpc_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
-    fn mtpc_bitcode_dispose(bitcode: *mut std::ffi::c_void);
+    pub(crate) fn mtpc_buffer_dispose(buffer: *mut std::ffi::c_void);
     fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
     fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
@@ -1041,7 +1041,7 @@ impl std::ops::Deref for Bitcode {
 impl Drop for Bitcode {
     fn drop(&mut self) {
         // SAFETY: `raw` came from mtpc_bitcode_write and is disposed of once.
-        unsafe { mtpc_bitcode_dispose(self.raw) }
+        unsafe { mtpc_buffer_dispose(self.raw) }
     }
 }
 
