@@ -16,58 +16,10 @@ use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::os::raw::c_char;
 
-use llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef};
+use llvm_sys::prelude::LLVMModuleRef;
 
-use super::{mtpc_buffer_dispose, take_malloc_message, ModuleRef, OptLevel, OwnedContext, PipelinePhase};
-
-extern "C" {
-    fn mtpc_host_pipeline_register(pass_builder: *mut c_void);
-    fn mtpc_run_host_settings(run: *mut c_void) -> *mut c_void;
-    fn mtpc_run_module_identifier(run: *mut c_void, len: *mut usize) -> *const c_char;
-    fn mtpc_run_environment(
-        run: *mut c_void,
-        settings: *mut c_void,
-        files: *mut c_void,
-        level: i32,
-        phase: i32,
-        host_writes_object: bool,
-    ) -> *mut c_void;
-    fn mtpc_debug_files_collect(module: LLVMModuleRef) -> *mut c_void;
-    fn mtpc_debug_files_free(files: *mut c_void);
-    fn mtpc_debug_files_table(files: *mut c_void, settings: *mut c_void) -> *mut c_char;
-    fn mtpc_run_commit(run: *mut c_void);
-    fn mtpc_run_optimize_whole(run: *mut c_void, level: i32, phase: i32);
-    fn mtpc_environment_free(env: *mut c_void);
-    fn mtpc_environment_build_kit(env: *mut c_void) -> *mut c_void;
-    fn mtpc_kit_compile(
-        kit: *mut c_void,
-        module: LLVMModuleRef,
-        label: *const c_char,
-        asm: *mut *mut c_void,
-        data: *mut *const c_char,
-        len: *mut usize,
-        opt_ms: *mut f64,
-        codegen_ms: *mut f64,
-        diagnostics: *mut *mut c_void,
-        error: *mut *mut c_char,
-    ) -> bool;
-    fn mtpc_kit_free(kit: *mut c_void);
-    fn mtpc_kit_adopt_context(kit: *mut c_void, context: LLVMContextRef);
-    fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
-    fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);
-    fn mtpc_host_settings_command_line_arg(settings: *mut c_void, index: usize) -> *const c_char;
-    fn mtpc_host_settings_triple(settings: *mut c_void, len: *mut usize) -> *const c_char;
-    fn mtpc_host_settings_free(settings: *mut c_void);
-    fn mtpc_host_settings_describe(settings: *mut c_void) -> *mut c_char;
-    fn mtpc_check_asm(settings: *mut c_void, text: *const c_char, len: usize, message: *mut *mut c_char) -> bool;
-    fn mtpc_diagnostics_free(diagnostics: *mut c_void);
-    fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;
-    fn mtpc_diagnostics_function(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
-    fn mtpc_diagnostics_identity(diagnostics: *mut c_void, index: usize) -> *mut c_char;
-    fn mtpc_diagnostics_phase(diagnostics: *mut c_void, index: usize) -> i32;
-    fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
-    fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
-}
+use super::ffi::*;
+use super::{ModuleRef, OptLevel, OwnedContext, PipelinePhase};
 
 /// The text at `data` (`len` bytes; invalid UTF-8 replaced).
 ///
@@ -240,36 +192,6 @@ pub struct HostSettings {
 // changes; compiling and checking only read them (several threads at once).
 unsafe impl Send for HostSettings {}
 unsafe impl Sync for HostSettings {}
-
-/// `MtpcHostFacts` in `shim/partition_compile.cpp`.
-#[repr(C)]
-struct RawHostFacts {
-    object_format_elf: bool,
-    arch_x86: bool,
-    integrated_assembler: bool,
-    split_dwarf: bool,
-    pgo_action: i32,
-    cs_pgo_action: i32,
-    pseudo_probes: bool,
-    command_line_args: usize,
-    debugging_option: *const c_char,
-}
-
-impl Default for RawHostFacts {
-    fn default() -> Self {
-        RawHostFacts {
-            object_format_elf: false,
-            arch_x86: false,
-            integrated_assembler: false,
-            split_dwarf: false,
-            pgo_action: 0,
-            cs_pgo_action: 0,
-            pseudo_probes: false,
-            command_line_args: 0,
-            debugging_option: std::ptr::null(),
-        }
-    }
-}
 
 /// What mtpc needs to know of the host to decide whether it can compile a
 /// module as the host would (see `crate::decline`).

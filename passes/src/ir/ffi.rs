@@ -1,0 +1,145 @@
+//! The C++ shim's entry points (`shim/*.cpp`, see `shim/shim.h`) and the
+//! ownership of the strings it returns. Declarations only: the safe
+//! wrappers are in the sibling modules.
+
+use std::ffi::{c_void, CStr};
+use std::os::raw::c_char;
+
+use llvm_sys::core::LLVMDisposeMessage;
+use llvm_sys::prelude::*;
+
+extern "C" {
+    pub(super) fn mtpc_llvm_version_major() -> u32;
+    pub(super) fn mtpc_is_dso_local(v: LLVMValueRef) -> bool;
+    pub(super) fn mtpc_set_dso_local(v: LLVMValueRef, local: bool);
+    pub(super) fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_instruction_metadata(i: LLVMValueRef, kind: u32) -> LLVMMetadataRef;
+    pub(super) fn mtpc_md_node_num_operands(md: LLVMMetadataRef) -> u32;
+    pub(super) fn mtpc_md_node_operand(md: LLVMMetadataRef, index: u32, value: *mut LLVMValueRef, s: *mut *const c_char, len: *mut usize);
+    pub(super) fn mtpc_function_delete_body(f: LLVMValueRef);
+    pub(super) fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
+    pub(super) fn mtpc_all_bodies_read(m: LLVMModuleRef) -> bool;
+    pub(super) fn mtpc_materialize_all(m: LLVMModuleRef, message: *mut *mut c_char) -> bool;
+    pub(super) fn mtpc_global_is_unused(v: LLVMValueRef) -> bool;
+    pub(super) fn mtpc_erase_global(v: LLVMValueRef);
+    pub(super) fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
+    pub(super) fn mtpc_resolve_alias(v: LLVMValueRef);
+    pub(super) fn mtpc_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
+    pub(super) fn mtpc_buffer_dispose(buffer: *mut std::ffi::c_void);
+    pub(super) fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
+    pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
+    pub(super) fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
+    pub(super) fn mtpc_report_fatal_error(message: *const c_char) -> !;
+    pub(super) fn mtpc_module_compile_unit_directory(m: LLVMModuleRef, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_time_trace_enabled() -> bool;
+    pub(super) fn mtpc_time_trace_thread_start(granularity_us: u32);
+    pub(super) fn mtpc_time_trace_thread_finish();
+    pub(super) fn mtpc_time_trace_begin(name: *const c_char, detail: *const c_char);
+    pub(super) fn mtpc_time_trace_end();
+}
+
+extern "C" {
+    pub(super) fn mtpc_host_pipeline_register(pass_builder: *mut c_void);
+    pub(super) fn mtpc_run_host_settings(run: *mut c_void) -> *mut c_void;
+    pub(super) fn mtpc_run_module_identifier(run: *mut c_void, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_run_environment(
+        run: *mut c_void,
+        settings: *mut c_void,
+        files: *mut c_void,
+        level: i32,
+        phase: i32,
+        host_writes_object: bool,
+    ) -> *mut c_void;
+    pub(super) fn mtpc_debug_files_collect(module: LLVMModuleRef) -> *mut c_void;
+    pub(super) fn mtpc_debug_files_free(files: *mut c_void);
+    pub(super) fn mtpc_debug_files_table(files: *mut c_void, settings: *mut c_void) -> *mut c_char;
+    pub(super) fn mtpc_run_commit(run: *mut c_void);
+    pub(super) fn mtpc_run_optimize_whole(run: *mut c_void, level: i32, phase: i32);
+    pub(super) fn mtpc_environment_free(env: *mut c_void);
+    pub(super) fn mtpc_environment_build_kit(env: *mut c_void) -> *mut c_void;
+    pub(super) fn mtpc_kit_compile(
+        kit: *mut c_void,
+        module: LLVMModuleRef,
+        label: *const c_char,
+        asm: *mut *mut c_void,
+        data: *mut *const c_char,
+        len: *mut usize,
+        opt_ms: *mut f64,
+        codegen_ms: *mut f64,
+        diagnostics: *mut *mut c_void,
+        error: *mut *mut c_char,
+    ) -> bool;
+    pub(super) fn mtpc_kit_free(kit: *mut c_void);
+    pub(super) fn mtpc_kit_adopt_context(kit: *mut c_void, context: LLVMContextRef);
+    pub(super) fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
+    pub(super) fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);
+    pub(super) fn mtpc_host_settings_command_line_arg(settings: *mut c_void, index: usize) -> *const c_char;
+    pub(super) fn mtpc_host_settings_triple(settings: *mut c_void, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_host_settings_free(settings: *mut c_void);
+    pub(super) fn mtpc_host_settings_describe(settings: *mut c_void) -> *mut c_char;
+    pub(super) fn mtpc_check_asm(settings: *mut c_void, text: *const c_char, len: usize, message: *mut *mut c_char) -> bool;
+    pub(super) fn mtpc_diagnostics_free(diagnostics: *mut c_void);
+    pub(super) fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;
+    pub(super) fn mtpc_diagnostics_function(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_diagnostics_identity(diagnostics: *mut c_void, index: usize) -> *mut c_char;
+    pub(super) fn mtpc_diagnostics_phase(diagnostics: *mut c_void, index: usize) -> i32;
+    pub(super) fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
+}
+
+/// `MtpcHostFacts` in `shim/partition_compile.cpp`.
+#[repr(C)]
+pub(super) struct RawHostFacts {
+    pub(super) object_format_elf: bool,
+    pub(super) arch_x86: bool,
+    pub(super) integrated_assembler: bool,
+    pub(super) split_dwarf: bool,
+    pub(super) pgo_action: i32,
+    pub(super) cs_pgo_action: i32,
+    pub(super) pseudo_probes: bool,
+    pub(super) command_line_args: usize,
+    pub(super) debugging_option: *const c_char,
+}
+
+impl Default for RawHostFacts {
+    fn default() -> Self {
+        RawHostFacts {
+            object_format_elf: false,
+            arch_x86: false,
+            integrated_assembler: false,
+            split_dwarf: false,
+            pgo_action: 0,
+            cs_pgo_action: 0,
+            pseudo_probes: false,
+            command_line_args: 0,
+            debugging_option: std::ptr::null(),
+        }
+    }
+}
+
+/// Takes ownership of an LLVM-allocated message.
+pub(super) fn take_message(raw: *mut c_char) -> String {
+    if raw.is_null() {
+        return String::new();
+    }
+    // SAFETY: LLVM returned a NUL-terminated string that we now own.
+    let text = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
+    unsafe { LLVMDisposeMessage(raw) };
+    text
+}
+
+/// Takes ownership of a message allocated with malloc by the shim.
+pub(super) fn take_malloc_message(raw: *mut c_char) -> String {
+    if raw.is_null() {
+        return String::new();
+    }
+    // SAFETY: the shim returned a strdup'ed NUL-terminated string.
+    let text = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
+    unsafe { libc_free(raw.cast()) };
+    text
+}
+
+extern "C" {
+    #[link_name = "free"]
+    pub(super) fn libc_free(p: *mut std::ffi::c_void);
+}
