@@ -2,6 +2,7 @@
 // the time-trace hooks of the worker threads. See shim.h for the rules.
 #include "shim.h"
 
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -48,6 +49,17 @@ const char *mtpc_inline_asm_string(LLVMValueRef V, size_t *Len) {
   return IA->getAsmString().data();
 }
 
+// The global that a dso_local_equivalent or no_cfi constant names (the
+// constants LLVM-C reports as instructions), or null for any other value.
+LLVMValueRef mtpc_wrapped_global(LLVMValueRef V) {
+  Value *Val = unwrap(V);
+  if (auto *E = dyn_cast<DSOLocalEquivalent>(Val))
+    return wrap(E->getGlobalValue());
+  if (auto *N = dyn_cast<NoCFIValue>(Val))
+    return wrap(N->getGlobalValue());
+  return nullptr;
+}
+
 // Reading metadata without changing the context. LLVM-C hands metadata out
 // wrapped as values (LLVMGetMetadata, LLVMGetMDNodeOperands), which creates
 // a MetadataAsValue in the context; these only read, so that the module can
@@ -86,6 +98,22 @@ void mtpc_function_delete_body(LLVMValueRef F) {
   unwrap<Function>(F)->deleteBody();
 }
 
+// Reads the bitcode in Data (Len bytes, which must outlive the module) into
+// C lazily: bodies are read when materialized. Errors come back in
+// *Message (free with free()), never as a diagnostic of C, whose default
+// handler would exit the process.
+bool mtpc_load_lazy(LLVMContextRef C, const char *Data, size_t Len, const char *Name, LLVMModuleRef *Out,
+                    char **Message) {
+  Expected<std::unique_ptr<Module>> M =
+      getLazyBitcodeModule(MemoryBufferRef(StringRef(Data, Len), Name), *unwrap(C));
+  if (!M) {
+    *Message = mtpc::copyString(toString(M.takeError()));
+    return false;
+  }
+  *Out = wrap(M->release());
+  return true;
+}
+
 // Materializes one lazily loaded function body. Returns false and sets
 // *Message (to be freed with LLVMDisposeMessage) on failure.
 bool mtpc_materialize(LLVMValueRef GV, char **Message) {
@@ -111,18 +139,15 @@ bool mtpc_materialize_all(LLVMModuleRef M, char **Message) {
   return true;
 }
 
-// True if nothing but dead constants uses GV (and removes those constants).
-bool mtpc_global_is_unused(LLVMValueRef V) {
+// Erases a global value (function, variable, alias or ifunc) from its
+// module if nothing but dead constants uses it; returns whether it did.
+bool mtpc_erase_global_if_unused(LLVMValueRef V) {
   auto *GV = unwrap<GlobalValue>(V);
   GV->removeDeadConstantUsers();
-  return GV->use_empty();
-}
-
-// Erases any global value (function, variable, alias or ifunc) from its module.
-void mtpc_erase_global(LLVMValueRef V) {
-  auto *GV = unwrap<GlobalValue>(V);
-  GV->removeDeadConstantUsers();
+  if (!GV->use_empty())
+    return false;
   GV->eraseFromParent();
+  return true;
 }
 
 // Replaces an alias or ifunc by a declaration of the same name, type,

@@ -1,7 +1,8 @@
 //! Glue between the hosts' pass managers and mtpc.
 //!
-//! [`register`] is called once per host PassBuilder (once per compile in
-//! clang, once per ThinLTO backend in lld). `mtpc-split` is registered
+//! The plugin registers with each host PassBuilder
+//! ([`crate::ir::host_pipeline::register`]: once per compile in clang, once
+//! per ThinLTO backend in lld). `mtpc-split` is registered
 //! through llvm-plugin; `mtpc-parallel` through the shim
 //! (`ir::host_pipeline`), which needs the host's PassBuilder and analysis
 //! managers while it runs, to build the partitions' pipelines from them.
@@ -21,10 +22,10 @@
 use std::sync::Arc;
 
 use llvm_plugin::inkwell::module::Module;
-use llvm_plugin::{LlvmModulePass, ModuleAnalysisManager, ModulePassManager, PassBuilder, PipelineParsing, PreservedAnalyses};
+use llvm_plugin::{LlvmModulePass, ModuleAnalysisManager, ModulePassManager, PipelineParsing, PreservedAnalyses};
 
 use crate::decline::{self, HostProgram};
-use crate::ir::host_pipeline::{self, Hooks, ParallelRequest, ParseOutcome, PassRun};
+use crate::ir::host_pipeline::{Hooks, ParallelRequest, ParseOutcome, PassRun};
 use crate::ir::{report_fatal_error, ModuleRef};
 use crate::options::{automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name, ParallelOptions, SplitOptions};
 use crate::parallel::{self, Outcome};
@@ -55,25 +56,13 @@ pub fn check_host_llvm() -> Result<(), String> {
     ))
 }
 
-/// Registers mtpc with one host PassBuilder.
-///
-/// # Safety
-/// `pass_builder` must be the `llvm::PassBuilder*` LLVM 16 hands to a
-/// plugin's registrar.
-pub unsafe fn register(pass_builder: *mut std::ffi::c_void) {
-    crate::logging::init();
-    let mut builder = PassBuilder::from_raw(pass_builder);
-    builder.add_module_pipeline_parsing_callback(parse_split_pipeline_element);
-    host_pipeline::register(pass_builder);
-}
-
 /// What the shim calls for `mtpc-parallel`.
 pub const PARALLEL_HOOKS: Hooks = Hooks { run: run_parallel, parse: parse_parallel };
 
 /// One run of `mtpc-parallel` on `module`; true if it changed the module.
 /// An explicit `mtpc-parallel<On>` that does not split the module (small,
 /// declined, failed) optimizes it whole, as `default<On>` would.
-fn run_parallel(request: &ParallelRequest, module: &ModuleRef<'_>, run: &PassRun<'_>) -> bool {
+fn run_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run: &PassRun<'_>) -> bool {
     if split_in_parallel(request, module, run) {
         return true;
     }
@@ -86,7 +75,7 @@ fn run_parallel(request: &ParallelRequest, module: &ModuleRef<'_>, run: &PassRun
 
 /// Splits `module` and compiles it in parallel, unless that is declined or
 /// fails; true if the module now holds the compiled code.
-fn split_in_parallel(request: &ParallelRequest, module: &ModuleRef<'_>, run: &PassRun<'_>) -> bool {
+fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run: &PassRun<'_>) -> bool {
     let automatic = request.automatic != 0;
     let options = if automatic {
         let is_pre_link = module.flag("EnableSplitLTOUnit").is_some() || module.flag("ThinLTO").is_some();
@@ -199,9 +188,9 @@ pub struct SplitPass {
 
 impl LlvmModulePass for SplitPass {
     fn run_pass(&self, module: &mut Module<'_>, _: &ModuleAnalysisManager) -> PreservedAnalyses {
-        // SAFETY: the pass manager hands us the module for the duration of the pass.
-        let module = unsafe { ModuleRef::from_raw(module.as_mut_ptr()) };
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_split(&module, &self.options)));
+        let outcome = crate::ir::with_plugin_module(module, |module| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_split(module, &self.options)))
+        });
         match outcome {
             Ok(Ok(preserved)) => preserved,
             Ok(Err(e)) => report_fatal_error(&format!("{SPLIT_PASS_NAME}: {e}")),
@@ -230,7 +219,7 @@ fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved
 
 /// The pipeline-parsing callback of `mtpc-split` (`mtpc-parallel` is parsed
 /// by the shim's, see [`parse_parallel`]).
-fn parse_split_pipeline_element(text: &str, manager: &mut ModulePassManager) -> PipelineParsing {
+pub fn parse_split_pipeline_element(text: &str, manager: &mut ModulePassManager) -> PipelineParsing {
     let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) else { return PipelineParsing::NotParsed };
     match parse_split_options(params) {
         Ok(options) => {

@@ -2,7 +2,7 @@
 //!
 //! The plugin crate (`plugin/`) only registers passes; the logic is here,
 //! one module per concern:
-//! - [`ir`]: the safe layer over LLVM-C and the C++ shim (all `unsafe`);
+//! - [`ir`]: the safe layer over LLVM-C and the C++ shim;
 //!   [`ir::host_pipeline`]: the host's pass pipeline and compiling partitions;
 //! - [`module_facts`]: the module read once into plain Rust;
 //! - [`call_graph`]: the call graph and its SCCs (petgraph);
@@ -19,6 +19,13 @@
 //! - [`options`]: pass parameters;
 //! - [`logging`]: the `MTPC_LOG` stderr logger;
 //! - [`host`]: glue to the hosts' pass managers.
+//!
+//! Every `unsafe` block is in [`ir`], but one: [`worker`] takes over the
+//! make jobserver's file descriptors (`jobserver::Client::from_env_ext`).
+//! Safe code cannot use a handle on a deleted value: handles borrow the
+//! module, and edits that delete take it mutably ([`ir::GlobalTable`]).
+
+#![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod asm_merge;
 pub mod call_graph;

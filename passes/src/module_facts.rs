@@ -170,19 +170,20 @@ impl ModuleFacts {
 
 }
 
-const KINDS: [GlobalKind; 4] = [GlobalKind::Function, GlobalKind::Variable, GlobalKind::Alias, GlobalKind::IFunc];
+/// The order of kinds in [`ModuleFacts::globals`].
+pub const KINDS: [GlobalKind; 4] = [GlobalKind::Function, GlobalKind::Variable, GlobalKind::Alias, GlobalKind::IFunc];
 
 /// Every global value of `module`, in the order [`ModuleFacts::globals`] uses.
-pub fn globals_in_fact_order<'m>(module: &ModuleRef<'m>) -> Vec<Global<'m>> {
+pub fn globals_in_fact_order<'a>(module: &'a ModuleRef<'_>) -> Vec<Global<'a>> {
     KINDS.iter().flat_map(|&k| module.globals(k)).collect()
 }
 
 /// Reads the facts of a module.
 ///
-/// Only reads: nothing in the module or its context is created or changed
-/// (metadata is read in place; the kinds asked for are LLVM's fixed ones,
-/// which are only looked up; sizes come from a private data layout), so
-/// this may run while other threads serialize or verify the module.
+/// Changes nothing in the module (metadata is read in place; sizes come
+/// from a private data layout). Like every reader of LLVM's IR it may fill
+/// caches of the context, so it must not overlap another thread's use of
+/// the module (see `split::write_partitions`).
 pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFacts {
     let globals = globals_in_fact_order(module);
     let index: HashMap<Global<'_>, u32> =
@@ -442,7 +443,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
                     }
                 }
             }
-            Operand::Other => {}
+            Operand::Data | Operand::Metadata | Operand::Local => {}
         }
     }
 

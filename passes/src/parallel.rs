@@ -82,7 +82,7 @@ struct PartitionResult {
     end_unix_ms: f64,
 }
 
-pub fn run(module: &ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
+pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
     let start = Instant::now();
     let module_name = module.source_filename();
     let _whole = Span::begin("mtpc-parallel", &module_name);

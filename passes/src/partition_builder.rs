@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Bitcode, Global, GlobalKind, ModuleRef, OwnedContext, OwnedModule};
-use crate::module_facts::{globals_in_fact_order, Linkage, ModuleFacts, SpecialArray, Visibility};
+use crate::ir::{Bitcode, GlobalKey, GlobalKind, GlobalTable, OwnedContext, OwnedModule};
+use crate::module_facts::{Linkage, ModuleFacts, SpecialArray, Visibility, KINDS};
 use crate::symbol_rules::{Decision, SymbolPlan};
 
 /// What every partition is built from, shared by the jobs that build them.
@@ -35,8 +35,8 @@ pub struct SplitInput {
 pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, identifier: &str) -> Result<OwnedModule<'c>, String> {
     let mut owned = ctx.load_lazy(&input.bitcode, identifier)?;
     {
-        let module = owned.as_module();
-        let globals = globals_in_fact_order(&module);
+        let mut module = owned.as_module();
+        let globals = GlobalTable::new(&mut module, &KINDS);
         if globals.len() != input.facts.globals.len() {
             return Err(format!(
                 "the reloaded module has {} globals, the plan {}",
@@ -44,23 +44,25 @@ pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, i
                 input.facts.globals.len()
             ));
         }
-        PartitionEditor { module: &module, globals, input, partition }.apply()?;
+        PartitionEditor { globals, input, partition }.apply()?;
         if !module.all_bodies_read() {
             return Err(format!("partition {partition}: a function body was left unread (a planning error)"));
         }
+    }
+    if let Some(error) = ctx.errors().into_iter().next() {
+        return Err(format!("partition {partition}: LLVM reported an error while building it: {error}"));
     }
     Ok(owned)
 }
 
 struct PartitionEditor<'a, 'm> {
-    module: &'a ModuleRef<'m>,
-    /// Handles in fact order (`apply` tracks which were erased).
-    globals: Vec<Global<'m>>,
+    /// The module's globals in fact order.
+    globals: GlobalTable<'m>,
     input: &'a SplitInput,
     partition: u32,
 }
 
-impl<'a, 'm> PartitionEditor<'a, 'm> {
+impl PartitionEditor<'_, '_> {
     fn decision(&self, i: usize) -> Decision {
         self.input.plan.decision(self.partition, i)
     }
@@ -68,22 +70,24 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
     fn apply(mut self) -> Result<(), String> {
         let facts = &self.input.facts;
         // 1. Bodies: read those this partition keeps, drop the rest unread.
-        for (i, g) in self.globals.iter().enumerate() {
-            if g.kind() != GlobalKind::Function || !facts.globals[i].is_definition {
+        for (i, f) in facts.globals.iter().enumerate() {
+            if f.id.kind != GlobalKind::Function || !f.is_definition {
                 continue;
             }
             match self.decision(i) {
-                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy => g.materialize()?,
+                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy => {
+                    self.globals.get(i).expect("nothing erased yet").materialize()?
+                }
                 _ => {
-                    g.delete_body();
+                    self.globals.delete_body(i);
                 }
             }
         }
 
         // 2. Initializers of variables this partition does not define.
-        let dbg = self.module.md_kind("dbg");
-        for (i, g) in self.globals.iter().enumerate() {
-            let f = &facts.globals[i];
+        let dbg = self.globals.module().md_kind("dbg");
+        for (i, f) in facts.globals.iter().enumerate() {
+            let g = self.globals.get(i).expect("nothing erased yet");
             if f.is_variable() && f.is_definition && f.special.is_none() {
                 match self.decision(i) {
                     Decision::Declare | Decision::Drop => {
@@ -97,38 +101,39 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
         }
 
         // 3. Special arrays: llvm.used filtered, primary-only arrays dropped.
-        let index: HashMap<Global<'m>, usize> = self.globals.iter().enumerate().map(|(i, g)| (*g, i)).collect();
-        let mut erased = vec![false; self.globals.len()];
+        let index: HashMap<GlobalKey, usize> =
+            (0..self.globals.len()).filter_map(|i| Some((self.globals.get(i)?.id(), i))).collect();
+        let (plan, partition) = (&self.input.plan, self.partition);
         for (i, f) in facts.globals.iter().enumerate() {
             match (f.special, self.decision(i)) {
                 (Some(SpecialArray::Used), _) => {
-                    let keep = |e: crate::ir::Value<'m>| match e.underlying_global() {
+                    let keep = |e: crate::ir::Value<'_>| match e.underlying_global() {
                         Some(g) => index
-                            .get(&g)
-                            .map_or(false, |&j| matches!(self.decision(j), Decision::Define | Decision::LocalCopy)),
+                            .get(&g.id())
+                            .map_or(false, |&j| matches!(plan.decision(partition, j), Decision::Define | Decision::LocalCopy)),
                         None => false,
                     };
-                    self.module.filter_appending_array(self.globals[i], keep);
-                    erased[i] = true; // the handle may be stale now; never touched again
+                    self.globals.filter_appending_array(i, keep);
                 }
                 (Some(SpecialArray::PrimaryOnly), Decision::Drop) => {
-                    self.globals[i].erase();
-                    erased[i] = true;
+                    if !self.globals.erase_if_unused(i) {
+                        return Err(format!("partition {partition}: {} is used", f.display_name()));
+                    }
                 }
                 _ => {}
             }
         }
         if self.partition != 0 && facts.has_module_asm {
-            self.module.set_module_asm("");
+            self.globals.module().set_module_asm("");
         }
 
         // 4. Names, linkage and visibility.
-        for i in 0..self.globals.len() {
-            if erased[i] {
+        for (i, f) in facts.globals.iter().enumerate() {
+            // A filtered `llvm.used` is final.
+            if f.special == Some(SpecialArray::Used) {
                 continue;
             }
-            let f = &facts.globals[i];
-            let g = self.globals[i];
+            let Some(g) = self.globals.get(i) else { continue };
             let d = self.decision(i);
             let promotion = self.input.plan.promotions[i].as_ref();
             if let Some(p) = promotion {
@@ -171,22 +176,21 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
         }
 
         // 5. Aliases and ifuncs this partition only refers to.
-        for i in 0..self.globals.len() {
-            let f = &facts.globals[i];
-            if erased[i] || !matches!(f.id.kind, GlobalKind::Alias | GlobalKind::IFunc) {
+        for (i, f) in facts.globals.iter().enumerate() {
+            if !matches!(f.id.kind, GlobalKind::Alias | GlobalKind::IFunc) {
                 continue;
             }
             match self.decision(i) {
                 Decision::Declare if f.is_strong_alias() => {
-                    self.globals[i].resolve_alias();
-                    erased[i] = true;
+                    self.globals.resolve_alias(i);
                 }
                 Decision::Declare => {
-                    let decl = self.globals[i].replace_with_declaration();
-                    if self.input.plan.preemptible_declarations[i] {
-                        decl.set_dso_local(false);
+                    let preemptible = self.input.plan.preemptible_declarations[i];
+                    if let Some(declaration) = self.globals.replace_with_declaration(i) {
+                        if preemptible {
+                            declaration.set_dso_local(false);
+                        }
                     }
-                    self.globals[i] = decl;
                 }
                 _ => {}
             }
@@ -198,21 +202,19 @@ impl<'a, 'm> PartitionEditor<'a, 'm> {
         while changed {
             changed = false;
             for i in 0..self.globals.len() {
-                if erased[i] || facts.globals[i].special.is_some() {
+                if self.globals.get(i).is_none() || facts.globals[i].special.is_some() {
                     continue;
                 }
                 // Declarations stay even if unused: they are what metadata
                 // (indirect-call targets) refers to; copies nobody uses go.
                 let removable = matches!(self.decision(i), Decision::Drop | Decision::AvailableExternally);
-                if removable && self.globals[i].is_unused() {
-                    self.globals[i].erase();
-                    erased[i] = true;
+                if removable && self.globals.erase_if_unused(i) {
                     changed = true;
                 }
             }
         }
         for i in 0..self.globals.len() {
-            if !erased[i] && self.decision(i) == Decision::Drop && facts.globals[i].special.is_none() {
+            if self.globals.get(i).is_some() && self.decision(i) == Decision::Drop && facts.globals[i].special.is_none() {
                 return Err(format!(
                     "partition {}: {} is still used after the split (a planning error)",
                     self.partition,

@@ -78,8 +78,7 @@ impl Split {
     }
 }
 
-/// Reads the module and plans its partitions. Only reads the module (see
-/// [`module_facts::collect`]). The input is verified where it is used:
+/// Reads the module and plans its partitions. The input is verified where it is used:
 /// while it is split ([`write_partitions`]) or before it is annotated
 /// ([`annotate`]).
 pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split, SplitError> {
@@ -143,14 +142,14 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
 /// Plans the split of `module` and writes every partition to `PREFIX.K.bc`,
 /// on the process's worker pool. Either all files are written or none is.
 ///
-/// The serialization of the module, which every partition is built from,
-/// is the one step nothing can start before, so it has this thread to
-/// itself. A second thread meanwhile plans the split, hands the plan over,
-/// and then verifies the input while the partitions are built (each in a
-/// context of its own, never touching the input). Both threads only read
-/// the module. No partition is written before the verifier
-/// has passed the input; the partitions themselves are left to the tools
-/// that read them (`opt` and `llc` verify their input).
+/// Only one thread touches the module at a time (LLVM's IR is not
+/// synchronized, and even its readers fill caches: `StructType::isSized`,
+/// metadata kind names). This thread plans the split, then serializes the
+/// module; from then on the partitions are built from the bitcode, each in a
+/// context of its own, while this thread verifies the module, the only one
+/// to touch it. No partition is written before the verifier has passed the
+/// input; the partitions themselves are left to the tools that read them
+/// (`opt` and `llc` verify their input).
 pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Path) -> Result<PlanSummary, SplitError> {
     check_output_dir(prefix)?;
     let pool = crate::worker::pool().map_err(SplitError::Output)?;
@@ -159,52 +158,36 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
         p.push(format!(".tmp{}", std::process::id()));
         PathBuf::from(p)
     };
-    let (plan_tx, plan_rx) = crossbeam_channel::bounded(1);
+    let split = plan_module(module, opts)?;
+    let t = Instant::now();
+    let bitcode = module.to_bitcode();
+    log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), elapsed_ms(t));
+    let summary = split.summary();
+    let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
     let input_verdict = Arc::new(InputVerdict::default());
     let verdict_for_jobs = input_verdict.clone();
-    let mut written = 0;
-    // SAFETY: both threads only read the module: planning (see
-    // `module_facts::collect`), the verifier and the bitcode writer; the
-    // partitions are built in contexts of their own.
-    let (outcome, verdict) = unsafe {
-        module.read_in_parallel(
-            // `move`: if planning panics, the sender is dropped and `recv` fails.
-            move |m| {
-                let _ = plan_tx.send(plan_module(m, opts));
-                // Decided when dropped, as failed if the verifier unwinds.
-                let mut decision = Decision(&input_verdict, false);
-                let verdict = m.verify();
-                decision.1 = verdict.is_ok();
-                verdict
-            },
-            || {
-                let t = Instant::now();
-                let bitcode = module.to_bitcode();
-                log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), elapsed_ms(t));
-                let split = plan_rx.recv().map_err(|_| SplitError::Internal("planning panicked".into()))??;
-                let summary = split.summary();
-                written = summary.partitions;
-                let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
-                build_and_write_all(pool, input, verdict_for_jobs, &tmp).map_err(SplitError::Internal)?;
-                Ok(summary)
-            },
-        )
-    };
-    // A broken input explains any other failure: report it first.
-    let verdict = match verdict {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(message)) => Err(SplitError::BrokenInput(message)),
+    // The builder thread gets nothing of the module: handles on it are
+    // neither `Send` nor `Sync`, so the compiler checks that it cannot.
+    let (verdict, outcome) = std::thread::scope(|scope| {
+        let builder = scope.spawn(|| build_and_write_all(pool, input, verdict_for_jobs, &tmp));
+        // Decided when dropped, as failed if the verifier unwinds.
+        let mut decision = Decision(&input_verdict, false);
+        let verdict = module.verify();
+        decision.1 = verdict.is_ok();
+        drop(decision);
+        (verdict, builder.join())
+    });
+    let outcome = match outcome {
+        Ok(result) => result.map_err(SplitError::Internal),
         Err(panic) => Err(SplitError::Internal(crate::worker::panic_text(&panic))),
     };
-    let summary = match verdict.and(outcome) {
-        Ok(summary) => summary,
-        Err(e) => {
-            for k in 0..written {
-                let _ = std::fs::remove_file(tmp(k));
-            }
-            return Err(e);
+    // A broken input explains any other failure: report it first.
+    if let Err(e) = verdict.map_err(SplitError::BrokenInput).and(outcome) {
+        for k in 0..summary.partitions {
+            let _ = std::fs::remove_file(tmp(k));
         }
-    };
+        return Err(e);
+    }
     for k in 0..summary.partitions {
         std::fs::rename(tmp(k), partition_path(prefix, k))
             .map_err(|e| SplitError::Output(format!("cannot create {}: {e}", partition_path(prefix, k).display())))?;

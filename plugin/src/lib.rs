@@ -39,7 +39,7 @@ unsafe extern "C" fn plugin_registrar(pass_builder: *mut std::ffi::c_void) {
     // No panic may unwind into LLVM: without mtpc, the host compiles as usual.
     let registered = std::panic::catch_unwind(|| {
         // SAFETY: LLVM calls the registrar with its PassBuilder.
-        unsafe { mtpc_passes::host::register(pass_builder) }
+        unsafe { mtpc_passes::ir::host_pipeline::register(pass_builder) }
     });
     if registered.is_err() {
         eprintln!("mtpc: error: internal error while registering; mtpc is off for this compilation");

@@ -20,8 +20,16 @@ extern "C" {
     pub(super) fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_all_bodies_read(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_materialize_all(m: LLVMModuleRef, message: *mut *mut c_char) -> bool;
-    pub(super) fn mtpc_global_is_unused(v: LLVMValueRef) -> bool;
-    pub(super) fn mtpc_erase_global(v: LLVMValueRef);
+    pub(super) fn mtpc_erase_global_if_unused(v: LLVMValueRef) -> bool;
+    pub(super) fn mtpc_wrapped_global(v: LLVMValueRef) -> LLVMValueRef;
+    pub(super) fn mtpc_load_lazy(
+        context: LLVMContextRef,
+        data: *const c_char,
+        len: usize,
+        name: *const c_char,
+        module: *mut LLVMModuleRef,
+        message: *mut *mut c_char,
+    ) -> bool;
     pub(super) fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_resolve_alias(v: LLVMValueRef);
     pub(super) fn mtpc_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;

@@ -76,12 +76,16 @@ unsafe fn loaded_object(address: *const std::ffi::c_void) -> Option<LoadedObject
     if address.is_null() {
         return None;
     }
-    let mut info: libc::Dl_info = std::mem::zeroed();
-    if libc::dladdr(address, &mut info) == 0 || info.dli_fname.is_null() {
-        return None;
+    // SAFETY: dladdr fills `info` for an address in a loaded object (the
+    // caller's promise); the file name it gives lives as long as the object.
+    unsafe {
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        if libc::dladdr(address, &mut info) == 0 || info.dli_fname.is_null() {
+            return None;
+        }
+        let file = CStr::from_ptr(info.dli_fname).to_string_lossy().into_owned();
+        Some(LoadedObject { base: info.dli_fbase as usize, file })
     }
-    let file = CStr::from_ptr(info.dli_fname).to_string_lossy().into_owned();
-    Some(LoadedObject { base: info.dli_fbase as usize, file })
 }
 
 /// `libLLVM-15.so.1` and `libLLVM.so.17` → the major version.

@@ -26,17 +26,26 @@ use super::{ModuleRef, OptLevel, OwnedContext, PipelinePhase};
 /// # Safety
 /// `data` must hold `len` bytes for as long as the result is used.
 unsafe fn text<'a>(data: *const c_char, len: usize) -> std::borrow::Cow<'a, str> {
-    String::from_utf8_lossy(std::slice::from_raw_parts(data.cast::<u8>(), len))
+    // SAFETY: the caller's promise.
+    String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(data.cast::<u8>(), len) })
 }
 
-/// Registers `mtpc-parallel` (automatic mode at the extension points, and
-/// pipeline text) with a host PassBuilder.
+/// Registers mtpc with one host PassBuilder (the plugin's registrar calls
+/// this): `mtpc-split` through llvm-plugin, parsed by
+/// [`crate::host::parse_split_pipeline_element`]; `mtpc-parallel`
+/// (automatic mode at the extension points, and pipeline text) through the
+/// shim, which calls back [`crate::host::PARALLEL_HOOKS`].
 ///
 /// # Safety
 /// `pass_builder` must be the `llvm::PassBuilder*` LLVM 16 hands to a
 /// plugin's registrar.
 pub unsafe fn register(pass_builder: *mut c_void) {
-    mtpc_host_pipeline_register(pass_builder)
+    crate::logging::init();
+    // SAFETY: the caller's promise.
+    let mut builder = unsafe { llvm_plugin::PassBuilder::from_raw(pass_builder) };
+    builder.add_module_pipeline_parsing_callback(crate::host::parse_split_pipeline_element);
+    // SAFETY: as above.
+    unsafe { mtpc_host_pipeline_register(pass_builder) }
 }
 
 /// The parameters of one `mtpc-parallel` pass, as the shim keeps them
@@ -79,7 +88,7 @@ impl ParallelRequest {
 /// How the Rust side answers the shim: the functions behind
 /// `mtpc_rs_run_parallel` and `mtpc_rs_parse_parallel` (`crate::host`).
 pub struct Hooks {
-    pub run: fn(&ParallelRequest, &ModuleRef<'_>, &PassRun<'_>) -> bool,
+    pub run: fn(&ParallelRequest, &mut ModuleRef<'_>, &PassRun<'_>) -> bool,
     pub parse: fn(&str) -> ParseOutcome,
 }
 
@@ -97,9 +106,13 @@ const HOOKS: Hooks = crate::host::PARALLEL_HOOKS;
 extern "C" fn mtpc_rs_run_parallel(request: *const ParallelRequest, module: LLVMModuleRef, run: *mut c_void) -> bool {
     // SAFETY: the shim's pass hands its request, the module it runs on and
     // its run for the duration of this call.
-    let (request, module, run) = unsafe { (&*request, ModuleRef::from_raw(module), PassRun { raw: run, _run: PhantomData }) };
+    let (request, run) = unsafe { (&*request, PassRun { raw: run, _run: PhantomData }) };
     // No panic may unwind into LLVM; the hook catches its own, this is the last guard.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (HOOKS.run)(request, &module, &run))).unwrap_or(false)
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: (see above) the module is the pass's alone during the call.
+        unsafe { ModuleRef::with_raw(module, |module| (HOOKS.run)(request, module, &run)) }
+    }))
+    .unwrap_or(false)
 }
 
 #[no_mangle]

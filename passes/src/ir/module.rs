@@ -6,12 +6,11 @@ use std::ffi::CString;
 use std::marker::PhantomData;
 use std::path::Path;
 
-use llvm_sys::bit_reader::LLVMGetBitcodeModuleInContext2;
 use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::{LLVMCreateTargetData, LLVMDisposeTargetData, LLVMTargetDataRef};
-use llvm_sys::LLVMLinkage;
+use llvm_sys::{LLVMDiagnosticSeverity, LLVMLinkage};
 
 use super::ffi::*;
 use super::values::{Global, GlobalKind, Value};
@@ -22,9 +21,16 @@ pub struct ModuleRef<'m> {
     _owner: PhantomData<&'m mut ()>,
 }
 
+/// Runs `f` on the module a host's pass manager hands to a pass through
+/// llvm-plugin: the handle cannot leave `f`.
+pub fn with_plugin_module<R>(module: &mut llvm_plugin::inkwell::module::Module<'_>, f: impl for<'a> FnOnce(&mut ModuleRef<'a>) -> R) -> R {
+    // SAFETY: inkwell's module is valid, and ours alone while it is borrowed.
+    unsafe { ModuleRef::with_raw(module.as_mut_ptr(), f) }
+}
+
 /// A private copy of a module's data layout. Sizes are asked of it, not of
-/// the module's own, whose cache of struct layouts would be filled (changed)
-/// while other threads read the module.
+/// the module's own, whose cache of struct layouts would grow with every
+/// type asked about.
 pub struct DataLayout {
     pub(super) raw: LLVMTargetDataRef,
 }
@@ -37,13 +43,13 @@ impl Drop for DataLayout {
 }
 
 impl<'m> ModuleRef<'m> {
-    /// Borrows a module owned elsewhere (the host's, through llvm-plugin).
+    /// Runs `f` on a module owned elsewhere (a host's pass manager): the
+    /// handle cannot leave `f`.
     ///
     /// # Safety
-    /// `raw` must be a valid module that outlives `'m` and is not used
-    /// through another handle meanwhile.
-    pub unsafe fn from_raw(raw: LLVMModuleRef) -> Self {
-        ModuleRef { raw, _owner: PhantomData }
+    /// `raw` must be a valid module that nothing else uses while `f` runs.
+    pub(super) unsafe fn with_raw<R>(raw: LLVMModuleRef, f: impl for<'a> FnOnce(&mut ModuleRef<'a>) -> R) -> R {
+        f(&mut ModuleRef { raw, _owner: PhantomData })
     }
 
     fn context(&self) -> LLVMContextRef {
@@ -58,7 +64,7 @@ impl<'m> ModuleRef<'m> {
     }
 
     fn collect(&self, first: unsafe extern "C" fn(LLVMModuleRef) -> LLVMValueRef,
-               next: unsafe extern "C" fn(LLVMValueRef) -> LLVMValueRef) -> Vec<Global<'m>> {
+               next: unsafe extern "C" fn(LLVMValueRef) -> LLVMValueRef) -> Vec<Global<'_>> {
         let mut out = Vec::new();
         // SAFETY: standard LLVM-C iteration over a live module's list.
         unsafe {
@@ -72,7 +78,7 @@ impl<'m> ModuleRef<'m> {
     }
 
     /// Every global value, by kind, each list in module order.
-    pub fn globals(&self, kind: GlobalKind) -> Vec<Global<'m>> {
+    pub fn globals(&self, kind: GlobalKind) -> Vec<Global<'_>> {
         match kind {
             GlobalKind::Function => self.collect(LLVMGetFirstFunction, LLVMGetNextFunction),
             GlobalKind::Variable => self.collect(LLVMGetFirstGlobal, LLVMGetNextGlobal),
@@ -158,44 +164,6 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
-    /// Replaces the initializer of an appending array (`llvm.used` and
-    /// friends) by the subset of its elements that `keep` accepts; erases
-    /// the array if nothing remains.
-    pub fn filter_appending_array(&self, array: Global<'m>, keep: impl Fn(Value<'m>) -> bool) {
-        let Some(init) = array.initializer() else { return };
-        let elements: Vec<Value<'m>> = init.operands().collect();
-        let kept: Vec<LLVMValueRef> = elements
-            .iter()
-            .copied()
-            .filter(|&e| keep(e))
-            .map(|e| e.raw)
-            .collect();
-        if kept.len() == elements.len() {
-            return;
-        }
-        if kept.is_empty() {
-            array.erase();
-            return;
-        }
-        // SAFETY: a new array of the same element type replaces the old
-        // global, which takes its name; the old one has no other uses.
-        unsafe {
-            let elem_ty = LLVMGetElementType(LLVMTypeOf(init.raw));
-            let new_init = LLVMConstArray(elem_ty, kept.as_ptr() as *mut _, kept.len() as u32);
-            let name = array.name();
-            array.set_name("");
-            let cname = CString::new(name).expect("array name without NUL");
-            let replacement = LLVMAddGlobal(self.raw, LLVMTypeOf(new_init), cname.as_ptr());
-            LLVMSetInitializer(replacement, new_init);
-            LLVMSetLinkage(replacement, LLVMLinkage::LLVMAppendingLinkage);
-            if let Some(section) = array.section() {
-                let cs = CString::new(section).expect("section without NUL");
-                LLVMSetSection(replacement, cs.as_ptr());
-            }
-            array.erase();
-        }
-    }
-
     pub fn verify(&self) -> Result<(), String> {
         let mut msg = std::ptr::null_mut();
         // SAFETY: ReturnStatus only reports, never aborts.
@@ -221,38 +189,6 @@ impl<'m> ModuleRef<'m> {
         Bitcode { raw, data: data.cast(), len }
     }
 
-    /// Runs `side` on a second thread and `main` on this one, and returns
-    /// both results (`side`'s as `Err` with the panic if it panicked).
-    ///
-    /// # Safety
-    ///
-    /// Both closures must only read the module and create nothing in its
-    /// context (LLVM's IR is not synchronized): the verifier, the bitcode
-    /// writer (both take a `const Module &`) and
-    /// [`crate::module_facts::collect`] qualify. `main` may do anything in
-    /// other contexts.
-    pub unsafe fn read_in_parallel<A: Send, B>(
-        &self,
-        side: impl FnOnce(&ModuleRef<'_>) -> A + Send,
-        main: impl FnOnce() -> B,
-    ) -> (B, std::thread::Result<A>) {
-        struct ReadOnly(LLVMModuleRef);
-        // SAFETY: the caller promises read-only use (see above), and the
-        // scope ends before `self` can be used again.
-        unsafe impl Send for ReadOnly {}
-        unsafe impl Sync for ReadOnly {}
-        let shared = ReadOnly(self.raw);
-        std::thread::scope(|scope| {
-            let side = scope.spawn(|| {
-                let shared = &shared;
-                // SAFETY: a read-only view of the module (see above).
-                side(&unsafe { ModuleRef::from_raw(shared.0) })
-            });
-            let result = main();
-            (result, side.join())
-        })
-    }
-
     /// Writes the module as bitcode (without the LTO symbol table) to `path`.
     pub fn write_bitcode(&self, path: &Path) -> Result<(), String> {
         let cpath = CString::new(path.to_string_lossy().as_bytes())
@@ -269,7 +205,7 @@ impl<'m> ModuleRef<'m> {
     /// Replaces everything the module defines by `asm` as module-level
     /// inline asm (the module flags stay), so that the host's own code
     /// generation assembles it into the object it writes.
-    pub fn replace_with_asm(&self, asm: &[u8]) {
+    pub fn replace_with_asm(&mut self, asm: &[u8]) {
         // SAFETY: the text is copied by LLVM.
         unsafe { mtpc_replace_module_with_asm(self.raw, asm.as_ptr().cast(), asm.len()) }
     }
@@ -284,7 +220,7 @@ impl<'m> ModuleRef<'m> {
     /// Finishes the lazy load of a module and frees its bitcode reader.
     /// Runs LLVM's bitcode upgrades, which verify a module with debug info
     /// and abort the process if it is broken: verify it first.
-    pub fn finish_lazy_load(&self) -> Result<(), String> {
+    pub fn finish_lazy_load(&mut self) -> Result<(), String> {
         let mut msg = std::ptr::null_mut();
         // SAFETY: raw is a live (possibly lazy) module.
         if unsafe { mtpc_materialize_all(self.raw, &mut msg) } {
@@ -323,8 +259,10 @@ impl Drop for Bitcode {
 }
 
 /// An LLVM context owned by one thread, with the modules loaded into it.
+/// Errors LLVM reports in it are recorded (see [`OwnedContext::errors`]).
 pub struct OwnedContext {
     pub(super) raw: LLVMContextRef,
+    errors: Box<std::sync::Mutex<Vec<String>>>,
 }
 
 // SAFETY: an LLVMContext may move between threads as long as only one
@@ -333,29 +271,53 @@ unsafe impl Send for OwnedContext {}
 
 impl OwnedContext {
     pub fn new() -> Self {
-        // SAFETY: creates a fresh context, disposed in Drop.
-        OwnedContext { raw: unsafe { LLVMContextCreate() } }
+        let errors = Box::new(std::sync::Mutex::new(Vec::new()));
+        // SAFETY: creates a fresh context, disposed in Drop; the handler's
+        // list is boxed, so its address stays valid as long as the context.
+        unsafe {
+            let raw = LLVMContextCreate();
+            let list = &*errors as *const std::sync::Mutex<Vec<String>> as *mut std::ffi::c_void;
+            LLVMContextSetDiagnosticHandler(raw, Some(record_error), list);
+            OwnedContext { raw, errors }
+        }
     }
 
     /// Loads a module lazily from bitcode: bodies are read on materialization.
     /// The bytes must outlive the returned module.
     pub fn load_lazy<'c>(&'c self, bitcode: &'c [u8], name: &str) -> Result<OwnedModule<'c>, String> {
-        let cname = CString::new(name).unwrap_or_default();
-        // SAFETY: the memory buffer is a non-owning view of `bitcode`, which
-        // outlives the module by the lifetime 'c; the module owns the view.
-        unsafe {
-            let buf = LLVMCreateMemoryBufferWithMemoryRange(
-                bitcode.as_ptr().cast(),
-                bitcode.len(),
-                cname.as_ptr(),
-                0,
-            );
-            let mut module = std::ptr::null_mut();
-            if LLVMGetBitcodeModuleInContext2(self.raw, buf, &mut module) != 0 {
-                return Err("cannot read the module's bitcode".into());
-            }
-            Ok(OwnedModule { raw: module, _ctx: PhantomData })
+        let cname = CString::new(name.replace('\0', " ")).expect("no NUL left");
+        let (mut module, mut message) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: the reader keeps a view of `bitcode`, which outlives the
+        // module by the lifetime 'c; errors come back as a message.
+        let loaded = unsafe {
+            mtpc_load_lazy(self.raw, bitcode.as_ptr().cast(), bitcode.len(), cname.as_ptr(), &mut module, &mut message)
+        };
+        if !loaded {
+            return Err(format!("cannot read the module's bitcode: {}", take_malloc_message(message)));
         }
+        Ok(OwnedModule { raw: module, _ctx: PhantomData })
+    }
+
+    /// The errors LLVM reported in this context (as diagnostics, which its
+    /// default handler would have answered by ending the process), oldest
+    /// first. A handler installed later (a partition's compile) replaces
+    /// the one that records them.
+    pub fn errors(&self) -> Vec<String> {
+        self.errors.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Records the errors among a context's diagnostics; ignores the rest.
+extern "C" fn record_error(info: LLVMDiagnosticInfoRef, errors: *mut std::ffi::c_void) {
+    // SAFETY: `errors` is the context's boxed list (see OwnedContext::new),
+    // alive as long as the context; `info` is valid during the call.
+    unsafe {
+        if LLVMGetDiagInfoSeverity(info) != LLVMDiagnosticSeverity::LLVMDSError {
+            return;
+        }
+        let text = take_message(LLVMGetDiagInfoDescription(info));
+        let errors = &*(errors as *const std::sync::Mutex<Vec<String>>);
+        errors.lock().unwrap_or_else(|e| e.into_inner()).push(text);
     }
 }
 
@@ -391,3 +353,123 @@ impl Drop for OwnedModule<'_> {
     }
 }
 
+
+/// The globals of a module by position, and the edits that may delete one.
+///
+/// The table holds the module mutably, so no other handle on it is alive,
+/// and every handle it gives out borrows the table, so none survives an
+/// edit that deletes a global or a function body. A deleted global's slot
+/// is empty; asking for it again gives `None`.
+pub struct GlobalTable<'a> {
+    module: ModuleRef<'a>,
+    slots: Vec<Option<LLVMValueRef>>,
+}
+
+impl<'a> GlobalTable<'a> {
+    /// The module's globals, the kinds in the order given, each kind in
+    /// module order.
+    pub fn new(module: &'a mut ModuleRef<'_>, kinds: &[GlobalKind]) -> Self {
+        let module = ModuleRef { raw: module.raw, _owner: PhantomData };
+        let slots = kinds.iter().flat_map(|&k| module.globals(k)).map(|g| Some(g.raw)).collect();
+        GlobalTable { module, slots }
+    }
+
+    pub fn module(&self) -> &ModuleRef<'a> {
+        &self.module
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Global `i`, unless it was deleted.
+    pub fn get(&self, i: usize) -> Option<Global<'_>> {
+        self.slots[i].map(Global::new)
+    }
+
+    fn live(&self, i: usize, kinds: &[GlobalKind]) -> Option<LLVMValueRef> {
+        let raw = self.slots[i]?;
+        kinds.contains(&Global::new(raw).kind()).then_some(raw)
+    }
+
+    /// Turns function `i` into a declaration (without loading a lazy body);
+    /// false if `i` is not a live function.
+    pub fn delete_body(&mut self, i: usize) -> bool {
+        let Some(raw) = self.live(i, &[GlobalKind::Function]) else { return false };
+        // SAFETY: a live function; handles on its instructions borrow the table.
+        unsafe { mtpc_function_delete_body(raw) };
+        true
+    }
+
+    /// Erases global `i` if nothing but dead constants uses it; true if it
+    /// is gone (or was already).
+    pub fn erase_if_unused(&mut self, i: usize) -> bool {
+        let Some(raw) = self.slots[i] else { return true };
+        // SAFETY: a live global; the shim erases it only if it has no uses.
+        let erased = unsafe { mtpc_erase_global_if_unused(raw) };
+        if erased {
+            self.slots[i] = None;
+        }
+        erased
+    }
+
+    /// Replaces the uses of alias `i` by its aliasee and erases it; false if
+    /// `i` is not a live alias.
+    pub fn resolve_alias(&mut self, i: usize) -> bool {
+        let Some(raw) = self.live(i, &[GlobalKind::Alias]) else { return false };
+        // SAFETY: a live alias, gone afterwards (its slot emptied).
+        unsafe { mtpc_resolve_alias(raw) };
+        self.slots[i] = None;
+        true
+    }
+
+    /// Replaces alias or ifunc `i` by a same-named declaration, which takes
+    /// its slot.
+    pub fn replace_with_declaration(&mut self, i: usize) -> Option<Global<'_>> {
+        let raw = self.live(i, &[GlobalKind::Alias, GlobalKind::IFunc])?;
+        // SAFETY: a live alias or ifunc; the declaration replaces it.
+        let declaration = unsafe { mtpc_replace_with_declaration(raw) };
+        self.slots[i] = Some(declaration);
+        Some(Global::new(declaration))
+    }
+
+    /// Replaces the initializer of appending array `i` (`llvm.used` and
+    /// friends) by the subset of its elements that `keep` accepts; erases
+    /// the array if nothing remains. The slot holds the new array.
+    pub fn filter_appending_array(&mut self, i: usize, keep: impl Fn(Value<'_>) -> bool) {
+        let Some(array) = self.live(i, &[GlobalKind::Variable]).map(Global::new) else { return };
+        let Some(init) = array.initializer() else { return };
+        let elements: Vec<Value<'_>> = init.operands().collect();
+        let kept: Vec<LLVMValueRef> = elements.iter().copied().filter(|&e| keep(e)).map(|e| e.raw).collect();
+        if kept.len() == elements.len() {
+            return;
+        }
+        if kept.is_empty() {
+            self.erase_if_unused(i);
+            return;
+        }
+        // SAFETY: a new array of the same element type replaces the old
+        // global, which gives it its name and has no uses (an appending
+        // array is only read by the code generator).
+        unsafe {
+            let elem_ty = LLVMGetElementType(LLVMTypeOf(init.raw));
+            let new_init = LLVMConstArray(elem_ty, kept.as_ptr() as *mut _, kept.len() as u32);
+            let name = array.name();
+            array.set_name("");
+            let cname = CString::new(name).expect("array name without NUL");
+            let replacement = LLVMAddGlobal(self.module.raw, LLVMTypeOf(new_init), cname.as_ptr());
+            LLVMSetInitializer(replacement, new_init);
+            LLVMSetLinkage(replacement, LLVMLinkage::LLVMAppendingLinkage);
+            if let Some(section) = array.section() {
+                let cs = CString::new(section).expect("section without NUL");
+                LLVMSetSection(replacement, cs.as_ptr());
+            }
+            self.erase_if_unused(i);
+            self.slots[i] = Some(replacement);
+        }
+    }
+}

@@ -41,8 +41,12 @@ pub struct Value<'m> {
 }
 
 /// What one operand of an instruction or constant is, for reference walking.
+/// Every kind of value LLVM 16 has maps to one of these (see
+/// [`Value::classify`]).
 pub enum Operand<'m> {
-    /// A global value (function, variable, alias, ifunc).
+    /// A global value (function, variable, alias, ifunc), named directly or
+    /// through `dso_local_equivalent` or `no_cfi` (constants that LLVM-C
+    /// reports as instructions).
     Global(Global<'m>),
     /// `blockaddress(@f, %bb)`: the function whose block is taken.
     BlockAddress(Global<'m>),
@@ -50,8 +54,14 @@ pub enum Operand<'m> {
     Aggregate(Value<'m>),
     /// Inline asm text used as a callee.
     InlineAsm(String),
-    /// A metadata node (its operands may be globals, e.g. `!callees`).
-    Other,
+    /// A constant that refers to nothing (integer, float, null, undef,
+    /// poison, zero, data array or vector, `none` token, target `none`).
+    Data,
+    /// Metadata used as a value (`metadata ptr @g` in a call of an
+    /// intrinsic): no use of what it names, so never a reference to keep.
+    Metadata,
+    /// A value local to a function: an instruction, argument or block.
+    Local,
 }
 
 impl<'m> Value<'m> {
@@ -59,28 +69,44 @@ impl<'m> Value<'m> {
         Value { raw, _module: PhantomData }
     }
 
-    /// Classifies this value as an operand.
+    /// Classifies this value as an operand. The match is exhaustive over
+    /// LLVM-C's value kinds; the two constants LLVM-C has no kind for are
+    /// told apart from instructions by the shim.
     pub fn classify(self) -> Operand<'m> {
+        use LLVMValueKind::*;
         // SAFETY: raw is a live value of the borrowed module.
-        unsafe {
-            use LLVMValueKind::*;
-            match LLVMGetValueKind(self.raw) {
-                LLVMFunctionValueKind | LLVMGlobalVariableValueKind | LLVMGlobalAliasValueKind
-                | LLVMGlobalIFuncValueKind => Operand::Global(Global::new(self.raw)),
-                LLVMBlockAddressValueKind => {
-                    Operand::BlockAddress(Global::new(LLVMGetOperand(self.raw, 0)))
-                }
-                LLVMConstantExprValueKind
-                | LLVMConstantArrayValueKind
-                | LLVMConstantStructValueKind
-                | LLVMConstantVectorValueKind => Operand::Aggregate(self),
-                LLVMInlineAsmValueKind => {
-                    let mut len = 0usize;
+        let kind = unsafe { LLVMGetValueKind(self.raw) };
+        match kind {
+            LLVMFunctionValueKind | LLVMGlobalVariableValueKind | LLVMGlobalAliasValueKind
+            | LLVMGlobalIFuncValueKind => Operand::Global(Global::new(self.raw)),
+            // SAFETY: a block address has the function as operand 0.
+            LLVMBlockAddressValueKind => Operand::BlockAddress(Global::new(unsafe { LLVMGetOperand(self.raw, 0) })),
+            LLVMConstantExprValueKind | LLVMConstantArrayValueKind | LLVMConstantStructValueKind
+            | LLVMConstantVectorValueKind => Operand::Aggregate(self),
+            LLVMInlineAsmValueKind => {
+                let mut len = 0usize;
+                // SAFETY: raw is inline asm; the text lives as long as it.
+                let text = unsafe {
                     let text = mtpc_inline_asm_string(self.raw, &mut len);
-                    let bytes = std::slice::from_raw_parts(text.cast::<u8>(), len);
-                    Operand::InlineAsm(String::from_utf8_lossy(bytes).into_owned())
+                    std::slice::from_raw_parts(text.cast::<u8>(), len)
+                };
+                Operand::InlineAsm(String::from_utf8_lossy(text).into_owned())
+            }
+            LLVMUndefValueValueKind | LLVMPoisonValueKind | LLVMConstantAggregateZeroValueKind
+            | LLVMConstantDataArrayValueKind | LLVMConstantDataVectorValueKind | LLVMConstantIntValueKind
+            | LLVMConstantFPValueKind | LLVMConstantPointerNullValueKind | LLVMConstantTokenNoneValueKind
+            | LLVMConstantTargetNoneValueKind => Operand::Data,
+            LLVMMetadataAsValueValueKind => Operand::Metadata,
+            LLVMArgumentValueKind | LLVMBasicBlockValueKind | LLVMMemoryUseValueKind | LLVMMemoryDefValueKind
+            | LLVMMemoryPhiValueKind => Operand::Local,
+            LLVMInstructionValueKind => {
+                // SAFETY: the shim only asks the value's class.
+                let wrapped = unsafe { mtpc_wrapped_global(self.raw) };
+                if wrapped.is_null() {
+                    Operand::Local
+                } else {
+                    Operand::Global(Global::new(wrapped))
                 }
-                _ => Operand::Other,
             }
         }
     }
@@ -99,10 +125,13 @@ impl<'m> Value<'m> {
         None
     }
 
-    /// The operands of a user (instruction or constant).
+    /// The operands of a user (instruction or constant); none for any other
+    /// value (an argument, a block, inline asm, metadata).
     pub fn operands(self) -> impl Iterator<Item = Value<'m>> {
-        // SAFETY: raw is a live user; indices are within its operand count.
-        let count = unsafe { LLVMGetNumOperands(self.raw) }.max(0) as u32;
+        // SAFETY: raw is a live value; the operand count is asked of users
+        // only, and indices are within it.
+        let is_user = unsafe { !LLVMIsAUser(self.raw).is_null() };
+        let count = if is_user { unsafe { LLVMGetNumOperands(self.raw) }.max(0) as u32 } else { 0 };
         (0..count).map(move |i| Value::new(unsafe { LLVMGetOperand(self.raw, i) }))
     }
 
@@ -425,35 +454,16 @@ impl<'m> Global<'m> {
         }
     }
 
-    /// Turns a function into a declaration (without loading a lazy body).
-    pub fn delete_body(self) {
-        // SAFETY: raw is a function.
-        unsafe { mtpc_function_delete_body(self.raw) }
-    }
-
-    /// True if nothing but dead constants refers to this global.
-    pub fn is_unused(self) -> bool {
-        // SAFETY: raw is a live global value.
-        unsafe { mtpc_global_is_unused(self.raw) }
-    }
-
-    pub fn erase(self) {
-        // SAFETY: consumes the handle; the value is gone afterwards.
-        unsafe { mtpc_erase_global(self.raw) }
-    }
-
-    /// Replaces an alias or ifunc by a same-named declaration.
-    pub fn replace_with_declaration(self) -> Global<'m> {
-        // SAFETY: raw is an alias or ifunc; the new declaration replaces it.
-        Global::new(unsafe { mtpc_replace_with_declaration(self.raw) })
-    }
-
-    /// Replaces the uses of an alias by its aliasee and erases it.
-    pub fn resolve_alias(self) {
-        // SAFETY: raw is an alias.
-        unsafe { mtpc_resolve_alias(self.raw) }
+    /// A key for this global that outlives the handle (to find it again in a
+    /// [`super::GlobalTable`]); it cannot be used to reach the global.
+    pub fn id(self) -> GlobalKey {
+        GlobalKey(self.raw as usize)
     }
 }
+
+/// Identifies a global of one module while the module lives; only compared.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct GlobalKey(usize);
 
 /// The name of a COMDAT, read through the global that bears it.
 ///
