@@ -7,7 +7,8 @@
 # other plugins, output kinds, options and debug info as without mtpc), the CMake
 # package and toolchain file (tests/e2e_cmake.py), the make jobserver
 # (tests/e2e_make.py), clang's -ftime-trace (tests/e2e_time_trace.py) and
-# distcc (tests/e2e_distcc.py), and the benchmark's critical-path model
+# distcc (tests/e2e_distcc.py), a race detector on the host's module
+# (tests/e2e_race.py, helgrind), and the benchmark's critical-path model
 # (bench/model.py). Prints each suite's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,3 +25,4 @@ python3 tests/e2e_cmake.py
 python3 tests/e2e_make.py
 python3 tests/e2e_time_trace.py
 python3 tests/e2e_distcc.py
+python3 tests/e2e_race.py

@@ -122,6 +122,10 @@ class Generator:
         self.module_asm = []
         self.personality = False
         self.counter = 0
+        # While set, what is generated refers to no local: an
+        # available_externally definition is another module's, and cannot
+        # (ThinLTO imports one only with its locals promoted).
+        self.no_locals = False
 
     # -- helpers --------------------------------------------------------
     def chance(self, p):
@@ -256,17 +260,17 @@ class Generator:
     def data_ref(self):
         """A constant expression of type ptr to some global."""
         r = self.r
-        g = r.choice(self.of(self.addressable))
+        g = r.choice(self.of(lambda g: self.addressable(g) and not (self.no_locals and g.local)))
         if g.kind in ("data",) and g.size > 1 and self.chance(0.4):
             return "getelementptr inbounds (i8, ptr %s, i64 %d)" % (g.ref, r.randrange(g.size))
-        return "ptr " + g.ref if False else g.ref
+        return g.ref
 
     def ptr_const(self):
         r = self.r
         x = r.random()
         if x < 0.1:
             return "null"
-        if x < 0.2 and self.ba_blocks():
+        if x < 0.2 and self.ba_blocks() and not self.no_locals:
             ba = self.of(lambda g: "blockaddress" in g.flags)[0]
             return "blockaddress(%s, %%%s)" % (ba.ref, r.choice(self.ba_blocks()))
         return self.data_ref()
@@ -417,14 +421,19 @@ class Generator:
         lines = []
         vals = ["%x"]
         steps = r.choice([3, 6, 10, 20, 40, 90])
-        targets = self.call_targets(f)
-        stress = self.of(lambda g: "stress" in g.flags)
-        loadable = self.of(lambda g: g.kind in ("data", "tls") and g.size >= 8 and "batable" not in g.flags
-                           or g.kind == "declaration" and g.sig is None)
+        nl = self.no_locals
+
+        def usable(gs):
+            return [g for g in gs if not (nl and g.local)]
+
+        targets = usable(self.call_targets(f))
+        stress = usable(self.of(lambda g: "stress" in g.flags))
+        loadable = usable(self.of(lambda g: g.kind in ("data", "tls") and g.size >= 8 and "batable" not in g.flags
+                                  or g.kind == "declaration" and g.sig is None))
         storable = [g for g in loadable if g.writable and not getattr(g, "constant", False)
                     and g.linkage != "available_externally"]
-        vtables = self.of(lambda g: getattr(g, "shape", None) == "vtable")
-        locals_for_asm = [g for g in self.asm_targets if g is not f]
+        vtables = usable(self.of(lambda g: getattr(g, "shape", None) == "vtable"))
+        locals_for_asm = [] if nl else [g for g in self.asm_targets if g is not f]
         blk = 0
 
         def v():
@@ -470,7 +479,8 @@ class Generator:
                 lines.append("  %s = getelementptr inbounds [%d x ptr], ptr %s, i64 0, i64 %d"
                              % (slot, t.count, t.ref, r.randrange(t.count)))
                 lines.append("  %s = load ptr, ptr %s, align 8" % (fp, slot))
-                callees = self.of(lambda g: g.kind == "function" and g.sig == LAYER_SIG and "entry" not in g.flags)
+                callees = usable(self.of(lambda g: g.kind == "function" and g.sig == LAYER_SIG
+                                         and "entry" not in g.flags))
                 mdref = ""
                 if callees and self.chance(0.7):
                     chosen = r.sample(callees, min(len(callees), r.randint(1, 3)))
@@ -478,7 +488,7 @@ class Generator:
                 lines.append("  %s = call i64 %s(i64 %s, ptr %%p)%s" % (n, fp, v(), mdref))
                 vals.append(n)
             elif x < 0.9 and "entry" not in f.flags and self.of(lambda g: "blockaddress" in g.flags) and \
-                    "blockaddress" not in f.flags:
+                    "blockaddress" not in f.flags and not nl:
                 tbl = self.of(lambda g: "batable" in g.flags)[0]
                 n = self.fresh("bt")
                 lines.append("  %s = load ptr, ptr %s, align 8" % (n, tbl.ref))
@@ -564,7 +574,9 @@ class Generator:
                     "b1:", "  %r1 = mul i64 %x, 3", "  ret i64 %r1", "}"]
         if self.personality and "entry" not in f.flags and self.chance(0.3):
             f.flags.add("personality")
+        self.no_locals = f.linkage == "available_externally"
         body = self.layer_body(f)
+        self.no_locals = False
         return [self.header(f, "i64", "i64 %x, ptr %p"), "entry:"] + body + ["}"]
 
     # -- the module ---------------------------------------------------------
@@ -612,7 +624,9 @@ class Generator:
                     out.append(" ".join(words) + " constant [2 x ptr] [ptr blockaddress(%s, %%b0), ptr blockaddress(%s, %%b1)], align 8"
                                % (ba.ref, ba.ref))
                 else:
+                    self.no_locals = g.linkage == "available_externally"
                     out.append(self.data_text(g))
+                    self.no_locals = False
             elif g.kind == "tls":
                 out.append(self.tls_text(g))
             elif g.kind == "declaration" and g.sig is None:
