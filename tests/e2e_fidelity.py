@@ -401,9 +401,9 @@ def test_declined(work, checker):
         declined(checker, b, "-emit-llvm", [out])
         checker.check("module asm" not in b.read("mtpc", out, "rb").decode("latin-1"), "%s: no code as module asm" % tag)
     for tag, target in (("macho-x86_64", "x86_64-apple-macos11"), ("macho-arm64", "arm64-apple-macos11"),
-                        ("elf-aarch64", "aarch64-linux-gnu")):
+                        ("elf-aarch64", "aarch64-linux-gnu"), ("elf-i386", "i386-pc-linux-gnu")):
         b = Build(work, tag, program("freestanding.c"), ["--target=" + target, "-O2"], compile_only=True)
-        declined(checker, b, "is not x86 ELF", ["out.o"])
+        declined(checker, b, "is not x86-64 ELF", ["out.o"])
         checker.check(b.diagnostics("mtpc") == [], "%s: the compile prints nothing" % tag, "\n".join(b.diagnostics("mtpc")))
     # -fembed-bitcode: the driver optimizes in a job that writes bitcode,
     # then only generates code from it (the module is not optimized again).

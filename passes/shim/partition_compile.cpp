@@ -119,7 +119,7 @@ void *mtpc_host_settings_for_triple(const char *Triple) {
 // module as the host would (mirrored in Rust, decline.rs).
 struct MtpcHostFacts {
   bool ObjectFormatElf;
-  bool ArchX86;
+  bool ArchX86_64;
   bool IntegratedAssembler;
   bool SplitDwarf;
   int PGOAction;   // PGOOptions::PGOAction: none, IR instr, IR use, sample use
@@ -133,7 +133,7 @@ void mtpc_host_settings_facts(void *HP, MtpcHostFacts *Facts) {
   auto *H = static_cast<mtpc::HostSettings *>(HP);
   llvm::Triple T(H->Triple);
   Facts->ObjectFormatElf = T.isOSBinFormatELF();
-  Facts->ArchX86 = T.isX86();
+  Facts->ArchX86_64 = T.getArch() == llvm::Triple::x86_64;
   Facts->IntegratedAssembler = !H->Options.DisableIntegratedAS;
   Facts->SplitDwarf = !H->Options.MCOptions.SplitDwarfFile.empty();
   Facts->PGOAction = H->PGOOpt ? int(H->PGOOpt->Action) : 0;

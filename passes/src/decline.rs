@@ -37,9 +37,9 @@ impl HostProgram {
 
 /// Why mtpc declines to split a module compiled with these settings, if it does.
 pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Option<String> {
-    if !facts.object_format_elf || !facts.arch_x86 {
+    if !facts.object_format_elf || !facts.arch_x86_64 {
         return Some(format!(
-            "the target {} is not x86 ELF, the only object format mtpc's assembly merge handles",
+            "the target {} is not x86-64 ELF, the only target mtpc's assembly merge handles",
             facts.triple
         ));
     }
@@ -96,7 +96,7 @@ mod tests {
         HostFacts {
             triple: "x86_64-pc-linux-gnu".into(),
             object_format_elf: true,
-            arch_x86: true,
+            arch_x86_64: true,
             integrated_assembler: true,
             command_line: vec!["-cc1".into(), "-emit-obj".into(), "-O2".into()],
             ..Default::default()
@@ -117,8 +117,10 @@ mod tests {
     fn other_object_formats_and_targets_decline() {
         let mac = HostFacts { triple: "x86_64-apple-macosx11.0.0".into(), object_format_elf: false, ..x86_elf() };
         assert!(automatic(&mac).unwrap().contains("x86_64-apple-macosx11.0.0"));
-        let arm = HostFacts { triple: "aarch64-linux-gnu".into(), arch_x86: false, ..x86_elf() };
-        assert!(automatic(&arm).unwrap().contains("not x86 ELF"));
+        let i386 = HostFacts { triple: "i386-pc-linux-gnu".into(), arch_x86_64: false, ..x86_elf() };
+        assert!(automatic(&i386).unwrap().contains("not x86-64 ELF"));
+        let arm = HostFacts { triple: "aarch64-linux-gnu".into(), arch_x86_64: false, ..x86_elf() };
+        assert!(automatic(&arm).unwrap().contains("not x86-64 ELF"));
         assert!(reason(&arm, Request::Explicit, HostProgram::Other).is_some());
     }
 

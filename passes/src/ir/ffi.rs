@@ -99,7 +99,7 @@ extern "C" {
 #[repr(C)]
 pub(super) struct RawHostFacts {
     pub(super) object_format_elf: bool,
-    pub(super) arch_x86: bool,
+    pub(super) arch_x86_64: bool,
     pub(super) integrated_assembler: bool,
     pub(super) split_dwarf: bool,
     pub(super) pgo_action: i32,
@@ -113,7 +113,7 @@ impl Default for RawHostFacts {
     fn default() -> Self {
         RawHostFacts {
             object_format_elf: false,
-            arch_x86: false,
+            arch_x86_64: false,
             integrated_assembler: false,
             split_dwarf: false,
             pgo_action: 0,

@@ -212,7 +212,7 @@ unsafe impl Sync for HostSettings {}
 pub struct HostFacts {
     pub triple: String,
     pub object_format_elf: bool,
-    pub arch_x86: bool,
+    pub arch_x86_64: bool,
     pub integrated_assembler: bool,
     pub split_dwarf: bool,
     pub pgo: PgoAction,
@@ -292,7 +292,7 @@ impl HostSettings {
         HostFacts {
             triple,
             object_format_elf: raw.object_format_elf,
-            arch_x86: raw.arch_x86,
+            arch_x86_64: raw.arch_x86_64,
             integrated_assembler: raw.integrated_assembler,
             split_dwarf: raw.split_dwarf,
             pgo: match raw.pgo_action {
