@@ -286,9 +286,7 @@ fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
     for part in parts {
         let (defined, global) = defined_and_global(part);
         for (name, group) in defined {
-            // Only names the renaming can reach: not quoted ones.
-            let plain = name.bytes().all(is_symbol_char);
-            if plain && !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
+            if !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
                 let entry = seen.entry(name).or_default();
                 entry.0 += 1;
                 entry.1.insert(group);
@@ -759,8 +757,13 @@ fn without_unique_id(line: &str) -> String {
 }
 
 /// The first operand of a directive line (`.size f, 8` → `f`).
+/// The first operand of a directive, unquoted if it is a quoted symbol
+/// name (as `definition` gives a quoted label's name).
 fn first_operand(line: &str) -> &str {
-    let rest = line.split_once(|c: char| c.is_whitespace()).map_or("", |(_, r)| r);
+    let rest = line.split_once(|c: char| c.is_whitespace()).map_or("", |(_, r)| r).trim_start();
+    if let Some(quoted) = rest.strip_prefix('"') {
+        return quoted.split('"').next().unwrap_or("");
+    }
     rest.split(',').next().unwrap_or("").trim()
 }
 
@@ -895,6 +898,18 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
             continue;
         }
         match c {
+            // A quoted operand of an instruction or of a symbol directive is a
+            // symbol name (`callq "f-1"`, `.size "f-1", ...`); elsewhere it is text.
+            b'"' if names_symbols_when_quoted(line) => {
+                let end = quoted_end(bytes, i);
+                let name = &line[i + 1..end.saturating_sub(1).max(i + 1)];
+                if r.locals.contains(name) {
+                    out.push_str(&line[copied..i]);
+                    out.push_str(&format!("\"{name}.mtpc{}\"", r.part));
+                    copied = end;
+                }
+                i = end;
+            }
             b'"' => {
                 in_string = true;
                 i += 1;
@@ -936,6 +951,35 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
     out.push_str(&line[copied..]);
 }
 
+/// Whether quotes on this line enclose symbol names: on instructions and
+/// labels, and on directives whose operands are symbols or expressions, but
+/// not on those that take text (strings, file names, section names).
+fn names_symbols_when_quoted(line: &str) -> bool {
+    let first = line.trim_start().split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
+    if !first.starts_with('.') || first.ends_with(':') {
+        return true;
+    }
+    matches!(
+        first,
+        ".globl" | ".global" | ".local" | ".weak" | ".hidden" | ".protected" | ".internal" | ".type" | ".size"
+            | ".set" | ".equ" | ".equiv" | ".comm" | ".lcomm" | ".quad" | ".long" | ".short" | ".byte" | ".word"
+            | ".int" | ".value" | ".4byte" | ".8byte" | ".2byte" | ".symver" | ".addrsig_sym" | ".reloc"
+    )
+}
+
+/// The index just after the string that starts with the quote at `start`.
+fn quoted_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    bytes.len()
+}
+
 fn is_section_directive(line: &str) -> bool {
     let t = line.trim_start();
     t.starts_with(".section") || t.starts_with(".pushsection")
@@ -947,6 +991,15 @@ mod tests {
 
     fn merged(parts: &[&str]) -> String {
         merge(parts).unwrap().text
+    }
+
+    #[test]
+    fn quoted_locals_several_parts_define_are_renamed_per_part() {
+        let a = "\t.type\t\"f-q1\",@function\n\"f-q1\":\n\tcallq\t\"f-q1\"\n\t.size\t\"f-q1\", .Lend-\"f-q1\"\n\t.asciz\t\"f-q1\"\n";
+        let m = merged(&[a, a]);
+        assert!(m.contains("\"f-q1.mtpc0\":") && m.contains("\"f-q1.mtpc1\":"), "{m}");
+        assert!(m.contains("callq\t\"f-q1.mtpc1\"") && m.contains(".size\t\"f-q1.mtpc0\", .Lmtpc0.end-\"f-q1.mtpc0\""), "{m}");
+        assert!(m.contains(".asciz\t\"f-q1\""), "text stays: {m}");
     }
 
     #[test]
@@ -1177,7 +1230,7 @@ mod tests {
         // A global common, or a symbol assigned in two parts, is defined twice.
         assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,4,4\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
         assert!(merge(&["\t.globl\ta\n\t.set\ta, f\n", "\t.globl\ta\n\t.set\ta, g\n"]).is_err());
-        assert!(merge(&["\"odd name\":\n", "\"odd name\":\n"]).is_err());
+        assert!(merge(&["\t.globl\t\"odd name\"\n\"odd name\":\n", "\t.globl\t\"odd name\"\n\"odd name\":\n"]).is_err());
     }
 
     #[test]

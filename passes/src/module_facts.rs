@@ -168,6 +168,28 @@ impl ModuleFacts {
         self.globals.iter().map(|g| u64::from(g.instructions)).sum()
     }
 
+    /// The globals inline asm (module asm or a function's) names, which
+    /// must keep their names, and the aliases of those: a partition that
+    /// only declares an alias refers to its aliasee instead.
+    pub fn asm_named(&self) -> Vec<bool> {
+        let mut named = vec![false; self.globals.len()];
+        for &l in self.module_asm_locals.iter().chain(self.globals.iter().flat_map(|g| &g.asm_local_refs)) {
+            named[l as usize] = true;
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for (i, g) in self.globals.iter().enumerate() {
+                let of_named = g.id.kind == GlobalKind::Alias && g.target.is_some_and(|t| named[t as usize]);
+                if of_named && !named[i] {
+                    named[i] = true;
+                    changed = true;
+                }
+            }
+        }
+        named
+    }
+
 }
 
 /// The order of kinds in [`ModuleFacts::globals`].

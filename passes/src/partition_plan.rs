@@ -358,19 +358,10 @@ fn groups(facts: &ModuleFacts, cg: &CallGraph) -> (Vec<usize>, Vec<bool>) {
     }
     let mut comdat_leader: Vec<Option<usize>> = vec![None; facts.comdat_count as usize];
     let mut section_leader: std::collections::BTreeMap<&str, usize> = Default::default();
-    let asm_named: Vec<bool> = {
-        let mut v = vec![false; n];
-        for &l in &facts.module_asm_locals {
-            v[l as usize] = true;
-            pinned[l as usize] = true;
-        }
-        for g in &facts.globals {
-            for &l in &g.asm_local_refs {
-                v[l as usize] = true;
-            }
-        }
-        v
-    };
+    for &l in &facts.module_asm_locals {
+        pinned[l as usize] = true;
+    }
+    let asm_named = facts.asm_named();
     for (i, g) in facts.globals.iter().enumerate() {
         if let Some(c) = g.comdat {
             let leader = *comdat_leader[c as usize].get_or_insert(i);

@@ -175,7 +175,7 @@ impl<'a> Rules<'a> {
     fn new(facts: &'a ModuleFacts, plan: &'a PartitionPlan) -> Self {
         let n = facts.globals.len();
         let mut block_address_taken = vec![false; n];
-        let mut asm_named = vec![false; n];
+        let asm_named = facts.asm_named();
         let mut address_taken = vec![false; n];
         for g in &facts.globals {
             for &(r, kind) in &g.refs {
@@ -184,15 +184,9 @@ impl<'a> Rules<'a> {
                 }
             }
         }
-        for &l in &facts.module_asm_locals {
-            asm_named[l as usize] = true;
-        }
         for g in &facts.globals {
             for &f in &g.block_address_of {
                 block_address_taken[f as usize] = true;
-            }
-            for &l in &g.asm_local_refs {
-                asm_named[l as usize] = true;
             }
         }
         Rules { facts, plan, block_address_taken, asm_named, address_taken }
@@ -296,7 +290,14 @@ impl<'a> Rules<'a> {
             let choice = if !g.is_definition {
                 Decision::Declare
             } else if g.linkage == Linkage::AvailableExternally {
-                Decision::AvailableExternally
+                // Its definition is elsewhere: a declaration is always
+                // valid, and the only choice if the body names what this
+                // partition cannot name (a local that inline asm names).
+                if g.asm_local_refs.is_empty() && self.refs_reachable_from(g, p) {
+                    Decision::AvailableExternally
+                } else {
+                    Decision::Declare
+                }
             } else if is_local_copyable(g)
                 || (kind == RefKind::Call && self.copy_function_locally(r, p))
                 || (kind == RefKind::Metadata && self.copy_named_constant_locally(r, p))
