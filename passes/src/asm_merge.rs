@@ -903,9 +903,14 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
             b'"' if names_symbols_when_quoted(line) => {
                 let end = quoted_end(bytes, i);
                 let name = &line[i + 1..end.saturating_sub(1).max(i + 1)];
-                if r.locals.contains(name) {
+                let renamed = if let Some(rest) = name.strip_prefix(".L") {
+                    Some(format!("{}{rest}", r.label_prefix))
+                } else {
+                    r.locals.contains(name).then(|| format!("{name}.mtpc{}", r.part))
+                };
+                if let Some(renamed) = renamed {
                     out.push_str(&line[copied..i]);
-                    out.push_str(&format!("\"{name}.mtpc{}\"", r.part));
+                    out.push_str(&format!("\"{renamed}\""));
                     copied = end;
                 }
                 i = end;
@@ -1000,6 +1005,10 @@ mod tests {
         assert!(m.contains("\"f-q1.mtpc0\":") && m.contains("\"f-q1.mtpc1\":"), "{m}");
         assert!(m.contains("callq\t\"f-q1.mtpc1\"") && m.contains(".size\t\"f-q1.mtpc0\", .Lmtpc0.end-\"f-q1.mtpc0\""), "{m}");
         assert!(m.contains(".asciz\t\"f-q1\""), "text stays: {m}");
+        // A quoted private label is private to its part all the same.
+        let p = "\".Lf-q4\":\n\tcallq\t\".Lf-q4\"\n";
+        let m = merged(&[p, p]);
+        assert!(m.contains("\".Lmtpc0.f-q4\":") && m.contains("callq\t\".Lmtpc1.f-q4\""), "{m}");
     }
 
     #[test]

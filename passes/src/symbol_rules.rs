@@ -34,6 +34,7 @@
 
 use std::collections::HashSet;
 
+use crate::ir::GlobalKind;
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, RefKind, SpecialArray, Visibility};
 use crate::partition_plan::PartitionPlan;
 
@@ -192,10 +193,15 @@ impl<'a> Rules<'a> {
         Rules { facts, plan, block_address_taken, asm_named, address_taken }
     }
 
-    /// Can partition `p` refer to local `r` by name? (It is owned by `p`,
-    /// copied locally, or can be promoted.)
+    /// Can partition `p` refer to `r` by name? A global can, unless it is an
+    /// alias of a local that asm names and `p` does not own it (a partition
+    /// that declares a strong alias refers to its aliasee instead); a local
+    /// can if `p` owns it, copies it, or it can be promoted.
     fn local_reachable_from(&self, r: usize, p: u32) -> bool {
         let g = &self.facts.globals[r];
+        if g.id.kind == GlobalKind::Alias && self.asm_named[r] && self.plan.owner[r] != Some(p) {
+            return false;
+        }
         !g.linkage.is_local()
             || self.plan.owner[r] == Some(p)
             || is_local_copyable(g)
