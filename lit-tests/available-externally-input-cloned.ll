@@ -1,9 +1,11 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 
 ; available_externally input (e.g. from a ThinLTO import) is cloned, as it
 ; is, into every partition that uses it, and owned by none.
+; Fails if: symbol_rules.rs Rules::partition() declares available_externally input instead of cloning it.
 ; P0: define available_externally i32 @imported(
 ; P1: define available_externally i32 @imported(
 

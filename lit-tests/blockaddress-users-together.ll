@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -7,6 +8,7 @@
 ; every user of those addresses (its label table and @label_of_two), and
 ; its body is never copied elsewhere: a blockaddress of a declaration is
 ; not valid IR.
+; Fails if: partition_plan.rs groups() stops uniting a blockaddress user with the function (or Rules::copy_function() drops its block_address_taken test).
 ; P0: @dispatch = internal constant [2 x ptr] [ptr blockaddress(@interp, %one)
 ; P0: define i32 @interp(
 ; P0: define ptr @label_of_two(

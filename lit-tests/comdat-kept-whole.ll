@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -7,6 +8,7 @@
 ; that other partitions use become weak_odr there (the linker keeps one
 ; copy; nothing may discard it); other partitions see copies outside the
 ; group. A group nobody else uses keeps its linkage.
+; Fails if: partition_plan.rs groups() stops uniting the members of a COMDAT group.
 ; P0-NOT: = comdat
 ; P0: define available_externally i32 @_Z3inlv() {
 ; P0: define available_externally i32 @_Z6helperv() {

@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -5,6 +6,7 @@
 ; A partition that reads a small constant table gets its initializer
 ; (available_externally), so loads with constant indices still fold; a
 ; large table is only declared.
+; Fails if: symbol_rules.rs COPY_CONSTANT_MAX_BYTES raised from 4096 to u64::MAX (or lowered to 0).
 ; P0: @small_table = constant [4 x i32]
 ; P0: @large_table = constant [8192 x i32]
 ; P0: define i32 @reader(

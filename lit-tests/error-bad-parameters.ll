@@ -5,6 +5,7 @@
 
 ; Bad parameter text is rejected while the pipeline is parsed, with a
 ; message that names the parameter and what is accepted.
+; Fails if: options.rs parse_split_options() accepts partitions=0 (parse_count's minimum 1 lowered to 0).
 ; VALUE: error: mtpc-split: invalid value 'zero' for parameter 'partitions': expected an integer >= 1
 ; ZERO: error: mtpc-split: invalid value '0' for parameter 'partitions'
 ; UNKNOWN: error: mtpc-split: unknown parameter 'parts'; mtpc-split accepts partitions=N, min-size=M and out=PREFIX

@@ -6,6 +6,7 @@
 ; message, and nothing is left in the output directory: the partitions are
 ; built while the verifier runs, but none is written before it has passed
 ; the input.
+; Fails if: split.rs write_partitions() skips the input's verifier (m.verify() replaced by Ok); the ls line needs both the verdict wait and the cleanup of written files gone.
 ; CHECK: LLVM ERROR: mtpc-split: the input module fails the IR verifier
 ; CHECK: Instruction does not dominate all uses!
 

@@ -5,6 +5,7 @@
 
 ; An out= prefix whose directory cannot be written to is reported before
 ; any work, and nothing is written.
+; Fails if: split.rs write_partitions() no longer calls check_output_dir().
 ; MISSING: LLVM ERROR: mtpc-split: cannot write partitions to '{{.*}}missing/p': directory '{{.*}}missing': No such file or directory
 ; NOTDIR: LLVM ERROR: mtpc-split: cannot write partitions to '{{.*}}file/p': '{{.*}}file' is not a directory
 ; NOTHING-NOT: p.

@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -5,6 +6,7 @@
 
 ; An external function is defined only in its owner partition; partitions
 ; that call it get its body as available_externally so they can inline it.
+; Fails if: symbol_rules.rs COPY_FUNCTION_MAX_INSTRUCTIONS lowered from 80 to 0 (no body copied).
 ; P0: define i32 @caller_a(
 ; P0: define available_externally i32 @leaf(
 ; P1: define i32 @caller_b(

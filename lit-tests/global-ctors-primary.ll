@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -5,6 +6,7 @@
 
 ; llvm.global_ctors and llvm.global_dtors belong to the primary partition,
 ; with the functions they list; the other partitions have neither.
+; Fails if: partition_plan.rs groups() no longer pins the functions llvm.global_ctors/dtors list to the primary.
 ; P0: @llvm.global_ctors = appending global {{.*}} @init
 ; P0: @llvm.global_dtors = appending global {{.*}} @fini
 ; P0: define internal void @init(

@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -6,6 +7,7 @@
 ; An ifunc stays with its resolver in the primary partition; the others
 ; call a declaration of the ifunc. The resolver and the implementation it
 ; returns are not promoted: nothing outside the primary refers to them.
+; Fails if: partition_plan.rs groups() no longer pins an ifunc and its resolver to the primary.
 ; P0: @fast_mul = ifunc i32 (i32, i32), ptr @resolve_mul
 ; P0: define internal i32 @mul_generic(
 ; P0: define internal ptr @resolve_mul(

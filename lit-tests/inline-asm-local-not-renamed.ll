@@ -1,9 +1,11 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: not ls %t.1.bc
 
 ; A local variable named by a function's inline asm cannot be renamed, so
 ; it is never promoted: every function that uses it stays with it.
+; Fails if: module_facts.rs RefWalker::walk() no longer scans inline asm text for local symbols.
 ; P0: @counter = internal global i32 0
 ; P0: define void @bump_via_asm(
 ; P0: define i32 @read_counter(

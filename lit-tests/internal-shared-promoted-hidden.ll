@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o %t.0.ll
 ; RUN: llvm-dis %t.1.bc -o %t.1.ll
@@ -7,6 +8,7 @@
 ; An internal function used by several partitions is promoted: renamed to
 ; <name>.mtpc.<module hash>, external linkage, hidden visibility; the other
 ; partitions declare it under the same name.
+; Fails if: symbol_rules.rs decide() gives a promoted local default visibility instead of hidden.
 ; CHECK: define hidden i32 @[[NAME:shared\.mtpc\.[0-9a-f]+]](
 ; CHECK: declare hidden i32 @[[NAME]](
 ; CHECK: declare hidden i32 @[[NAME]](

@@ -1,9 +1,11 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 
 ; An internal function used by one partition stays internal there, under
 ; its own name, and appears nowhere else.
+; Fails if: symbol_rules.rs decide() promotes an owned local even when no other partition uses it (its used_elsewhere test dropped).
 ; P1: define internal i32 @helper(
 ; P1: define i32 @big_user(
 ; P0-NOT: helper

@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -5,6 +6,7 @@
 
 ; linkonce_odr without a COMDAT: the owner makes it weak_odr when other
 ; partitions use it (so it is not discarded); they get copies.
+; Fails if: symbol_rules.rs decide() no longer promotes a linkonce_odr that other partitions use to weak_odr.
 ; P0: define available_externally i32 @odr_no_comdat(
 ; P1: define available_externally i32 @odr_no_comdat(
 ; P2: define weak_odr i32 @odr_no_comdat(

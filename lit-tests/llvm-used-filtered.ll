@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -5,6 +6,7 @@
 
 ; llvm.used and llvm.compiler.used are kept in every partition that
 ; defines one of their members, listing only those members.
+; Fails if: partition_builder.rs apply() step 3's filter keeps no member (llvm.used and llvm.compiler.used dropped everywhere).
 ; P0: @llvm.used = appending global [1 x ptr] [ptr @keep_a]
 ; P0-NOT: llvm.compiler.used
 ; P1: @llvm.used = appending global [1 x ptr] [ptr @keep_b]

@@ -5,6 +5,7 @@
 
 ; A module whose cost (IR instructions) is below min-size stays one
 ; partition, written whole as PREFIX.0.bc.
+; Fails if: options.rs SplitOptions::partitions_for() ignores min_size.
 ; CHECK: define i32 @a(
 ; CHECK: define i32 @b(
 ; CHECK: define i32 @c(

@@ -4,6 +4,7 @@
 ; Automatic mode in opt declines: opt writes IR, and the partitions' code
 ; would reach it as module asm. The module is optimized by default<O2> as
 ; without mtpc, and one info line says why.
+; Fails if: decline.rs reason() no longer declines automatic mode in opt.
 ; CHECK-NOT: module asm
 ; CHECK: define i32 @first(
 ; CHECK: define i32 @second(

@@ -3,6 +3,7 @@
 ; A partition's pipeline skips optnone functions as the host's would: the
 ; optnone function keeps its stack slot (no SROA), the same body without
 ; optnone works in registers only.
+; Fails if: shim/host_pipeline.cpp mtpc_environment_build_kit() no longer registers the partition's OptNone instrumentation.
 ; CHECK-LABEL: module asm "kept:"
 ; CHECK: module asm "{{.*}}-4(%rsp)"
 ; CHECK: module asm "{{.*}}retq"

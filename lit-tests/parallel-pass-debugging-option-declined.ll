@@ -6,6 +6,7 @@
 ; passes run outside of: even an explicit mtpc-parallel declines to split,
 ; with one info line, and the module is optimized whole as default<O2>
 ; would (the add of 0 folds away), every pass seen by the bisector.
+; Fails if: decline.rs reason() no longer declines a pass debugging option.
 ; CHECK-NOT: module asm
 ; CHECK-LABEL: define i32 @first(
 ; CHECK-NOT: add i32 %x, 0

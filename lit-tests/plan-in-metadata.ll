@@ -3,6 +3,7 @@
 ; Without out=, the module is left whole and valid, and the plan is
 ; recorded for later passes: each definition's partition as
 ; !mtpc.partition, the partition count as !mtpc.partitions.
+; Fails if: split.rs annotate() records partition 0 on every definition.
 ; CHECK: define i32 @a(i32 %x) !mtpc.partition [[P0:![0-9]+]]
 ; CHECK: define i32 @b(i32 %x) !mtpc.partition [[P1:![0-9]+]]
 ; CHECK: define i32 @c(i32 %x) !mtpc.partition [[P1]]

@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
@@ -6,6 +7,7 @@
 ; copied into each partition that uses them: their address is not
 ; significant. A private variable whose address is significant is
 ; promoted instead.
+; Fails if: symbol_rules.rs is_local_copyable() always false (string literals promoted, not copied).
 ; P0: @.str = private unnamed_addr constant [6 x i8] c"hello\00"
 ; P0: @[[C0:\.counter\.mtpc\.[0-9a-f]+]] = hidden global i32 0
 ; P1: @.str = private unnamed_addr constant [6 x i8] c"hello\00"

@@ -1,9 +1,11 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 ; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
 
 ; Visibility and dso_local are kept as they were, on definitions and copies.
+; Fails if: partition_builder.rs apply() step 4 resets an available_externally copy to default visibility, not dso_local.
 ; P0: define available_externally protected i32 @prot(
 ; P0: define available_externally hidden i32 @hid(
 ; P0: define available_externally dso_local i32 @local_def(

@@ -139,12 +139,23 @@ def test_debug_info(p, work, checker):
 
 
 def test_determinism(p, work, checker):
-    objs = []
+    """Both compiles must really split (one stats line each, at least two
+    partitions, no fallback): two stock objects would be identical too."""
+    objs, counts = [], []
     for threads in ("1", "2"):
-        obj, _ = compile_and_link(p, work, "threads" + threads, ["-O2"], env=env_with(MTPC_THREADS=threads, **FORCE_SPLIT))
+        stats = os.path.join(work, "%s.threads%s.jsonl" % (p.name, threads))
+        obj, _ = compile_and_link(p, work, "threads" + threads, ["-O2"],
+                                  env=env_with(MTPC_THREADS=threads, MTPC_STATS=stats, **FORCE_SPLIT))
         with open(obj, "rb") as f:
             objs.append(f.read())
-    checker.check(objs[0] == objs[1], "%s: MTPC_THREADS=1 and 2 give byte-identical objects" % p.name)
+        s = read_stats(stats)
+        checker.check(len(s) == 1 and s[0]["partitions"] >= 2 and not s[0]["fallback"],
+                      "%s MTPC_THREADS=%s: the module was split (no fallback)" % (p.name, threads),
+                      "stats: %s" % json.dumps(s)[:600])
+        counts.append([x["partitions"] for x in s])
+    checker.check(objs[0] == objs[1] and counts[0] == counts[1],
+                  "%s: MTPC_THREADS=1 and 2 give byte-identical objects (%s partitions)" % (p.name, counts[0]),
+                  "partitions: %s" % counts)
 
 
 # The failures injected by the fallback test: (what, variable, file tag,

@@ -8,8 +8,9 @@ For each program: its module is compiled to unoptimized bitcode
     through opt-16 -O2 and llc-16 (in parallel), link, run.
 The split program's output must equal the unsplit one's, every symbol the
 unsplit object defines must be defined exactly once across the partitions'
-objects, and splitting twice with different thread counts must give
-byte-identical partitions.
+objects, as many partition files must be written as were asked for (as the
+plan says, for the maximum: one per unit), and splitting twice with
+different thread counts must give byte-identical partitions.
 
   tests/e2e_split.py [--only NAME] [--keep DIR]
 Prints one line per check and 'N passed, N failed' at the end.
@@ -21,6 +22,7 @@ import glob
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -76,13 +78,38 @@ def defined_globals(objs):
     return counts
 
 
+# mtpc-split's info line: "mtpc: info: mtpc-split: N partitions of M instructions ..."
+PLANNED = re.compile(r"mtpc: info: mtpc-split: (\d+) partitions of ")
+
+
 def split(bc, prefix, partitions, threads):
-    env = dict(os.environ, MTPC_THREADS=str(threads))
+    """Splits bc into PREFIX.K.bc; returns the files written, in order, and
+    the partition count the pass planned (from its info line)."""
+    env = dict(os.environ, MTPC_THREADS=str(threads), MTPC_LOG="info")
+    cmd = [tool("opt"), "-load-pass-plugin=" + PLUGIN,
+           "-passes=mtpc-split<partitions=%d;min-size=0;out=%s>" % (partitions, prefix), bc, "-o", os.devnull]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if r.returncode != 0:
+        raise RuntimeError("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-4000:]))
     # LLVM strips debug info it finds invalid with only a warning: fail on it.
-    run([tool("opt"), "-load-pass-plugin=" + PLUGIN,
-         "-passes=mtpc-split<partitions=%d;min-size=0;out=%s>" % (partitions, prefix), bc, "-o", os.devnull],
-        forbid_in_stderr=("invalid debug info", "warning"), env=env)
-    return sorted(glob.glob(prefix + ".*.bc"), key=lambda p: int(p.rsplit(".", 2)[1]))
+    for text in ("invalid debug info", "warning"):
+        if text in r.stderr:
+            raise RuntimeError("%s printed '%s':\n%s" % (" ".join(cmd), text, r.stderr[-4000:]))
+    planned = PLANNED.findall(r.stderr)
+    if len(planned) != 1:
+        raise RuntimeError("%s: expected one plan line, got:\n%s" % (" ".join(cmd), r.stderr[-4000:]))
+    return sorted(glob.glob(prefix + ".*.bc"), key=lambda p: int(p.rsplit(".", 2)[1])), int(planned[0])
+
+
+def check_partition_files(checker, label, prefix, parts, planned, requested):
+    """PREFIX.0.bc .. PREFIX.(N-1).bc, N as planned; N as requested unless
+    the maximum was asked for (one partition per unit, far more than 8)."""
+    names = ["%s.%d.bc" % (prefix, k) for k in range(planned)]
+    wanted = planned > 8 if requested == MAX_PARTITIONS else planned == requested
+    checker.check(parts == names and wanted,
+                  "%s: %d partition files written, as planned (%s requested)" %
+                  (label, planned, "max" if requested == MAX_PARTITIONS else requested),
+                  "planned %d, files: %s" % (planned, [os.path.basename(p) for p in parts]))
 
 
 def test_program(p, work, checker, pool):
@@ -105,7 +132,8 @@ def test_program(p, work, checker, pool):
         d = os.path.join(work, "%s.%d" % (p.name, n))
         os.makedirs(d)
         try:
-            parts = split(bc, os.path.join(d, "p"), n, threads=1)
+            parts, planned = split(bc, os.path.join(d, "p"), n, threads=1)
+            check_partition_files(checker, label, os.path.join(d, "p"), parts, planned, n)
             objs = list(pool.map(lambda b: compile_object(b, b[:-3] + ".o"), parts))
             exe = os.path.join(d, "prog")
             run([p.driver] + objs + extra_objs + ["-o", exe] + p.libs)
@@ -130,7 +158,7 @@ def test_program(p, work, checker, pool):
                 check_debug_info_changes_nothing(p, parts, work, checker)
             again = os.path.join(work, "%s.%d.again" % (p.name, n))
             os.makedirs(again)
-            parts2 = split(bc, os.path.join(again, "p"), n, threads=JOBS + 2)
+            parts2, _ = split(bc, os.path.join(again, "p"), n, threads=JOBS + 2)
             same = len(parts) == len(parts2) and all(filecmp.cmp(a, b, shallow=False) for a, b in zip(parts, parts2))
             checker.check(same, label + ": byte-identical partitions with 1 and %d threads" % (JOBS + 2))
         shutil.rmtree(d, ignore_errors=True)
@@ -155,7 +183,7 @@ def check_debug_info_changes_nothing(p, parts, work, checker):
     run([p.driver, "-O2", "-Xclang", "-disable-llvm-optzns", "-emit-llvm", "-c", p.module, "-o", bc] + cflags)
     d = os.path.join(work, p.name + ".nodebug.8")
     os.makedirs(d)
-    plain = split(bc, os.path.join(d, "p"), 8, threads=1)
+    plain, _ = split(bc, os.path.join(d, "p"), 8, threads=1)
     differing = [k for k, (a, b) in enumerate(zip(parts, plain)) if definitions(a) != definitions(b)]
     checker.check(len(parts) == len(plain) and not differing,
                   label + ": every partition defines the same functions as without -g",
@@ -176,7 +204,9 @@ def test_two_sources(work, checker, pool):
         whole.append(compile_object(bc, bc[:-3] + ".whole.o"))
         d = os.path.join(work, "twin_%s" % side)
         os.makedirs(d, exist_ok=True)
-        objs += list(pool.map(lambda b: compile_object(b, b[:-3] + ".o"), split(bc, os.path.join(d, "p"), 2, 1)))
+        parts, planned = split(bc, os.path.join(d, "p"), 2, 1)
+        check_partition_files(checker, "two sources: twin_%s split into 2" % side, os.path.join(d, "p"), parts, planned, 2)
+        objs += list(pool.map(lambda b: compile_object(b, b[:-3] + ".o"), parts))
     main_obj = os.path.join(work, "twin_main.o")
     run([tool("clang"), "-O2", "-c", os.path.join(PROGRAMS_DIR, "twin_main.c"), "-o", main_obj])
     run([tool("clang"), main_obj] + whole + ["-o", os.path.join(work, "twin.whole")])
