@@ -1,3 +1,4 @@
+; RUN: rm -f %t.*.bc
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o %t.0.ll
 ; RUN: llvm-dis %t.1.bc -o %t.1.ll
