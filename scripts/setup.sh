@@ -11,7 +11,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   clang-16 lld-16 llvm-16-dev llvm-16-tools libclang-rt-16-dev \
-  gdb cmake make distcc llvm-15 valgrind csmith ca-certificates > /dev/null
+  gdb cmake make distcc llvm-15 valgrind csmith libcsmith-dev ca-certificates > /dev/null
 # distccd runs only compilers listed in /usr/lib/distcc: list clang-16.
 update-distcc-symlinks > /dev/null
 python3 -m pip install --quiet --disable-pip-version-check 'lit>=16' matplotlib

@@ -8,8 +8,10 @@
 # package and toolchain file (tests/e2e_cmake.py), the make jobserver
 # (tests/e2e_make.py), clang's -ftime-trace (tests/e2e_time_trace.py) and
 # distcc (tests/e2e_distcc.py), a race detector on the host's module
-# (tests/e2e_race.py, helgrind), and the benchmark's critical-path model
-# (bench/model.py). Prints each suite's summary.
+# (tests/e2e_race.py, helgrind), random modules and C programs split and
+# compiled (tests/e2e_stress.py, its quick run; `--long` for thousands), and
+# the benchmark's critical-path model (bench/model.py). Prints each suite's
+# summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/lib/llvm-16/bin:$PATH
@@ -26,3 +28,4 @@ python3 tests/e2e_make.py
 python3 tests/e2e_time_trace.py
 python3 tests/e2e_distcc.py
 python3 tests/e2e_race.py
+python3 tests/e2e_stress.py

@@ -4,25 +4,35 @@
 A module is a few functions made by llvm-stress-16 (one per run, renamed,
 each calling into the layer below at its entry) and a layer of our own:
 functions of every linkage (external, internal, private, linkonce_odr and
-weak_odr in a COMDAT, linkonce, weak, available_externally), a random call
-graph among them (self and mutual recursion, calls through aliases, ifuncs
-and function-pointer tables with !callees, invokes with a landing pad),
-global variables of every linkage (external, internal, private, common,
-weak, linkonce_odr in a COMDAT shared with a function, available_externally,
-in explicit sections, thread_local in several modes, declarations and
-extern_weak) whose initializers refer to functions and other globals
-through getelementptr, ptrtoint, add and blockaddress constant
-expressions, aliases (to functions and to data with an offset, alias of
-alias), an ifunc, llvm.used and llvm.compiler.used, llvm.global_ctors and
-dtors, !associated, module-level asm (an absolute symbol, a symbol set to a
-local function, a function defined in asm) and inline asm naming a local
-function.
+weak_odr in a COMDAT, linkonce, weak, available_externally), with random
+visibility, attributes (noinline, alwaysinline, optnone, cold, minsize...),
+sections, alignment and prefix data; names that assembly must quote
+("f-q1"); a random call graph among them (self and mutual recursion, calls
+through aliases, an ifunc and function-pointer tables with !callees,
+invokes with a landing pad); global variables of every linkage (external,
+internal, private, common, weak, weak_odr, linkonce_odr in a COMDAT of
+their own or a function's, available_externally), in explicit sections,
+with several alignments, thread-locals in every model (a linkonce_odr one
+in a COMDAT, a thread_local alias), declarations and extern_weak, whose
+initializers refer to functions and other globals through getelementptr,
+ptrtoint, add and blockaddress constant expressions; aliases (to
+functions, to data with an offset, alias of alias); llvm.used and
+llvm.compiler.used; llvm.global_ctors and dtors; !associated; module asm
+(an absolute symbol, a symbol set to a local function, a function written
+in asm) and inline asm naming a local function.
+
+What a C front end would never make is left out: an available_externally
+body (another module's definition) refers to no local of this module, and
+a local that asm names is in llvm.compiler.used.
 
 Every module has at least MIN_ENTRIES external functions that nothing
-refers to, so that it has at least that many independent units and a split
-into up to MIN_ENTRIES partitions gives exactly that many.
+refers to and that call nothing mtpc must keep with its users (a
+blockaddress-taken or asm-named function, or an alias of one), so that it
+has at least that many independent units and a split into up to
+MIN_ENTRIES partitions gives exactly that many.
 
   generate(seed, attempt=0) -> Module   (the text and what each global is)
+  python3 tests/stress_modules.py SEED [ATTEMPT] > m.ll
 """
 import random
 import subprocess
@@ -95,6 +105,11 @@ class Module:
     def linkage_of(self, name):
         g = self.globals.get(name)
         return g.linkage if g else None
+
+    def tls_alias_aliasees(self):
+        """Names of the thread-locals a thread_local alias (of the default
+        model) points to, with the model of each ('' for the default)."""
+        return {g.target.name: g.target.mode for g in self.globals.values() if g.kind == "tlsalias"}
 
     def declared_names(self):
         """Names the module only declares (external and extern_weak
@@ -204,16 +219,16 @@ class Generator:
                          "available_externally"]
         for i in range(r.randint(3, 12)):
             linkage = r.choice(data_linkages)
-            shape = r.choice(["i64", "i64", "arr64", "arrptr", "struct", "ptr", "str"])
+            shape = r.choice(["i64", "i64", "arr64", "arrptr", "struct", "ptr", "str", "reltable"])
             if linkage == "common":
                 shape = r.choice(["i64", "arr64"])
-            constant = shape == "str" or linkage == "available_externally" or \
+            constant = shape in ("str", "reltable") or linkage == "available_externally" or \
                 (linkage != "common" and self.chance(0.35))
             g = Global("d%d" % i, "data", linkage, sig=None, constant=constant, writable=not constant)
             g.shape = shape
             g.count = r.randint(1, 5)
             g.size = {"i64": 8, "ptr": 8, "arr64": 8 * g.count, "arrptr": 8 * g.count, "struct": 24,
-                      "str": g.count + 1}[shape]
+                      "str": g.count + 1, "reltable": 4 * g.count}[shape]
             if linkage == "linkonce_odr":
                 # Its own COMDAT, or that of a linkonce_odr function.
                 hosts = [f for f in self.of(lambda f: f.kind == "function" and f.comdat and f.linkage == "linkonce_odr")]
@@ -237,8 +252,12 @@ class Generator:
             self.pick_visibility(g)
         # Thread-locals.
         for i in range(r.randint(0, 3)):
-            g = Global("t%d" % i, "tls", r.choice(["", "internal", "weak", "private"]), sig=None)
+            g = Global("t%d" % i, "tls", r.choice(["", "internal", "weak", "private", "linkonce_odr"]), sig=None)
             g.mode = r.choice(["", "(localdynamic)", "(initialexec)", "(localexec)"])
+            if g.linkage == "linkonce_odr":
+                # A C++ inline thread_local variable.
+                g.comdat = g.name
+                self.comdats.append(g.name)
             self.add(g)
             self.pick_visibility(g)
         if self.chance(0.3):
@@ -254,7 +273,7 @@ class Generator:
 
     def addressable(self, g):
         """May appear in a global's initializer."""
-        return g.kind != "tls" and "entry" not in g.flags and "resolver" not in g.flags and \
+        return g.kind not in ("tls", "tlsalias") and "entry" not in g.flags and "resolver" not in g.flags and \
             not (g.kind == "declaration" and getattr(g, "tls", None) is not None) and "batable" not in g.flags
 
     def data_ref(self):
@@ -270,6 +289,11 @@ class Generator:
         x = r.random()
         if x < 0.1:
             return "null"
+        if x < 0.13:
+            fns = self.of(lambda g: g.kind == "function" and "entry" not in g.flags and "resolver" not in g.flags
+                          and not (self.no_locals and g.local))
+            if fns:
+                return "no_cfi " + r.choice(fns).ref
         if x < 0.2 and self.ba_blocks() and not self.no_locals:
             ba = self.of(lambda g: "blockaddress" in g.flags)[0]
             return "blockaddress(%s, %%%s)" % (ba.ref, r.choice(self.ba_blocks()))
@@ -312,13 +336,45 @@ class Generator:
                 init = "{ ptr null, i64 1, ptr null }"
             else:
                 init = "{ ptr %s, i64 %s, ptr %s }" % (self.ptr_const(), self.int_const(), self.ptr_const())
+        elif g.shape == "reltable":
+            # A relative table (as clang's relative vtables): 32-bit offsets
+            # from each entry to a function (through dso_local_equivalent,
+            # or not) or a variable.
+            ty = "[%d x i32]" % g.count
+            targets = self.of(lambda f: (f.kind == "function" or f.kind == "declaration" and f.sig == LAYER_SIG
+                                         and f.linkage != "extern_weak" or f.kind == "data")
+                              and "entry" not in f.flags and "resolver" not in f.flags
+                              and not (self.no_locals and f.local))
+            elems = []
+            for k in range(g.count):
+                if pure or not targets:
+                    elems.append("i32 0")
+                    continue
+                t = r.choice(targets)
+                # As compilers make them: a function through
+                # dso_local_equivalent, or a symbol that cannot be preempted
+                # (a relative reference to a preemptible one links into a
+                # shared library only if the assembler can fold it).
+                if t.kind != "data" and (self.chance(0.5) or not (t.local or t.visibility)):
+                    ref = "dso_local_equivalent " + t.ref
+                elif t.local or t.visibility in ("hidden", "protected"):
+                    ref = t.ref
+                else:
+                    elems.append("i32 0")
+                    continue
+                here = g.ref if k == 0 else \
+                    "getelementptr inbounds ([%d x i32], ptr %s, i32 0, i32 %d)" % (g.count, g.ref, k)
+                elems.append("i32 trunc (i64 sub (i64 ptrtoint (ptr %s to i64), i64 ptrtoint (ptr %s to i64)) to i32)"
+                             % (ref, here))
+            init = "[%s]" % ", ".join(elems)
         elif g.shape == "str":
             ty = "[%d x i8]" % g.size
             init = 'c"%s\\00"' % "".join(r.choice("abcxyz") for _ in range(g.size - 1))
         elif g.shape == "vtable":
             ty = "[%d x ptr]" % g.count
-            targets = self.of(lambda f: self.callable(f) and f.kind in ("function", "alias"))
-            init = "[%s]" % ", ".join("ptr " + r.choice(targets).ref for _ in range(g.count))
+            targets = self.of(lambda f: self.callable(f) and f.kind in ("function", "alias")
+                              and not (self.no_locals and f.local))
+            init = "[%s]" % ", ".join("ptr " + (r.choice(targets).ref if targets else "null") for _ in range(g.count))
         else:
             raise AssertionError(g.shape)
         g.type = ty
@@ -338,7 +394,7 @@ class Generator:
             text += ', section "%s"' % g.section
         if g.comdat:
             text += ", comdat" if g.comdat == g.name else ", comdat($%s)" % quote(g.comdat)
-        text += ", align %d" % (1 if g.shape == "str" else 8)
+        text += ", align %d" % (1 if g.shape == "str" else r.choice([8, 8, 8, 16, 64]))
         return text
 
     def tls_text(self, g):
@@ -347,8 +403,8 @@ class Generator:
             words.append(g.linkage)
         if g.visibility:
             words.append(g.visibility)
-        words.append("thread_local%s global i64 %d, align 8" % (g.mode, self.r.randint(0, 50)))
-        return " ".join(words)
+        words.append("thread_local%s global i64 %d" % (g.mode, self.r.randint(0, 50)))
+        return " ".join(words) + (", comdat" if g.comdat else "") + ", align 8"
 
     # -- aliases, ifunc, ctors -------------------------------------------
     def plan_aliases(self):
@@ -371,11 +427,22 @@ class Generator:
             elif aliasable:
                 target = r.choice(earlier) if earlier and self.chance(0.3) else r.choice(aliasable)
                 a = Global("a%d" % i, "alias", linkage)
+                a.target = target
                 aliasee = "%s, ptr %s" % (LAYER_SIG, target.ref)
             else:
                 continue
             self.pick_visibility(a)
             words = [a.ref, "="] + [w for w in (a.linkage, a.visibility) if w] + ["alias", aliasee]
+            texts.append(" ".join(words))
+            self.add(a)
+        tls = self.of(lambda g: g.kind == "tls" and g.linkage in ("", "internal"))
+        if tls and self.chance(0.25):
+            # An alias of a thread-local variable (thread_local itself).
+            a = Global("ta0", "tlsalias", r.choice(["", "internal", "weak"]), sig=None)
+            self.pick_visibility(a)
+            a.target = r.choice(tls)
+            words = [a.ref, "="] + [w for w in (a.linkage, a.visibility) if w] + \
+                ["thread_local alias i64, ptr %s" % a.target.ref]
             texts.append(" ".join(words))
             self.add(a)
         return texts
@@ -409,11 +476,19 @@ class Generator:
         return out
 
     # -- function bodies --------------------------------------------------
+    def aliasee(self, g):
+        """The function an alias (of aliases) ends at; g if not an alias."""
+        while getattr(g, "target", None) is not None and g.kind == "alias":
+            g = g.target
+        return g
+
     def call_targets(self, caller):
         targets = self.of(self.callable)
         if "entry" in caller.flags:
             # An entry stays a unit of its own: it calls plain functions only.
-            targets = [g for g in targets if not g.flags & {"blockaddress", "asm_named"}]
+            # (Nor an alias of an asm-named local: mtpc keeps the users of
+            # such an alias with the local.)
+            targets = [g for g in targets if not self.aliasee(g).flags & {"blockaddress", "asm_named"}]
         return targets
 
     def layer_body(self, f):
@@ -428,7 +503,7 @@ class Generator:
 
         targets = usable(self.call_targets(f))
         stress = usable(self.of(lambda g: "stress" in g.flags))
-        loadable = usable(self.of(lambda g: g.kind in ("data", "tls") and g.size >= 8 and "batable" not in g.flags
+        loadable = usable(self.of(lambda g: g.kind in ("data", "tls", "tlsalias") and g.size >= 8 and "batable" not in g.flags
                                   or g.kind == "declaration" and g.sig is None))
         storable = [g for g in loadable if g.writable and not getattr(g, "constant", False)
                     and g.linkage != "available_externally"]
@@ -481,6 +556,8 @@ class Generator:
                 lines.append("  %s = load ptr, ptr %s, align 8" % (fp, slot))
                 callees = usable(self.of(lambda g: g.kind == "function" and g.sig == LAYER_SIG
                                          and "entry" not in g.flags))
+                if "entry" in f.flags:
+                    callees = [g for g in callees if not g.flags & {"blockaddress", "asm_named"}]
                 mdref = ""
                 if callees and self.chance(0.7):
                     chosen = r.sample(callees, min(len(callees), r.randint(1, 3)))
@@ -657,6 +734,11 @@ class Generator:
                        and "entry" not in g.flags)
         for name in ("llvm.used", "llvm.compiler.used"):
             members = r.sample(defs, min(len(defs), r.randint(0, 3))) if self.chance(0.4) else []
+            if name == "llvm.compiler.used":
+                # Code names a local in asm only with it marked used (C's
+                # __attribute__((used))): else the optimizer may delete it.
+                members = [m for m in members if "asm_named" not in m.flags] + \
+                    self.of(lambda g: "asm_named" in g.flags)
             refs = [m.ref for m in members] + (used_extra if name == "llvm.compiler.used" else [])
             if refs:
                 out.append('@%s = appending global [%d x ptr] [%s], section "llvm.metadata"'
