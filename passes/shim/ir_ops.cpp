@@ -50,13 +50,17 @@ const char *mtpc_inline_asm_string(LLVMValueRef V, size_t *Len) {
 }
 
 // The global that a dso_local_equivalent or no_cfi constant names (the
-// constants LLVM-C reports as instructions), or null for any other value.
-LLVMValueRef mtpc_wrapped_global(LLVMValueRef V) {
+// constants LLVM-C reports as instructions), or null for any other value;
+// *NoCFI says which of the two it is.
+LLVMValueRef mtpc_wrapped_global(LLVMValueRef V, bool *NoCFI) {
   Value *Val = unwrap(V);
+  *NoCFI = false;
   if (auto *E = dyn_cast<DSOLocalEquivalent>(Val))
     return wrap(E->getGlobalValue());
-  if (auto *N = dyn_cast<NoCFIValue>(Val))
+  if (auto *N = dyn_cast<NoCFIValue>(Val)) {
+    *NoCFI = true;
     return wrap(N->getGlobalValue());
+  }
   return nullptr;
 }
 

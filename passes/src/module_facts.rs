@@ -114,6 +114,8 @@ pub struct GlobalFacts {
     pub refs: Vec<(u32, RefKind)>,
     /// Functions whose `blockaddress` this global uses.
     pub block_address_of: Vec<u32>,
+    /// Globals this one names through `no_cfi` (also in `refs`).
+    pub no_cfi_of: Vec<u32>,
     /// The global named by `!associated`.
     pub associated: Option<u32>,
     /// For aliases: the base object; for ifuncs: the resolver.
@@ -309,6 +311,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 size: if kind == GlobalKind::Variable && is_definition { g.definition_size(&layout) } else { 0 },
                 refs: walker.refs.into_iter().collect(),
                 block_address_of: walker.block_addresses.into_iter().collect(),
+                no_cfi_of: walker.no_cfi.into_iter().collect(),
                 associated,
                 target,
                 no_inline: is_function && (g.has_fn_attribute("noinline") || g.has_fn_attribute("optnone")),
@@ -418,6 +421,7 @@ struct RefWalker<'a, 'm> {
     local_names: &'a HashMap<String, u32>,
     refs: BTreeSet<(u32, RefKind)>,
     block_addresses: BTreeSet<u32>,
+    no_cfi: BTreeSet<u32>,
     asm_locals: BTreeSet<u32>,
     seen: std::collections::HashSet<Value<'m>>,
 }
@@ -429,6 +433,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
             local_names,
             refs: BTreeSet::new(),
             block_addresses: BTreeSet::new(),
+            no_cfi: BTreeSet::new(),
             asm_locals: BTreeSet::new(),
             seen: Default::default(),
         }
@@ -444,6 +449,12 @@ impl<'a, 'm> RefWalker<'a, 'm> {
     fn walk(&mut self, v: Value<'m>, kind: RefKind) {
         match v.classify() {
             Operand::Global(g) => self.add(g, kind),
+            Operand::NoCfi(g) => {
+                if let Some(&i) = self.index.get(&g) {
+                    self.no_cfi.insert(i);
+                    self.refs.insert((i, RefKind::Ref));
+                }
+            }
             Operand::BlockAddress(f) => {
                 if let Some(&i) = self.index.get(&f) {
                     self.block_addresses.insert(i);
@@ -476,7 +487,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
             self.walk(op, kind);
         }
         let Some(callee) = callee else { return };
-        if matches!(callee.classify(), Operand::Global(_) | Operand::InlineAsm(_)) {
+        if matches!(callee.classify(), Operand::Global(_) | Operand::NoCfi(_) | Operand::InlineAsm(_)) {
             return;
         }
         // An indirect call: resolve its possible targets from metadata.

@@ -367,7 +367,10 @@ fn groups(facts: &ModuleFacts, cg: &CallGraph) -> (Vec<usize>, Vec<bool>) {
             let leader = *comdat_leader[c as usize].get_or_insert(i);
             uf.union(leader, i);
         }
-        for &f in &g.block_address_of {
+        // A function `no_cfi` names is defined where its users are (see
+        // `GlobalFacts::no_cfi_of`), so a declaration of it never dies
+        // before them.
+        for &f in g.block_address_of.iter().chain(&g.no_cfi_of) {
             uf.union(i, f as usize);
         }
         if let Some(a) = g.associated {
@@ -498,6 +501,15 @@ mod tests {
         let facts = module(vec![func("user", 100, &[(2, Ref)]), func("interp", 100, &[]), table]);
         let plan = plan(&facts, 3);
         assert_eq!(plan.owner[1], plan.owner[2]);
+    }
+
+    #[test]
+    fn no_cfi_users_share_the_function() {
+        let mut user = func("user", 100, &[(1, Ref)]);
+        user.no_cfi_of = vec![1];
+        let facts = module(vec![user, func("target", 100, &[]), func("other", 100, &[(1, Call)])]);
+        let plan = plan(&facts, 3);
+        assert_eq!(plan.owner[0], plan.owner[1]);
     }
 
     #[test]

@@ -226,9 +226,15 @@ impl<'a> Rules<'a> {
         is_plain_local_constant(g) && !self.asm_named[i] && self.refs_reachable_from(g, p)
     }
 
+    /// Can `g` be copied into partition `p`: can `p` name everything it
+    /// refers to? Never if it takes a block's address (the block must be
+    /// the one its users jump to) or names a function through `no_cfi`
+    /// (LLVM 16's GlobalDCE crashes when a copy that dies leaves such a
+    /// constant naming an erased function).
     fn refs_reachable_from(&self, g: &GlobalFacts, p: u32) -> bool {
         g.refs.iter().all(|&(r, _)| self.local_reachable_from(r as usize, p))
             && g.block_address_of.is_empty()
+            && g.no_cfi_of.is_empty()
     }
 
     /// May partition `p`, which calls function `i`, get its body?
@@ -547,6 +553,18 @@ mod tests {
         let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 2), Decision::AvailableExternally);
         assert_eq!(sp.decision(0, 3), Decision::Declare);
+    }
+
+    /// LLVM 16's GlobalDCE crashes erasing a function that a dead `no_cfi`
+    /// constant names: what names a function so is never copied.
+    #[test]
+    fn a_constant_naming_a_function_through_no_cfi_is_not_copied() {
+        let mut table = var("table", 16, &[(1, Ref)]);
+        table.is_constant = true;
+        table.no_cfi_of = vec![1];
+        let facts = module(vec![func("reader", 10, &[(2, Ref)]), func("target", 5, &[]), table]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 2), Decision::Declare);
     }
 
     #[test]

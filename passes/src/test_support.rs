@@ -20,6 +20,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         size: 0,
         refs: Vec::new(),
         block_address_of: Vec::new(),
+        no_cfi_of: Vec::new(),
         associated: None,
         target: None,
         no_inline: false,

@@ -45,9 +45,13 @@ pub struct Value<'m> {
 /// [`Value::classify`]).
 pub enum Operand<'m> {
     /// A global value (function, variable, alias, ifunc), named directly or
-    /// through `dso_local_equivalent` or `no_cfi` (constants that LLVM-C
-    /// reports as instructions).
+    /// through `dso_local_equivalent` (a constant that LLVM-C reports as
+    /// an instruction).
     Global(Global<'m>),
+    /// `no_cfi @f` (also reported as an instruction by LLVM-C): LLVM 16's
+    /// GlobalDCE crashes when it erases a function such a constant still
+    /// names, so its users must not be copies that may die before it.
+    NoCfi(Global<'m>),
     /// `blockaddress(@f, %bb)`: the function whose block is taken.
     BlockAddress(Global<'m>),
     /// A constant with operands of its own (expression, aggregate).
@@ -100,12 +104,13 @@ impl<'m> Value<'m> {
             LLVMArgumentValueKind | LLVMBasicBlockValueKind | LLVMMemoryUseValueKind | LLVMMemoryDefValueKind
             | LLVMMemoryPhiValueKind => Operand::Local,
             LLVMInstructionValueKind => {
+                let mut no_cfi = false;
                 // SAFETY: the shim only asks the value's class.
-                let wrapped = unsafe { mtpc_wrapped_global(self.raw) };
-                if wrapped.is_null() {
-                    Operand::Local
-                } else {
-                    Operand::Global(Global::new(wrapped))
+                let wrapped = unsafe { mtpc_wrapped_global(self.raw, &mut no_cfi) };
+                match (wrapped.is_null(), no_cfi) {
+                    (true, _) => Operand::Local,
+                    (false, false) => Operand::Global(Global::new(wrapped)),
+                    (false, true) => Operand::NoCfi(Global::new(wrapped)),
                 }
             }
         }
@@ -117,7 +122,7 @@ impl<'m> Value<'m> {
         let mut current = self;
         for _ in 0..64 {
             match current.classify() {
-                Operand::Global(g) => return Some(g),
+                Operand::Global(g) | Operand::NoCfi(g) => return Some(g),
                 Operand::Aggregate(expr) => current = expr.operands().next()?,
                 _ => return None,
             }
