@@ -4,17 +4,28 @@
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 ; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
 
-; linkonce_odr without a COMDAT: the owner makes it weak_odr when other
-; partitions use it (so it is not discarded); they get copies.
-; Fails if: symbol_rules.rs decide() no longer promotes a linkonce_odr that other partitions use to weak_odr.
-; P0: define available_externally i32 @odr_no_comdat(
-; P1: define available_externally i32 @odr_no_comdat(
-; P2: define weak_odr i32 @odr_no_comdat(
+; linkonce_odr without a COMDAT is a group of its own: small, every
+; partition that uses it gets a discardable copy (linkonce_odr, as a
+; translation unit of its own would); not to be copied (noinline), the
+; owner makes it weak_odr when other partitions use it (so it is not
+; discarded), and they declare it.
+; Fails if: symbol_rules.rs decide() no longer promotes a linkonce_odr that
+; other partitions use and do not copy to weak_odr, or odr_copies.rs stops
+; treating a linkonce_odr without a COMDAT as a group of its own.
+; P0-DAG: define linkonce_odr i32 @odr_no_comdat(
+; P0-DAG: declare i32 @odr_noinline(
+; P1-DAG: define linkonce_odr i32 @odr_no_comdat(
+; P1-DAG: declare i32 @odr_noinline(
+; P2-DAG: define weak_odr i32 @odr_noinline(
 
 @common_var = common global i32 0, align 4
 @weak_ref = extern_weak global i32
 define linkonce_odr i32 @odr_no_comdat(i32 %x) {
   %y = add i32 %x, 1
+  ret i32 %y
+}
+define linkonce_odr i32 @odr_noinline(i32 %x) noinline {
+  %y = add i32 %x, 5
   ret i32 %y
 }
 define protected i32 @prot(i32 %x) {
@@ -30,7 +41,8 @@ define dso_local i32 @local_def(i32 %x) {
   ret i32 %y
 }
 define i32 @user_a(i32 %x) {
-  %a = call i32 @odr_no_comdat(i32 %x)
+  %z = call i32 @odr_no_comdat(i32 %x)
+  %a = call i32 @odr_noinline(i32 %z)
   %b = call i32 @prot(i32 %a)
   %c = call i32 @hid(i32 %b)
   %d = call i32 @local_def(i32 %c)
@@ -41,7 +53,8 @@ define i32 @user_a(i32 %x) {
   ret i32 %h
 }
 define i32 @user_b(i32 %x) {
-  %a = call i32 @odr_no_comdat(i32 %x)
+  %z = call i32 @odr_no_comdat(i32 %x)
+  %a = call i32 @odr_noinline(i32 %z)
   %b = call i32 @prot(i32 %a)
   %c = call i32 @hid(i32 %b)
   %d = call i32 @local_def(i32 %c)

@@ -395,8 +395,9 @@ void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, i
 
 void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnvironment *>(Env); }
 
-// Builds the kit one partition is compiled with (compile it with
-// mtpc_kit_compile or free it with mtpc_kit_free); null if no target machine
+// Builds the kit one partition is compiled with (optimize and compile with
+// mtpc_kit_optimize and mtpc_kit_codegen, or free it with mtpc_kit_free);
+// null if no target machine
 // can be made. Only on the thread running mtpc's pass.
 void *mtpc_environment_build_kit(void *EnvP) {
   auto *Env = static_cast<mtpc::PartitionEnvironment *>(EnvP);

@@ -2,6 +2,8 @@
 // the time-trace hooks of the worker threads. See shim.h for the rules.
 #include "shim.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
@@ -176,6 +178,34 @@ LLVMValueRef mtpc_replace_with_declaration(LLVMValueRef V) {
   GV->replaceAllUsesWith(Decl);
   GV->eraseFromParent();
   return wrap(Decl);
+}
+
+// Turns a function or variable definition into a declaration, out of its
+// COMDAT; a variable's debug information entries leave the compile units'
+// lists (another partition's copy is the one described).
+void mtpc_make_declaration(LLVMValueRef V) {
+  auto *GO = unwrap<GlobalObject>(V);
+  if (auto *F = dyn_cast<Function>(GO)) {
+    F->deleteBody();
+  } else if (auto *GV = dyn_cast<GlobalVariable>(GO)) {
+    SmallVector<DIGlobalVariableExpression *, 1> Described;
+    GV->getDebugInfo(Described);
+    if (!Described.empty()) {
+      SmallPtrSet<Metadata *, 4> Gone(Described.begin(), Described.end());
+      for (DICompileUnit *CU : GV->getParent()->debug_compile_units()) {
+        SmallVector<Metadata *, 16> Kept;
+        for (DIGlobalVariableExpression *E : CU->getGlobalVariables())
+          if (!Gone.count(E))
+            Kept.push_back(E);
+        if (Kept.size() != CU->getGlobalVariables().size())
+          CU->replaceGlobalVariables(MDTuple::get(GV->getContext(), Kept));
+      }
+    }
+    GV->eraseMetadata(LLVMContext::MD_dbg);
+    GV->setInitializer(nullptr);
+  }
+  GO->setComdat(nullptr);
+  GO->setLinkage(GlobalValue::ExternalLinkage);
 }
 
 // Replaces every use of an alias by its aliasee and erases the alias.

@@ -172,14 +172,48 @@ char *mtpc_host_settings_describe(void *HP) {
   return copyString(OS.str());
 }
 
-// Optimizes partition M with its kit's pipeline and compiles it to assembly
-// text: a buffer handle in *Asm (free with mtpc_buffer_dispose), its bytes in
-// *Data, *Len. Records its diagnostics in *Diags
-// (free with mtpc_diagnostics_free). M must be valid: the caller verifies
-// it. On failure returns false with *Error (free with free()); nothing is
-// thrown. Label names the partition in the time trace. The kit is consumed.
-bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, void **Asm, const char **Data, size_t *Len,
-                      double *OptMs, double *CodegenMs, void **Diags, char **Error) {
+// Optimizes partition M with its kit's pipeline (M must be valid: the
+// caller verifies it), in *OptMs. On failure returns false with *Error
+// (free with free()); nothing is thrown. Label names the partition in the
+// time trace. The kit's pipeline and analyses are freed afterwards: only
+// its code generator is left (mtpc_kit_codegen).
+bool mtpc_kit_optimize(void *KitP, LLVMModuleRef MRef, const char *Label, double *OptMs, char **Error) {
+  using Clock = std::chrono::steady_clock;
+  auto *Kit = static_cast<mtpc::PartitionKit *>(KitP);
+  Module &M = *unwrap(MRef);
+  if (!Kit->Recorded) {
+    *Error = copyString("the kit was not given the partition's context (mtpc_kit_adopt_context)");
+    return false;
+  }
+  if (!Kit->Recorded->failure().empty()) {
+    *Error = copyString("reading the partition failed: " + Kit->Recorded->failure());
+    return false;
+  }
+  auto Start = Clock::now();
+  {
+    TimeTraceScope Scope("mtpc optimize", Label);
+    Kit->MPM.run(M, Kit->MAM);
+    // Done with: the pipeline and the analyses it computed (which grow with
+    // the module) are freed before code generation, not after it.
+    Kit->MPM = ModulePassManager();
+    Kit->MAM.clear();
+  }
+  *OptMs = std::chrono::duration<double, std::milli>(Clock::now() - Start).count();
+  if (!Kit->Recorded->failure().empty()) {
+    *Error = copyString("optimization failed: " + Kit->Recorded->failure());
+    return false;
+  }
+  return true;
+}
+
+// Compiles partition M, optimized (mtpc_kit_optimize), to assembly text
+// with its kit's code generator: a buffer handle in *Asm (free with
+// mtpc_buffer_dispose), its bytes in *Data, *Len, the time in *CodegenMs.
+// Hands over everything the partition reported, optimizer and code
+// generator, in *Diags (free with mtpc_diagnostics_free). On failure
+// returns false with *Error (free with free()). The kit is consumed.
+bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **Asm, const char **Data, size_t *Len,
+                      double *CodegenMs, void **Diags, char **Error) {
   using Clock = std::chrono::steady_clock;
   std::unique_ptr<mtpc::PartitionKit> Kit(static_cast<mtpc::PartitionKit *>(KitP));
   Module &M = *unwrap(MRef);
@@ -189,27 +223,8 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, void **
   }
   std::shared_ptr<mtpc::PartitionDiagnostics> Recorded = Kit->Recorded;
   *Diags = new std::shared_ptr<mtpc::PartitionDiagnostics>(Recorded);
-  if (!Recorded->failure().empty()) {
-    *Error = copyString("reading the partition failed: " + Recorded->failure());
-    return false;
-  }
   Kit->TM->Options.MCOptions.AsmVerbose = false;
-
-  auto OptStart = Clock::now();
-  {
-    TimeTraceScope Scope("mtpc optimize", Label);
-    Kit->MPM.run(M, Kit->MAM);
-    // Done with: the pipeline and the analyses it computed (which grow with
-    // the module) are freed before code generation, not after it.
-    Kit->MPM = ModulePassManager();
-    Kit->MAM.clear();
-  }
-  if (!Recorded->failure().empty()) {
-    *Error = copyString("optimization failed: " + Recorded->failure());
-    return false;
-  }
-  auto CodegenStart = Clock::now();
-  *OptMs = std::chrono::duration<double, std::milli>(CodegenStart - OptStart).count();
+  auto Start = Clock::now();
   auto Text = std::make_unique<SmallVector<char, 0>>();
   Recorded->enterCodeGen();
   {
@@ -225,7 +240,7 @@ bool mtpc_kit_compile(void *KitP, LLVMModuleRef MRef, const char *Label, void **
     }
     CodeGen.run(M);
   }
-  *CodegenMs = std::chrono::duration<double, std::milli>(Clock::now() - CodegenStart).count();
+  *CodegenMs = std::chrono::duration<double, std::milli>(Clock::now() - Start).count();
   if (!Recorded->failure().empty()) {
     *Error = copyString("code generation failed: " + Recorded->failure());
     return false;

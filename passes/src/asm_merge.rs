@@ -10,10 +10,13 @@
 //! - a reference to a section's start by the section's name (the compile
 //!   unit header's `.long .debug_abbrev`) assumes one unit per object: it
 //!   becomes a label at the start of that part's contribution;
-//! - sections of a COMDAT group that several parts emit (the code
-//!   generator's `DW.ref.__gxx_personality_v0`) are kept from the first
-//!   part only, and only if every part's copy is the same (private labels
+//! - a section of a COMDAT group that several parts emit (the code
+//!   generator's `DW.ref.__gxx_personality_v0`) is kept from the first part
+//!   only, and only if every part's copy is the same (private labels
 //!   aside); so are the once-per-object directives (`.ident`, `.addrsig`).
+//!   A group's sections are kept one by one: parts that emit different
+//!   members of one group (C++ inline functions several partitions copy)
+//!   give the object one group holding all of them;
 //!   A part whose `.previous` or `.popsection` would return past a dropped
 //!   switch into such a group is an error;
 //! - what the host's own code generation writes for the module anyway is
@@ -214,8 +217,8 @@ fn tail_without_directory(tail: &str) -> String {
 
 #[derive(Default)]
 struct MergeState {
-    /// COMDAT groups already emitted, by signature.
-    comdat_groups: HashSet<String>,
+    /// Sections of COMDAT groups already emitted (see `comdat_key`).
+    group_sections: HashSet<String>,
     /// Once-per-object directives already emitted.
     once: HashSet<String>,
     /// Local (non-`.L`) symbols that more than one part defines.
@@ -224,10 +227,11 @@ struct MergeState {
     defined: HashMap<String, usize>,
     /// The last `unique` section id given out.
     unique_ids: u32,
-    /// COMDAT groups and weak data objects more than one part defines.
+    /// Sections of COMDAT groups (see `comdat_key`) and weak data objects
+    /// more than one part defines.
     repeated_groups: HashSet<String>,
     repeated_objects: HashSet<String>,
-    /// Their bodies as first kept ("group G", "object O"), normalized.
+    /// Their bodies as first kept ("section S", "object O"), normalized.
     kept_bodies: HashMap<String, Vec<String>>,
 }
 
@@ -299,7 +303,8 @@ fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
         .collect()
 }
 
-/// COMDAT groups, and weak data objects, that more than one part defines.
+/// Sections of COMDAT groups (see `comdat_key`), and weak data objects,
+/// that more than one part defines.
 fn repeated_across_parts(parts: &[&str]) -> (HashSet<String>, HashSet<String>) {
     let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
     for part in parts {
@@ -308,7 +313,7 @@ fn repeated_across_parts(parts: &[&str]) -> (HashSet<String>, HashSet<String>) {
             let t = strip_comment(line).trim();
             let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
             match directive {
-                ".section" | ".pushsection" => own_groups.extend(comdat_group(t)),
+                ".section" | ".pushsection" => own_groups.extend(comdat_key(t)),
                 ".weak" => {
                     weak.insert(first_operand(t));
                 }
@@ -369,8 +374,8 @@ enum Position {
     Body,
 }
 
-/// The COMDAT group of the section a part is in, through `.section`,
-/// `.pushsection`/`.popsection` and `.previous`, and whether the merged
+/// The section of a COMDAT group a part is in (see `comdat_key`), through
+/// `.section`, `.pushsection`/`.popsection` and `.previous`, and whether the merged
 /// text, which lacks the switches into groups an earlier part emitted, is
 /// still in the same section as the part.
 #[derive(Default)]
@@ -397,8 +402,8 @@ struct Pushed<'t> {
 }
 
 impl<'t> SectionTracker<'t> {
-    /// Follows a switch; `dropped(group)` says whether a switch into that
-    /// group is dropped. Returns whether to keep the line, or why the merge
+    /// Follows a switch; `dropped(key)` says whether a switch into that
+    /// section of a group is dropped. Returns whether to keep the line, or why the merge
     /// cannot follow the part.
     fn switch(&mut self, directive: &str, line: &'t str, dropped: impl Fn(&str) -> bool) -> Result<bool, String> {
         let inside_dropped_push = self.stack.last().is_some_and(|p| p.dropped);
@@ -423,7 +428,7 @@ impl<'t> SectionTracker<'t> {
                 Ok(true)
             }
             _ => {
-                let group = comdat_group(line).filter(|_| matches!(directive, ".section" | ".pushsection"));
+                let group = comdat_key(line).filter(|_| matches!(directive, ".section" | ".pushsection"));
                 let drop = group.is_some_and(&dropped);
                 if directive == ".pushsection" {
                     let pushed = Pushed { current: self.current, previous: self.previous, dropped: drop, out_of_step: self.out_of_step };
@@ -541,13 +546,13 @@ impl MergeState {
                     position = Position::TopPropertyNote;
                 }
                 let keep = sections
-                    .switch(directive, trimmed, |g| self.comdat_groups.contains(g))
+                    .switch(directive, trimmed, |g| self.group_sections.contains(g))
                     .map_err(|why| MergeError(format!("part {k}, line {}: {why}", line_no + 1)))?;
                 object = None;
                 (placed_in, aligned) = (trimmed.trim_end(), None);
                 if !keep {
                     if let Some(g) = sections.current.filter(|g| self.repeated_groups.contains(*g)) {
-                        bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
+                        bodies.entry(format!("section {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
                     }
                     continue;
                 }
@@ -562,9 +567,9 @@ impl MergeState {
             let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
             let content = !SYMBOL_DIRECTIVES.contains(&directive) && !sectionless;
             if let Some(g) = sections.current.filter(|g| content && self.repeated_groups.contains(*g)) {
-                bodies.entry(format!("group {g}")).or_default().push(&without_unique_id(code));
+                bodies.entry(format!("section {g}")).or_default().push(&without_unique_id(code));
             }
-            let skipping_group = sections.current.is_some_and(|g| self.comdat_groups.contains(g));
+            let skipping_group = sections.current.is_some_and(|g| self.group_sections.contains(g));
             if let Some(g) = sections.current.filter(|_| !skipping_group) {
                 own_groups.insert(g);
             }
@@ -697,6 +702,7 @@ impl MergeState {
             let body = body.normalized();
             match self.kept_bodies.get(&what) {
                 Some(kept) if *kept != body => {
+                    let what = what.strip_prefix("section ").map_or(what.clone(), describe_key);
                     return Err(MergeError(format!("part {k}: its copy of {what} differs from an earlier part's")));
                 }
                 Some(_) => {}
@@ -705,7 +711,7 @@ impl MergeState {
                 }
             }
         }
-        self.comdat_groups.extend(own_groups.into_iter().map(str::to_string));
+        self.group_sections.extend(own_groups.into_iter().map(str::to_string));
         Ok(())
     }
 
@@ -790,11 +796,31 @@ fn section_name(line: &str) -> &str {
     rest.split(|c: char| c == ',' || c.is_whitespace()).next().unwrap_or("")
 }
 
-/// The group signature of `.section name,"flagsG",@type,GROUP,comdat[,unique,N]`.
-fn comdat_group(line: &str) -> Option<&str> {
-    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-    let at = fields.iter().position(|&f| f == "comdat")?;
-    (at >= 4).then(|| fields[at - 1].trim_matches('"'))
+/// What identifies a section of a COMDAT group: `name,"flagsG",@type,GROUP`
+/// of `.section name,"flagsG",@type,GROUP,comdat[,unique,N]` (or
+/// `.pushsection`); `None` for a section in no group.
+fn comdat_key(line: &str) -> Option<&str> {
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix(".section").or_else(|| rest.strip_prefix(".pushsection"))?.trim_start();
+    let mut fields = Vec::new();
+    let mut offset = 0;
+    for field in rest.split(',') {
+        fields.push((offset, field));
+        offset += field.len() + 1;
+    }
+    let at = fields.iter().position(|(_, f)| f.trim() == "comdat")?;
+    if at < 4 {
+        return None;
+    }
+    let (start, group) = fields[at - 1];
+    Some(rest[..start + group.len()].trim_end())
+}
+
+/// The group and the section of a `comdat_key`, for messages.
+fn describe_key(key: &str) -> String {
+    let group = key.rsplit(',').next().unwrap_or("").trim().trim_matches('"');
+    let section = key.split(',').next().unwrap_or("").trim().trim_matches('"');
+    format!("section {section} of group {group}")
 }
 
 /// Debug sections a part switches to (so that it has a contribution of its own).
@@ -1112,7 +1138,7 @@ mod tests {
     }
 
     #[test]
-    fn repeated_comdat_groups_are_kept_once() {
+    fn repeated_group_sections_are_kept_once() {
         // Each part numbers its private labels itself; the alias is part 1's own.
         let part = |k: u32, value: &str| {
             format!(
@@ -1130,7 +1156,22 @@ mod tests {
         assert!(m.contains(".set alias1, g1"), "{m}");
         // A copy with other contents cannot be dropped for the first.
         let e = merge(&[part(0, "p"), part(1, "q")]).unwrap_err();
-        assert!(e.0.contains("part 1: its copy of group DW.ref.p differs"), "{e}");
+        assert!(e.0.contains("part 1: its copy of section .data.DW.ref.p of group DW.ref.p differs"), "{e}");
+    }
+
+    #[test]
+    fn a_group_whose_members_parts_emit_apart_is_their_union() {
+        // Part 0 emits member f of group G, part 1 members f (the same) and g.
+        let f = "\t.section\t.text.f,\"axG\",@progbits,G,comdat\n\t.weak\tf\nf:\n\tret\n";
+        let g = "\t.section\t.text.g,\"axG\",@progbits,G,comdat\n\t.weak\tg\ng:\n\tret\n";
+        let m = merged(&[&format!("\t.text\na:\n{f}"), &format!("\t.text\nb:\n{f}{g}")]);
+        assert_eq!(m.matches("\nf:").count(), 1, "{m}");
+        assert_eq!(m.matches("\ng:").count(), 1, "{m}");
+        assert_eq!(m.matches(".section\t.text.g,").count(), 1, "{m}");
+        // A member two parts emit differently is still an error.
+        let other_f = f.replace("\tret", "\tnop\n\tret");
+        let e = merge(&[f.to_string(), format!("{other_f}{g}")]).unwrap_err();
+        assert!(e.0.contains("its copy of section .text.f of group G differs"), "{e}");
     }
 
     #[test]

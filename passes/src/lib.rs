@@ -8,6 +8,8 @@
 //! - [`call_graph`]: the call graph and its SCCs (petgraph);
 //! - [`partition_plan`]: which partition owns each definition;
 //! - [`symbol_rules`]: what each global becomes in each partition;
+//! - [`odr_copies`]: C++ inline and template definitions, copied into
+//!   every partition that uses them, and which partition emits each;
 //! - [`partition_builder`]: builds one partition in its own context;
 //! - [`split`]: the `mtpc-split` transformation;
 //! - [`parallel`]: the `mtpc-parallel` transformation;
@@ -35,6 +37,7 @@ pub mod host;
 pub mod ir;
 pub mod logging;
 pub mod module_facts;
+pub mod odr_copies;
 pub mod options;
 pub mod partition_builder;
 pub mod parallel;

@@ -13,6 +13,8 @@
 //! it was and the host compiles it the normal way, reporting whatever the
 //! partitions reported itself.
 
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -20,8 +22,10 @@ use crate::asm_merge::{Files, Merged};
 use crate::diagnostics::DiagnosticRouting;
 use crate::ir::host_pipeline::{DebugFiles, HostSettings, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
-use crate::ir::{GlobalKind, ModuleRef, OwnedContext};
+use crate::ir::host_pipeline::PartitionKit;
+use crate::ir::{GlobalKind, ModuleRef, OwnedContext, PartitionModule};
 use crate::module_facts::Linkage;
+use crate::odr_copies::{self, EmitterChoice};
 use crate::options::{ParallelOptions, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
 use crate::split;
@@ -62,13 +66,6 @@ pub enum Outcome {
     /// (as some of clang's output does, e.g. with -gembed-source): compiled
     /// whole, as the host would anyway.
     InvalidInput(ModuleStats),
-}
-
-/// How a partition's job ends, short of failing.
-enum PartitionJob {
-    Compiled(PartitionResult),
-    /// The partition fails LLVM's verifier (what it says).
-    Invalid(String),
 }
 
 /// A compiled partition.
@@ -127,56 +124,63 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let split_ms = ms(start);
     drop(split_span);
 
-    let (fail_partition, break_partition) = (injected_partition(FAIL_INJECTION_VAR), injected_partition(BREAK_INJECTION_VAR));
-    let break_asm = injected_partition(BREAK_ASM_INJECTION_VAR);
     // The partitions carry the host module's identifier: what instrumentation
     // names the module by (a sanitizer's report) is the host's.
     let identifier = Arc::new(run.module_identifier());
     let order = input.plan.largest_first(&input.facts);
-    let jobs: Vec<_> = order
+    let members = Arc::new(input.plan.odr_groups.by_name(&input.facts));
+    let mut emitters = EmitterChoice::new(&order, (0..partitions).map(|k| input.plan.odr_members_held(k)).collect());
+    let injected = Arc::new(Injected::from_env());
+    let failed = Arc::new(AtomicBool::new(false));
+    // Each partition's two jobs, in the order they are numbered.
+    let mut job_partition: Vec<u32> = order.clone();
+    let first_jobs: Vec<PartitionJob> = order
         .iter()
         .map(|&k| {
-            let (input, identifier) = (input.clone(), identifier.clone());
-            let mut kit = kits[k as usize].take().expect("one kit per partition");
-            move || -> Result<PartitionJob, String> {
-                let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
-                let label = format!("partition {k}");
-                let _span = Span::begin("mtpc partition", &label);
-                let ctx = OwnedContext::new();
-                kit.adopt_context(&ctx);
-                let build_span = Span::begin("mtpc build", &label);
-                let mut m = partition_builder::build(&ctx, &input, k, &identifier)?;
-                if break_partition == Some(k) {
-                    break_for_test(&m.as_module());
+            let kit = kits[k as usize].take().expect("one kit per partition");
+            let (input, identifier, members) = (input.clone(), identifier.clone(), members.clone());
+            let (injected, failed) = (injected.clone(), failed.clone());
+            Box::new(move || {
+                if failed.load(Ordering::Relaxed) {
+                    return Ok(Step::Skipped);
                 }
-                if let Err(e) = m.as_module().verify() {
-                    return Ok(PartitionJob::Invalid(format!("{label}: partition fails the verifier: {e}")));
-                }
-                // Frees the bitcode reader, whose tables would otherwise stay
-                // allocated through optimization and code generation.
-                m.as_module().finish_lazy_load().map_err(|e| format!("{label}: {e}"))?;
-                drop(build_span);
-                let build_ms = ms(t);
-                if fail_partition == Some(k) {
-                    panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
-                }
-                let mut compiled = kit.compile(&m.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
-                if break_asm == Some(k) {
-                    compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
-                }
-                Ok(PartitionJob::Compiled(PartitionResult {
-                    asm: compiled.asm,
-                    diagnostics: compiled.diagnostics,
-                    build_ms,
-                    opt_ms: compiled.opt_ms,
-                    codegen_ms: compiled.codegen_ms,
-                    start_unix_ms,
-                    end_unix_ms: crate::stats::unix_ms(),
-                }))
-            }
+                optimize_partition(k, kit, &input, &identifier, &members, &injected)
+            }) as PartitionJob
         })
         .collect();
-    let results = pool.run(jobs, threads);
+    let mut optimized: Vec<Option<Optimized>> = (0..partitions).map(|_| None).collect();
+    let mut outcomes: Vec<Option<Result<Step, String>>> = (0..partitions).map(|_| None).collect();
+    pool.run_dynamic(first_jobs, threads, |job, result| {
+        let k = job_partition[job];
+        let result = match result {
+            Ok(Step::Optimized(o)) => o,
+            other => {
+                if matches!(other, Err(_) | Ok(Step::Invalid(_))) {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                outcomes[k as usize] = Some(other);
+                return Vec::new();
+            }
+        };
+        if failed.load(Ordering::Relaxed) {
+            return Vec::new();
+        }
+        let kept = result.kept.clone();
+        optimized[k as usize] = Some(result);
+        // Code generation of every partition whose emitters are known now.
+        emitters
+            .optimized(k, kept)
+            .into_iter()
+            .map(|r| {
+                job_partition.push(r);
+                let o = optimized[r as usize].take().expect("released once, after its optimization");
+                let (members, injected) = (members.clone(), injected.clone());
+                let emitted_elsewhere = emitters.emitted_elsewhere(r);
+                Box::new(move || compile_partition(r, o, &members, &emitted_elsewhere, &injected)) as PartitionJob
+            })
+            .collect()
+    });
+    drop(optimized);
 
     let mut stats = ModuleStats {
         module: module_name,
@@ -191,19 +195,13 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         work_ms: 0.0,
         parts,
     };
-    // Back in partition order: the merge, the diagnostics and the stats follow it.
-    let mut by_partition: Vec<(u32, Result<PartitionJob, String>)> = order.into_iter().zip(results).collect();
-    by_partition.sort_by_key(|(k, _)| *k);
-    let mut texts = Vec::with_capacity(by_partition.len());
-    let mut diagnostics = Vec::with_capacity(by_partition.len());
+    let mut texts = Vec::with_capacity(partitions as usize);
+    let mut diagnostics = Vec::with_capacity(partitions as usize);
     let (mut failure, mut invalid) = (None, false);
-    for (k, r) in by_partition {
-        match r {
-            Ok(PartitionJob::Invalid(e)) => {
-                invalid = true;
-                failure.get_or_insert(format!("partition {k} failed: {e}"));
-            }
-            Ok(PartitionJob::Compiled(r)) => {
+    for (k, outcome) in outcomes.into_iter().enumerate() {
+        let k = k as u32;
+        match outcome {
+            Some(Ok(Step::Compiled(r))) => {
                 let p = &mut stats.parts[k as usize];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
                 (p.start_unix_ms, p.end_unix_ms) = (r.start_unix_ms, r.end_unix_ms);
@@ -211,10 +209,18 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 texts.push(r.asm);
                 diagnostics.push((k, r.diagnostics));
             }
-            Err(e) => {
+            Some(Ok(Step::Invalid(e))) => {
+                invalid = true;
                 failure.get_or_insert(format!("partition {k} failed: {e}"));
             }
+            Some(Err(e)) => {
+                failure.get_or_insert(format!("partition {k} failed: {e}"));
+            }
+            Some(Ok(Step::Skipped | Step::Optimized(_))) | None => {}
         }
+    }
+    if failure.is_none() && texts.len() != partitions as usize {
+        failure = Some("a partition was never compiled (an internal error)".into());
     }
     let fallback = |mut stats: ModuleStats, reason: String| {
         stats.fallback = true;
@@ -277,6 +283,127 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     run.commit();
     stats.wall_ms = ms(start);
     Ok(Outcome::Parallel(stats))
+}
+
+/// The test-only failures the environment asks for (see the constants).
+struct Injected {
+    fail: Option<u32>,
+    break_ir: Option<u32>,
+    break_asm: Option<u32>,
+}
+
+impl Injected {
+    fn from_env() -> Injected {
+        Injected {
+            fail: injected_partition(FAIL_INJECTION_VAR),
+            break_ir: injected_partition(BREAK_INJECTION_VAR),
+            break_asm: injected_partition(BREAK_ASM_INJECTION_VAR),
+        }
+    }
+}
+
+type PartitionJob = Box<dyn FnOnce() -> Result<Step, String> + Send>;
+
+/// How one of a partition's two jobs ends, short of failing.
+enum Step {
+    /// Built and optimized; waits for its code generation.
+    Optimized(Optimized),
+    /// The partition fails LLVM's verifier (what it says).
+    Invalid(String),
+    Compiled(PartitionResult),
+    /// Not started: another partition failed, and the module is compiled whole.
+    Skipped,
+}
+
+/// An optimized partition, and what its code generation needs.
+struct Optimized {
+    module: PartitionModule,
+    kit: PartitionKit,
+    /// The members of copied groups it still defines.
+    kept: BTreeSet<u32>,
+    build_ms: f64,
+    opt_ms: f64,
+    start_unix_ms: f64,
+}
+
+/// The first job of partition `k`: builds it in a context of its own,
+/// verifies it and optimizes it with `kit`.
+fn optimize_partition(
+    k: u32,
+    mut kit: PartitionKit,
+    input: &Arc<SplitInput>,
+    identifier: &str,
+    members: &HashMap<String, u32>,
+    injected: &Injected,
+) -> Result<Step, String> {
+    let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
+    let label = format!("partition {k}");
+    let _span = Span::begin("mtpc partition", &label);
+    let ctx = OwnedContext::new();
+    kit.adopt_context(&ctx);
+    let build_span = Span::begin("mtpc build", &label);
+    // Why a partition was not built: it fails the verifier, or an error.
+    enum NotBuilt {
+        Invalid(String),
+        Error(String),
+    }
+    let built = PartitionModule::build(ctx, input.clone(), |ctx, input| {
+        let mut m = partition_builder::build(ctx, input, k, identifier).map_err(NotBuilt::Error)?;
+        if injected.break_ir == Some(k) {
+            break_for_test(&m.as_module());
+        }
+        if let Err(e) = m.as_module().verify() {
+            return Err(NotBuilt::Invalid(format!("{label}: partition fails the verifier: {e}")));
+        }
+        // Frees the bitcode reader, whose tables would otherwise stay
+        // allocated through optimization and code generation.
+        m.as_module().finish_lazy_load().map_err(|e| NotBuilt::Error(format!("{label}: {e}")))?;
+        Ok(m)
+    });
+    let mut module = match built {
+        Ok(m) => m,
+        Err(NotBuilt::Invalid(invalid)) => return Ok(Step::Invalid(invalid)),
+        Err(NotBuilt::Error(error)) => return Err(error),
+    };
+    drop(build_span);
+    let build_ms = ms(t);
+    if injected.fail == Some(k) {
+        panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
+    }
+    let opt_ms = kit.optimize(&mut module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
+    let kept = odr_copies::kept_members(&module.as_module(), members);
+    Ok(Step::Optimized(Optimized { module, kit, kept, build_ms, opt_ms, start_unix_ms }))
+}
+
+/// The second job of partition `k`: its copies of what another partition
+/// emits become declarations, and the rest is compiled to assembly.
+fn compile_partition(
+    k: u32,
+    o: Optimized,
+    members: &HashMap<String, u32>,
+    emitted_elsewhere: &BTreeSet<u32>,
+    injected: &Injected,
+) -> Result<Step, String> {
+    let label = format!("partition {k}");
+    let _span = Span::begin("mtpc partition", &label);
+    let Optimized { mut module, kit, build_ms, opt_ms, start_unix_ms, .. } = o;
+    odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, emitted_elsewhere);
+    let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
+    if let Some(error) = module.context().errors().into_iter().next() {
+        return Err(format!("{label}: LLVM reported an error: {error}"));
+    }
+    if injected.break_asm == Some(k) {
+        compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
+    }
+    Ok(Step::Compiled(PartitionResult {
+        asm: compiled.asm,
+        diagnostics: compiled.diagnostics,
+        build_ms,
+        opt_ms,
+        codegen_ms: compiled.codegen_ms,
+        start_unix_ms,
+        end_unix_ms: crate::stats::unix_ms(),
+    }))
 }
 
 /// Assembles each part's segment of the merged text, with the file table

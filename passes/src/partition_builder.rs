@@ -75,7 +75,7 @@ impl PartitionEditor<'_, '_> {
                 continue;
             }
             match self.decision(i) {
-                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy => {
+                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy => {
                     self.globals.get(i).expect("nothing erased yet").materialize()?
                 }
                 _ => {

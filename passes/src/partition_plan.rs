@@ -17,6 +17,11 @@
 //!    Subtrees within the size cap become units; larger ones are cut below
 //!    their root.
 //! 3. Packing: units go, largest first, to the least loaded partition.
+//! 4. C++ inline and template definitions that every partition using them
+//!    copies (`odr_copies`) cost nothing to the unit they are in (each
+//!    user compiles its own copy) and are owned by the partition of their
+//!    first user: a partition of nothing but such copies would only repeat
+//!    its users' work.
 //!
 //! Every step iterates in module order and breaks ties by index, so the
 //! same module and parameters always give the same plan.
@@ -29,6 +34,7 @@ use std::collections::BinaryHeap;
 
 use crate::call_graph::CallGraph;
 use crate::module_facts::{Linkage, ModuleFacts, SpecialArray};
+use crate::odr_copies::OdrGroups;
 
 /// Cost given to every definition on top of its instructions, so that
 /// variables and tiny functions still weigh something.
@@ -90,6 +96,7 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
         .map(|g| g.map(|g| unit_partition[unit_of_group[g]]))
         .collect();
     place_data_with_first_user(facts, &groups, &mut owner);
+    place_copied_groups_with_first_user(facts, &groups.odr, &mut owner);
     let partitions = renumber_without_empty(&mut owner, partitions);
     let mut cost = vec![0u64; partitions as usize];
     for (i, o) in owner.iter().enumerate() {
@@ -102,6 +109,8 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
 
 /// The groups (see [`groups`]) and the references between them.
 struct GroupGraph {
+    /// The C++ inline and template definitions every user copies.
+    odr: OdrGroups,
     /// The group of each global that owns a definition.
     group_of: Vec<Option<usize>>,
     cost: Vec<u64>,
@@ -114,7 +123,8 @@ impl GroupGraph {
     /// Groups are numbered in the order of their first member.
     fn build(facts: &ModuleFacts, cg: &CallGraph) -> Self {
         let n = facts.globals.len();
-        let (leader, pinned_global) = groups(facts, cg);
+        let odr = OdrGroups::find(facts);
+        let (leader, pinned_global) = groups(facts, cg, &odr);
         let mut id_of_leader: Vec<Option<usize>> = vec![None; n];
         let mut group_of = vec![None; n];
         let (mut cost, mut pinned) = (Vec::new(), Vec::new());
@@ -128,7 +138,9 @@ impl GroupGraph {
                 cost.len() - 1
             });
             group_of[i] = Some(id);
-            cost[id] += u64::from(g.instructions) + COST_PER_DEFINITION;
+            if odr.group_of[i].is_none() {
+                cost[id] += u64::from(g.instructions) + COST_PER_DEFINITION;
+            }
             pinned[id] |= pinned_global[i];
         }
         let mut succ = vec![Vec::new(); cost.len()];
@@ -144,7 +156,7 @@ impl GroupGraph {
             s.sort_unstable();
             s.dedup();
         }
-        GroupGraph { group_of, cost, pinned, succ }
+        GroupGraph { odr, group_of, cost, pinned, succ }
     }
 
     fn count(&self) -> usize {
@@ -280,6 +292,42 @@ fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &
     }
 }
 
+/// Each copied group goes to the partition of its first user, in module
+/// order (a group only other copied groups use, to theirs); a group
+/// nothing uses stays where packing put it.
+fn place_copied_groups_with_first_user(facts: &ModuleFacts, odr: &OdrGroups, owner: &mut [Option<u32>]) {
+    let mut group_owner: Vec<Option<u32>> = vec![None; odr.count()];
+    let mut reached = std::collections::VecDeque::new();
+    let reach = |refs: &[(u32, crate::module_facts::RefKind)], p: u32, group_owner: &mut [Option<u32>], reached: &mut std::collections::VecDeque<u32>| {
+        for &(r, _) in refs {
+            if let Some(g) = odr.group_of[r as usize] {
+                if group_owner[g as usize].is_none() {
+                    group_owner[g as usize] = Some(p);
+                    reached.push_back(g);
+                }
+            }
+        }
+    };
+    for (i, g) in facts.globals.iter().enumerate() {
+        if let (None, Some(p)) = (odr.group_of[i], owner[i]) {
+            reach(&g.refs, p, &mut group_owner, &mut reached);
+        }
+    }
+    while let Some(g) = reached.pop_front() {
+        let p = group_owner[g as usize].expect("reached groups have an owner");
+        for &m in &odr.members[g as usize] {
+            reach(&facts.globals[m as usize].refs, p, &mut group_owner, &mut reached);
+        }
+    }
+    for (g, p) in group_owner.into_iter().enumerate() {
+        if let Some(p) = p {
+            for &m in &odr.members[g] {
+                owner[m as usize] = Some(p);
+            }
+        }
+    }
+}
+
 fn subtree_costs(children: &[Vec<usize>], cost: &[u64], root: usize) -> Vec<u64> {
     let mut subtree = vec![0u64; children.len()];
     // Post-order without recursion (dominator trees can be deep).
@@ -347,7 +395,7 @@ fn cut_units(children: &[Vec<usize>], cost: &[u64], root: usize, cap: u64) -> Ve
 
 /// Unites the definitions that must share a partition; also says which
 /// must be in the primary partition. Returns each global's group leader.
-fn groups(facts: &ModuleFacts, cg: &CallGraph) -> (Vec<usize>, Vec<bool>) {
+fn groups(facts: &ModuleFacts, cg: &CallGraph, odr: &OdrGroups) -> (Vec<usize>, Vec<bool>) {
     let n = facts.globals.len();
     let mut uf = UnionFind::<usize>::new(n);
     let mut pinned = vec![false; n];
@@ -388,7 +436,10 @@ fn groups(facts: &ModuleFacts, cg: &CallGraph) -> (Vec<usize>, Vec<bool>) {
         if let Some(t) = g.target {
             uf.union(i, t as usize);
             let is_ifunc = g.id.kind == crate::ir::GlobalKind::IFunc;
-            if is_ifunc || !g.is_strong_alias() {
+            // A C++ constructor's alias is copied with its group wherever
+            // it is used (see `odr_copies`): no one place is its.
+            let copied = odr.group_of[i].is_some();
+            if is_ifunc || !(g.is_strong_alias() || copied) {
                 pinned[i] = true;
                 pinned[t as usize] = true;
             }

@@ -8,7 +8,8 @@
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
 //! | private `unnamed_addr` constant data | kept local | its own local copy |
 //! | internal function only ever called (never address-taken), ≤ 40 IR instructions | kept local | its own local copy (no promotion; inlined copies disappear) |
-//! | `linkonce_odr` used by several | `weak_odr` (cannot be discarded) | as for external |
+//! | `linkonce_odr` / `linkonce` COMDAT group small enough to copy (inline functions, templates, vtables, static locals; see [`crate::odr_copies`]) | a discardable copy | a discardable copy; after optimization, one partition emits what survives |
+//! | any other `linkonce_odr` / `linkonce` used by several | `weak_odr` (cannot be discarded) | as for external |
 //! | external variable | defined | declared; `available_externally` if constant and small (loads fold, vtables devirtualize) |
 //! | `available_externally` input | — | cloned |
 //! | declarations, `extern_weak` | — | declared as they were |
@@ -36,6 +37,7 @@ use std::collections::HashSet;
 
 use crate::ir::GlobalKind;
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, RefKind, SpecialArray, Visibility};
+use crate::odr_copies::OdrGroups;
 use crate::partition_plan::PartitionPlan;
 
 /// Bodies up to this many (unoptimized) IR instructions are copied to the
@@ -62,6 +64,9 @@ pub enum Decision {
     AvailableExternally,
     /// A private copy of constant data (`unnamed_addr`, no references).
     LocalCopy,
+    /// A discardable copy of a C++ inline or template definition's group
+    /// (see [`crate::odr_copies`]): kept as it is, emitted by one partition.
+    OdrCopy,
     /// The one definition.
     Define,
     /// `llvm.used`/`llvm.compiler.used`: kept, filtered to what this partition defines.
@@ -88,6 +93,8 @@ pub struct SymbolPlan {
     pub promotions: Vec<Option<Promotion>>,
     /// Declarations of these globals drop `dso_local`.
     pub preemptible_declarations: Vec<bool>,
+    /// The groups every partition that uses them copies.
+    pub odr_groups: OdrGroups,
 }
 
 impl SymbolPlan {
@@ -110,11 +117,20 @@ impl SymbolPlan {
                 g.is_function()
                     && matches!(
                         self.decision(partition, *i),
-                        Decision::Define | Decision::AvailableExternally | Decision::LocalCopy
+                        Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy
                     )
             })
             .map(|(_, g)| u64::from(g.instructions))
             .sum()
+    }
+
+    /// The members of copied groups partition `partition` holds.
+    pub fn odr_members_held(&self, partition: u32) -> std::collections::BTreeSet<u32> {
+        (0..self.owner.len())
+            .filter(|&i| self.odr_groups.group_of[i].is_some())
+            .filter(|&i| matches!(self.decision(partition, i), Decision::Define | Decision::OdrCopy))
+            .map(|i| i as u32)
+            .collect()
     }
 
     /// The partitions, largest first (ties by index), the order to start
@@ -164,6 +180,7 @@ fn is_local_copyable(g: &GlobalFacts) -> bool {
 struct Rules<'a> {
     facts: &'a ModuleFacts,
     plan: &'a PartitionPlan,
+    odr: &'a OdrGroups,
     /// Functions whose blocks' addresses are taken.
     block_address_taken: Vec<bool>,
     /// Locals that asm text names: never renamed.
@@ -173,7 +190,7 @@ struct Rules<'a> {
 }
 
 impl<'a> Rules<'a> {
-    fn new(facts: &'a ModuleFacts, plan: &'a PartitionPlan) -> Self {
+    fn new(facts: &'a ModuleFacts, plan: &'a PartitionPlan, odr: &'a OdrGroups) -> Self {
         let n = facts.globals.len();
         let mut block_address_taken = vec![false; n];
         let asm_named = facts.asm_named();
@@ -190,7 +207,7 @@ impl<'a> Rules<'a> {
                 block_address_taken[f as usize] = true;
             }
         }
-        Rules { facts, plan, block_address_taken, asm_named, address_taken }
+        Rules { facts, plan, odr, block_address_taken, asm_named, address_taken }
     }
 
     /// Can partition `p` refer to `r` by name? A global can, unless it is an
@@ -299,6 +316,17 @@ impl<'a> Rules<'a> {
             if d[r] != Decision::Drop && !upgrade {
                 continue;
             }
+            if let Some(group) = self.odr.group_of[r] {
+                // The whole group, as a translation unit would have it.
+                for &m in &self.odr.members[group as usize] {
+                    let m = m as usize;
+                    if matches!(d[m], Decision::Drop | Decision::Declare) {
+                        d[m] = Decision::OdrCopy;
+                        work.extend(facts.globals[m].refs.iter().map(|&(x, k)| (x as usize, k)));
+                    }
+                }
+                continue;
+            }
             let choice = if !g.is_definition {
                 Decision::Declare
             } else if g.linkage == Linkage::AvailableExternally {
@@ -337,7 +365,8 @@ impl<'a> Rules<'a> {
 
 /// Applies the symbol rules to a partition plan.
 pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
-    let rules = Rules::new(facts, plan);
+    let odr_groups = OdrGroups::find(facts);
+    let rules = Rules::new(facts, plan, &odr_groups);
     let decisions: Vec<Vec<Decision>> = (0..plan.partitions).map(|p| rules.partition(p)).collect();
     let n = facts.globals.len();
     let tag = module_tag(facts);
@@ -379,7 +408,7 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
                 && !g.linkage.is_local()
         })
         .collect();
-    SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations }
+    SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations, odr_groups }
 }
 
 /// Internal consistency of a plan: every definition has exactly one
@@ -395,7 +424,10 @@ pub fn check(facts: &ModuleFacts, plan: &SymbolPlan) -> Result<(), String> {
     }
     for p in 0..plan.partitions {
         for (i, g) in facts.globals.iter().enumerate() {
-            let kept = matches!(plan.decision(p, i), Decision::Define | Decision::AvailableExternally | Decision::LocalCopy);
+            let kept = matches!(
+                plan.decision(p, i),
+                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy
+            );
             if !kept {
                 continue;
             }
@@ -508,6 +540,34 @@ mod tests {
         let facts = module(vec![func("a", 10, &[(1, Call)]), inl]);
         let sp = split(&facts, &[Some(0), Some(1)]);
         assert_eq!(sp.promotions[1].as_ref().unwrap().linkage, Linkage::WeakOdr);
+    }
+
+    #[test]
+    fn an_inline_function_two_partitions_call_is_copied_whole_into_both() {
+        // _Z1fv and its static local _ZZ1fvE1x (in a group of its own with
+        // its guard) are used by a and b in two partitions: each partition
+        // gets a discardable copy of both groups, guard included; nothing
+        // is promoted to weak_odr.
+        let mut f = func("_Z1fv", 20, &[(3, Ref), (4, Ref)]);
+        f.linkage = Linkage::LinkOnceOdr;
+        f.comdat = Some(0);
+        f.inline_hint = true;
+        let mut x = var("_ZZ1fvE1x", 4, &[]);
+        x.linkage = Linkage::LinkOnceOdr;
+        x.comdat = Some(1);
+        let mut guard = var("_ZGVZ1fvE1x", 8, &[]);
+        guard.linkage = Linkage::LinkOnceOdr;
+        guard.comdat = Some(1);
+        let mut facts = module(vec![func("a", 10, &[(2, Call)]), func("b", 10, &[(2, Call)]), f, x, guard]);
+        facts.comdat_count = 2;
+        let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1), Some(1)]);
+        for g in 2..5 {
+            assert_eq!(sp.decision(1, g), Decision::Define);
+            assert_eq!(sp.decision(0, g), Decision::OdrCopy, "global {g}");
+            assert!(sp.promotions[g].is_none());
+        }
+        assert_eq!(sp.odr_members_held(0), sp.odr_members_held(1));
+        assert_eq!(sp.odr_members_held(0).len(), 3);
     }
 
     #[test]

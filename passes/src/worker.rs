@@ -189,10 +189,28 @@ impl Pool {
         T: Send + 'static,
         F: FnOnce() -> Result<T, String> + Send + 'static,
     {
-        let count = jobs.len();
+        let mut results: Vec<Option<Result<T, String>>> = (0..jobs.len()).map(|_| None).collect();
+        self.run_dynamic(jobs, limit, |i, r| {
+            results[i] = Some(r);
+            Vec::new()
+        });
+        results.into_iter().map(|r| r.expect("every job reported")).collect()
+    }
+
+    /// Runs `jobs`, and the jobs that finishing them releases, on the pool,
+    /// at most `limit` at once; returns when none is left. Jobs are
+    /// numbered in the order they are given (`jobs` first, then each batch
+    /// `done` returns). `done` is called on this thread with each job's
+    /// number and result (a panic becomes `Err`), in the order they finish,
+    /// and returns the jobs that may start now; those start before any job
+    /// still waiting, so that work begun is finished first.
+    pub fn run_dynamic<T, F>(&self, jobs: Vec<F>, limit: usize, mut done: impl FnMut(usize, Result<T, String>) -> Vec<F>)
+    where
+        T: Send + 'static,
+        F: FnOnce() -> Result<T, String> + Send + 'static,
+    {
         let traced = time_trace::enabled();
         let (done_tx, done_rx) = unbounded::<(usize, Result<T, String>)>();
-        let mut pending = jobs.into_iter().enumerate();
         let submit = |(i, job): (usize, F)| {
             let done = done_tx.clone();
             let wrapped: Job = Box::new(move || {
@@ -203,22 +221,27 @@ impl Pool {
             });
             self.jobs.send(wrapped).expect("the pool's workers live as long as the process");
         };
+        let mut waiting: std::collections::VecDeque<(usize, F)> = jobs.into_iter().enumerate().collect();
+        let mut numbered = waiting.len();
         let mut in_flight = 0;
-        for job in pending.by_ref().take(limit.max(1)) {
-            submit(job);
-            in_flight += 1;
-        }
-        let mut results: Vec<Option<Result<T, String>>> = (0..count).map(|_| None).collect();
-        while in_flight > 0 {
-            let (i, r) = done_rx.recv().expect("a job reports before its sender is dropped");
-            results[i] = Some(r);
-            in_flight -= 1;
-            if let Some(job) = pending.next() {
+        loop {
+            while in_flight < limit.max(1) {
+                let Some(job) = waiting.pop_front() else { break };
                 submit(job);
                 in_flight += 1;
             }
+            if in_flight == 0 {
+                return;
+            }
+            let (i, r) = done_rx.recv().expect("a job reports before its sender is dropped");
+            in_flight -= 1;
+            let released = done(i, r);
+            let count = released.len();
+            for (k, job) in released.into_iter().enumerate().rev() {
+                waiting.push_front((numbered + k, job));
+            }
+            numbered += count;
         }
-        results.into_iter().map(|r| r.expect("every job reported")).collect()
     }
 }
 
@@ -288,6 +311,31 @@ mod tests {
         assert_eq!(r.len(), 20);
         assert_eq!(r[3], Ok(6));
         assert!(r[7].as_ref().unwrap_err().contains("job seven"));
+    }
+
+    #[test]
+    fn released_jobs_run_before_waiting_ones_and_are_numbered_after() {
+        // One thread: job 0 releases job 3, which must run before jobs 1 and 2.
+        let pool = Pool::with_slots(1, no_jobserver());
+        let ran = Arc::new(Mutex::new(Vec::new()));
+        let job = |tag: usize| {
+            let ran = ran.clone();
+            Box::new(move || {
+                ran.lock().unwrap().push(tag);
+                Ok(tag)
+            }) as Box<dyn FnOnce() -> Result<usize, String> + Send>
+        };
+        let mut finished = Vec::new();
+        pool.run_dynamic(vec![job(0), job(1), job(2)], 1, |i, r| {
+            finished.push((i, r.unwrap()));
+            if i == 0 {
+                vec![job(30)]
+            } else {
+                Vec::new()
+            }
+        });
+        assert_eq!(*ran.lock().unwrap(), vec![0, 30, 1, 2]);
+        assert_eq!(finished, vec![(0, 0), (3, 30), (1, 1), (2, 2)]);
     }
 
     #[test]

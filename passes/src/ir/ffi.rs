@@ -65,19 +65,26 @@ extern "C" {
     pub(super) fn mtpc_run_optimize_whole(run: *mut c_void, level: i32, phase: i32);
     pub(super) fn mtpc_environment_free(env: *mut c_void);
     pub(super) fn mtpc_environment_build_kit(env: *mut c_void) -> *mut c_void;
-    pub(super) fn mtpc_kit_compile(
+    pub(super) fn mtpc_kit_optimize(
+        kit: *mut c_void,
+        module: LLVMModuleRef,
+        label: *const c_char,
+        opt_ms: *mut f64,
+        error: *mut *mut c_char,
+    ) -> bool;
+    pub(super) fn mtpc_kit_codegen(
         kit: *mut c_void,
         module: LLVMModuleRef,
         label: *const c_char,
         asm: *mut *mut c_void,
         data: *mut *const c_char,
         len: *mut usize,
-        opt_ms: *mut f64,
         codegen_ms: *mut f64,
         diagnostics: *mut *mut c_void,
         error: *mut *mut c_char,
     ) -> bool;
     pub(super) fn mtpc_kit_free(kit: *mut c_void);
+    pub(super) fn mtpc_make_declaration(global: LLVMValueRef);
     pub(super) fn mtpc_kit_adopt_context(kit: *mut c_void, context: LLVMContextRef);
     pub(super) fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
     pub(super) fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);

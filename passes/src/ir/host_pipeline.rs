@@ -413,13 +413,16 @@ pub struct PartitionKit {
 // work; it is used by one thread at a time, which ownership guarantees.
 unsafe impl Send for PartitionKit {}
 
-/// A partition compiled to assembly, with the time each step took and the
-/// diagnostics it produced.
+/// A partition compiled to assembly, with the time code generation took
+/// and the diagnostics it produced (its optimizer's and code generator's).
 pub struct CompiledPartition {
     pub asm: Vec<u8>,
-    pub opt_ms: f64,
     pub codegen_ms: f64,
     pub diagnostics: PartitionDiagnostics,
+}
+
+fn label_text(label: &str) -> std::ffi::CString {
+    std::ffi::CString::new(label.replace('\0', " ")).expect("no NUL left")
 }
 
 impl PartitionKit {
@@ -432,27 +435,40 @@ impl PartitionKit {
         unsafe { mtpc_kit_adopt_context(self.raw, context.raw) }
     }
 
-    /// Optimizes `module` (valid: verify it first) with the kit's pipeline
-    /// and compiles it to assembly. Errors in the module (and warnings mtpc
+    /// Optimizes `module` (valid: verify it first) with the kit's pipeline;
+    /// returns the time it took. Errors in the module (and warnings mtpc
     /// cannot pass on to the host) are returned, not printed.
-    pub fn compile(self, module: &ModuleRef<'_>, label: &str) -> Result<CompiledPartition, String> {
+    pub fn optimize(&mut self, module: &mut ModuleRef<'_>, label: &str) -> Result<f64, String> {
+        let label = label_text(label);
+        let (mut opt_ms, mut error) = (0f64, std::ptr::null_mut());
+        // SAFETY: the kit and the module are ours; the shim runs the kit's
+        // pipeline on the module and returns a malloc'ed error.
+        if unsafe { mtpc_kit_optimize(self.raw, module.raw, label.as_ptr(), &mut opt_ms, &mut error) } {
+            Ok(opt_ms)
+        } else {
+            Err(take_malloc_message(error))
+        }
+    }
+
+    /// Compiles `module`, optimized by [`PartitionKit::optimize`], to
+    /// assembly with the kit's code generator.
+    pub fn codegen(self, module: &ModuleRef<'_>, label: &str) -> Result<CompiledPartition, String> {
         let raw = std::mem::ManuallyDrop::new(self).raw;
-        let label = std::ffi::CString::new(label.replace('\0', " ")).expect("no NUL left");
+        let label = label_text(label);
         let (mut asm, mut data, mut len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
-        let (mut opt_ms, mut codegen_ms) = (0f64, 0f64);
+        let mut codegen_ms = 0f64;
         let (mut diagnostics, mut error) = (std::ptr::null_mut(), std::ptr::null_mut());
         // SAFETY: the shim consumes the kit, compiles the module (ours) and
         // returns the text's buffer (`len` bytes at `data`, copied once and
         // disposed of here), a malloc'ed error and an owned diagnostics list.
         unsafe {
-            let ok = mtpc_kit_compile(
+            let ok = mtpc_kit_codegen(
                 raw,
                 module.raw,
                 label.as_ptr(),
                 &mut asm,
                 &mut data,
                 &mut len,
-                &mut opt_ms,
                 &mut codegen_ms,
                 &mut diagnostics,
                 &mut error,
@@ -463,14 +479,14 @@ impl PartitionKit {
             }
             let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len).to_vec();
             mtpc_buffer_dispose(asm);
-            Ok(CompiledPartition { asm: bytes, opt_ms, codegen_ms, diagnostics })
+            Ok(CompiledPartition { asm: bytes, codegen_ms, diagnostics })
         }
     }
 }
 
 impl Drop for PartitionKit {
     fn drop(&mut self) {
-        // SAFETY: we own the kit (compile consumes it without dropping).
+        // SAFETY: we own the kit (codegen consumes it without dropping).
         unsafe { mtpc_kit_free(self.raw) }
     }
 }

@@ -354,6 +354,58 @@ impl Drop for OwnedModule<'_> {
 }
 
 
+/// A module together with the LLVM context of its own it lives in: what a
+/// partition is between its jobs (optimized on one worker thread, compiled
+/// on another). Owned as one, it may move between threads; only one uses it
+/// at a time.
+pub struct PartitionModule {
+    raw: LLVMModuleRef,
+    ctx: OwnedContext,
+    /// What the module was read from, kept as long as the module (a lazily
+    /// loaded module reads its bitcode in place).
+    _source: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+}
+
+// SAFETY: the module and its context are owned together and used by one
+// thread at a time, which ownership guarantees; LLVM contexts are not tied
+// to a thread.
+unsafe impl Send for PartitionModule {}
+
+impl PartitionModule {
+    /// Builds a module in `ctx` with `build`, which may read from `source`,
+    /// and keeps the three together.
+    pub fn build<S, E>(
+        ctx: OwnedContext,
+        source: std::sync::Arc<S>,
+        build: impl for<'c> FnOnce(&'c OwnedContext, &'c S) -> Result<OwnedModule<'c>, E>,
+    ) -> Result<PartitionModule, E>
+    where
+        S: Send + Sync + 'static,
+    {
+        let module = build(&ctx, &source)?;
+        // The module now belongs to this value, which keeps its context and
+        // source alive at least as long (see Drop).
+        let raw = std::mem::ManuallyDrop::new(module).raw;
+        Ok(PartitionModule { raw, ctx, _source: source })
+    }
+
+    pub fn as_module(&mut self) -> ModuleRef<'_> {
+        ModuleRef { raw: self.raw, _owner: PhantomData }
+    }
+
+    pub fn context(&self) -> &OwnedContext {
+        &self.ctx
+    }
+}
+
+impl Drop for PartitionModule {
+    fn drop(&mut self) {
+        // SAFETY: the module is ours and disposed of before its context
+        // (fields drop after this) and source.
+        unsafe { LLVMDisposeModule(self.raw) }
+    }
+}
+
 /// The globals of a module by position, and the edits that may delete one.
 ///
 /// The table holds the module mutably, so no other handle on it is alive,
@@ -424,6 +476,21 @@ impl<'a> GlobalTable<'a> {
         // SAFETY: a live alias, gone afterwards (its slot emptied).
         unsafe { mtpc_resolve_alias(raw) };
         self.slots[i] = None;
+        true
+    }
+
+    /// Turns definition `i` into a declaration, out of its COMDAT: a
+    /// function loses its body, a variable its initializer and debug
+    /// information entry, an alias is replaced by a declaration. False if
+    /// `i` is gone or an ifunc.
+    pub fn make_declaration(&mut self, i: usize) -> bool {
+        if self.live(i, &[GlobalKind::Alias]).is_some() {
+            return self.replace_with_declaration(i).is_some();
+        }
+        let Some(raw) = self.live(i, &[GlobalKind::Function, GlobalKind::Variable]) else { return false };
+        // SAFETY: a live function or variable; handles on its body or
+        // initializer borrow the table.
+        unsafe { mtpc_make_declaration(raw) };
         true
     }
 

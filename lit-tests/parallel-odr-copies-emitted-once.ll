@@ -1,0 +1,54 @@
+; RUN: %opt-mtpc -passes='mtpc-parallel<O0;partitions=2;min-size=0>' -S %s -o %t.ll
+; RUN: FileCheck %s < %t.ll
+; RUN: grep -c '^module asm "_Z3inlv:"$' %t.ll | FileCheck --check-prefix=ONCE %s
+; RUN: grep -c '^module asm "_Z5countv:"$' %t.ll | FileCheck --check-prefix=ONCE %s
+; RUN: grep -c '^module asm "_ZZ5countvE1n:"$' %t.ll | FileCheck --check-prefix=ONCE %s
+
+; Both partitions copy the inline functions (and the static local of
+; @_Z5countv) and, at -O0, keep them; after optimization the partition that
+; started first emits each, and the other turns its copies into
+; declarations: each is defined once in the merged text, in its COMDAT
+; group, and both partitions call it.
+; Fails if: parallel.rs stops calling odr_copies::declare_emitted_elsewhere
+; (the merge then finds _Z3inlv defined by both parts and the module is
+; compiled whole, without a module asm; or EmitterChoice lets no partition
+; emit it: no label at all).
+; CHECK-DAG: module asm "{{.*}}.section{{.*}}.text._Z3inlv,\22axG\22,@progbits,_Z3inlv,comdat"
+; CHECK-DAG: module asm "{{.*}}.section{{.*}}.text._Z5countv,\22axG\22,@progbits,_Z5countv,comdat"
+; CHECK-DAG: module asm "first:"
+; CHECK-DAG: module asm "second:"
+; CHECK-DAG: module asm "{{.*}}call{{.*}}_Z3inlv
+; ONCE: {{^}}1{{$}}
+
+target triple = "x86_64-pc-linux-gnu"
+
+$_Z3inlv = comdat any
+$_Z5countv = comdat any
+$_ZZ5countvE1n = comdat any
+@_ZZ5countvE1n = linkonce_odr global i32 0, comdat, align 4
+
+define linkonce_odr i32 @_Z3inlv(i32 %x) comdat {
+  %y = mul i32 %x, 3
+  ret i32 %y
+}
+
+define linkonce_odr i32 @_Z5countv() comdat {
+  %n = load i32, ptr @_ZZ5countvE1n
+  %m = add i32 %n, 1
+  store i32 %m, ptr @_ZZ5countvE1n
+  ret i32 %m
+}
+
+define i32 @first(i32 %x) {
+  %a = call i32 @_Z3inlv(i32 %x)
+  %b = call i32 @_Z5countv()
+  %c = add i32 %a, %b
+  ret i32 %c
+}
+
+define i32 @second(i32 %x) {
+  %a = call i32 @_Z3inlv(i32 %x)
+  %b = call i32 @_Z5countv()
+  %c = mul i32 %a, %b
+  ret i32 %c
+}

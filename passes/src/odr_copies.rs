@@ -1,0 +1,367 @@
+//! C++ inline functions, template instantiations and their data: every
+//! partition that uses such a `linkonce_odr` COMDAT group gets a
+//! discardable copy of the whole group, as a translation unit of its own
+//! would. It inlines the group's functions where it pays and drops what it
+//! no longer needs; the group's body survives only where something still
+//! calls or refers to it out of line. After optimization, one partition
+//! emits each member that survives anywhere (the first, in the order the
+//! partitions started, that kept it) and the others turn their surviving
+//! copies into declarations, so the object holds one copy, as stock's does,
+//! and no partition compiles a body another one emits. (A group's members
+//! survive together in one module; should two partitions keep different
+//! members, each emits its own and the merge joins them in one group.)
+//!
+//! A group is copied when every member is a discardable (`linkonce`,
+//! `linkonce_odr`) function, variable or alias of one of them, small enough
+//! to be worth a copy (the limits of [`crate::symbol_rules`]), and nothing
+//! about it needs one place: no thread-local, section, `!associated`,
+//! inline asm naming it, `blockaddress`, `no_cfi`, `llvm.used` or
+//! constructor entry, and every global its members refer to can be named
+//! from any partition. Any other group keeps the rule for definitions: one
+//! owner, made `weak_odr` if other partitions refer to it.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::ir::{GlobalKind, GlobalTable, ModuleRef};
+use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, KINDS};
+use crate::symbol_rules::{
+    COPY_CONSTANT_MAX_BYTES, COPY_FUNCTION_MAX_INSTRUCTIONS, COPY_INLINE_HINT_MAX_INSTRUCTIONS,
+};
+
+/// The copied groups of a module.
+#[derive(Clone, Debug, Default)]
+pub struct OdrGroups {
+    /// The copied group of each global, if it is in one.
+    pub group_of: Vec<Option<u32>>,
+    /// The members of each group (global indices, in module order).
+    pub members: Vec<Vec<u32>>,
+}
+
+impl OdrGroups {
+    /// The groups of `facts` that every partition using them copies.
+    pub fn find(facts: &ModuleFacts) -> OdrGroups {
+        let n = facts.globals.len();
+        let asm_named = facts.asm_named();
+        let mut pinned_in_place = vec![false; n];
+        for g in &facts.globals {
+            if g.special.is_some() {
+                for &(r, _) in &g.refs {
+                    pinned_in_place[r as usize] = true;
+                }
+            }
+            for &r in g.block_address_of.iter().chain(&g.no_cfi_of).chain(g.associated.iter()) {
+                pinned_in_place[r as usize] = true;
+            }
+        }
+        // Candidate groups: a COMDAT, or a definition without one.
+        let mut key_of: Vec<Option<usize>> = vec![None; n];
+        let mut candidates: Vec<Vec<u32>> = Vec::new();
+        let mut by_comdat: HashMap<u32, usize> = HashMap::new();
+        for (i, g) in facts.globals.iter().enumerate() {
+            let member_of_comdat = g.comdat.or_else(|| alias_comdat(facts, g));
+            let slot = match member_of_comdat {
+                Some(c) => *by_comdat.entry(c).or_insert_with(|| {
+                    candidates.push(Vec::new());
+                    candidates.len() - 1
+                }),
+                None if is_discardable_definition(g) => {
+                    candidates.push(Vec::new());
+                    candidates.len() - 1
+                }
+                None => continue,
+            };
+            candidates[slot].push(i as u32);
+            key_of[i] = Some(slot);
+        }
+        let nameable = |r: usize| {
+            let g = &facts.globals[r];
+            let asm_alias = g.id.kind == GlobalKind::Alias && asm_named[r];
+            !asm_alias && (!g.linkage.is_local() || is_plain_copyable_constant(g) || (!asm_named[r] && g.comdat.is_none()))
+        };
+        let qualifies = |members: &[u32]| {
+            members.iter().all(|&m| {
+                let (m, g) = (m as usize, &facts.globals[m as usize]);
+                member_qualifies(facts, g)
+                    && !asm_named[m]
+                    && !pinned_in_place[m]
+                    && g.refs.iter().all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable(r as usize))
+            })
+        };
+        let mut out = OdrGroups { group_of: vec![None; n], members: Vec::new() };
+        for members in candidates {
+            if !members.is_empty() && qualifies(&members) {
+                let id = out.members.len() as u32;
+                for &m in &members {
+                    out.group_of[m as usize] = Some(id);
+                }
+                out.members.push(members);
+            }
+        }
+        out
+    }
+
+    pub fn count(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Every member, by name (what a partition's optimized module is
+    /// asked about: members keep their names).
+    pub fn by_name(&self, facts: &ModuleFacts) -> HashMap<String, u32> {
+        self.members
+            .iter()
+            .flatten()
+            .map(|&m| (facts.globals[m as usize].name.clone(), m))
+            .filter(|(name, _)| !name.is_empty())
+            .collect()
+    }
+}
+
+/// The COMDAT of an alias: its aliasee's (an alias has none of its own).
+fn alias_comdat(facts: &ModuleFacts, g: &GlobalFacts) -> Option<u32> {
+    (g.id.kind == GlobalKind::Alias).then(|| g.target.and_then(|t| facts.globals[t as usize].comdat)).flatten()
+}
+
+fn is_discardable_definition(g: &GlobalFacts) -> bool {
+    g.is_definition && matches!(g.linkage, Linkage::LinkOnceOdr | Linkage::LinkOnceAny) && g.special.is_none()
+}
+
+/// A local constant each partition may copy privately (string literals).
+fn is_plain_copyable_constant(g: &GlobalFacts) -> bool {
+    g.is_variable() && g.is_constant && g.unnamed_addr && g.refs.is_empty() && !g.thread_local && g.section.is_none()
+}
+
+fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
+    let kind_ok = match g.id.kind {
+        GlobalKind::Function => {
+            let small = g.always_inline
+                || g.instructions <= COPY_FUNCTION_MAX_INSTRUCTIONS
+                || (g.inline_hint && g.instructions <= COPY_INLINE_HINT_MAX_INSTRUCTIONS);
+            small && !g.no_inline && g.asm_local_refs.is_empty()
+        }
+        GlobalKind::Variable => g.size <= COPY_CONSTANT_MAX_BYTES,
+        // An alias of a member (its aliasee has a COMDAT, so is in the
+        // same group: see `alias_comdat`).
+        GlobalKind::Alias => g.target.is_some_and(|t| facts.globals[t as usize].comdat.is_some()),
+        GlobalKind::IFunc => false,
+    };
+    kind_ok
+        && is_discardable_definition(g)
+        && !g.thread_local
+        && g.section.is_none()
+        && g.associated.is_none()
+        && g.block_address_of.is_empty()
+        && g.no_cfi_of.is_empty()
+        && g.special != Some(SpecialArray::Used)
+}
+
+/// After optimization: which partition emits each member of the copied
+/// groups, and when a partition's code generation may start.
+///
+/// Partition `k` emits a member it kept unless a partition that started
+/// before it kept it too. So `k` may start its code generation once it and
+/// every partition that started before it and held a copy of a member `k`
+/// kept are optimized; `k`'s own choices never wait for a partition that
+/// started after it.
+pub struct EmitterChoice {
+    /// Each partition's place in the order the partitions started.
+    rank: Vec<usize>,
+    /// The members each partition holds a copy of, from the plan.
+    held: Vec<BTreeSet<u32>>,
+    /// The members each partition kept through optimization, once known.
+    kept: Vec<Option<BTreeSet<u32>>>,
+    /// Whose code generation was released already.
+    released: Vec<bool>,
+}
+
+impl EmitterChoice {
+    /// `order`: the partitions in the order they started; `held[k]`: the
+    /// members (global indices) partition `k` holds a copy of.
+    pub fn new(order: &[u32], held: Vec<BTreeSet<u32>>) -> EmitterChoice {
+        let mut rank = vec![0; held.len()];
+        for (place, &k) in order.iter().enumerate() {
+            rank[k as usize] = place;
+        }
+        let n = held.len();
+        EmitterChoice { rank, held, kept: vec![None; n], released: vec![false; n] }
+    }
+
+    /// Records the members partition `k` kept through optimization; returns
+    /// the partitions whose code generation may start now, in the order
+    /// they started.
+    pub fn optimized(&mut self, k: u32, kept: BTreeSet<u32>) -> Vec<u32> {
+        self.kept[k as usize] = Some(kept);
+        let mut ready: Vec<u32> = (0..self.held.len() as u32).filter(|&p| !self.released[p as usize] && self.ready(p)).collect();
+        ready.sort_by_key(|&p| self.rank[p as usize]);
+        for &p in &ready {
+            self.released[p as usize] = true;
+        }
+        ready
+    }
+
+    fn ready(&self, p: u32) -> bool {
+        let Some(kept) = &self.kept[p as usize] else { return false };
+        (0..self.held.len()).all(|j| {
+            self.rank[j] >= self.rank[p as usize] || self.kept[j].is_some() || self.held[j].is_disjoint(kept)
+        })
+    }
+
+    /// The members partition `k` kept that a partition started before it
+    /// emits: `k` must turn its copies into declarations. Call once `k` is
+    /// released.
+    pub fn emitted_elsewhere(&self, k: u32) -> BTreeSet<u32> {
+        let kept = self.kept[k as usize].as_ref().expect("a released partition was optimized");
+        kept.iter()
+            .copied()
+            .filter(|g| {
+                (0..self.held.len()).any(|j| {
+                    self.rank[j] < self.rank[k as usize] && self.kept[j].as_ref().is_some_and(|kj| kj.contains(g))
+                })
+            })
+            .collect()
+    }
+}
+
+/// The members of copied groups that `module`, an optimized partition,
+/// still defines (`members`: every member by name).
+pub fn kept_members(module: &ModuleRef<'_>, members: &HashMap<String, u32>) -> BTreeSet<u32> {
+    if members.is_empty() {
+        return BTreeSet::new();
+    }
+    KINDS
+        .iter()
+        .flat_map(|&k| module.globals(k))
+        .filter(|g| !g.is_declaration() && matches!(g.linkage(), Linkage::LinkOnceOdr | Linkage::LinkOnceAny))
+        .filter_map(|g| members.get(&g.name()).copied())
+        .collect()
+}
+
+/// Turns `module`'s copies of `emitted_elsewhere` (members another
+/// partition emits) into declarations; returns how many it changed.
+pub fn declare_emitted_elsewhere(
+    module: &mut ModuleRef<'_>,
+    members: &HashMap<String, u32>,
+    emitted_elsewhere: &BTreeSet<u32>,
+) -> usize {
+    if emitted_elsewhere.is_empty() {
+        return 0;
+    }
+    let mut table = GlobalTable::new(module, &KINDS);
+    let mut copies: Vec<(bool, usize)> = (0..table.len())
+        .filter_map(|i| {
+            let g = table.get(i)?;
+            let member = members.get(&g.name())?;
+            let copy = !g.is_declaration() && emitted_elsewhere.contains(member);
+            copy.then(|| (g.kind() != GlobalKind::Alias, i))
+        })
+        .collect();
+    // Aliases first: what they alias may be turned into a declaration too.
+    copies.sort_unstable();
+    copies.into_iter().filter(|&(_, i)| table.make_declaration(i)).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module_facts::RefKind::*;
+    use crate::test_support::*;
+
+    fn linkonce(mut g: GlobalFacts, comdat: u32) -> GlobalFacts {
+        g.linkage = Linkage::LinkOnceOdr;
+        g.comdat = Some(comdat);
+        g
+    }
+
+    fn facts_with_comdats(globals: Vec<GlobalFacts>) -> ModuleFacts {
+        let mut facts = module(globals);
+        facts.comdat_count = facts.globals.iter().filter_map(|g| g.comdat).max().map_or(0, |c| c + 1);
+        facts
+    }
+
+    #[test]
+    fn an_inline_function_and_its_static_local_are_copied_groups() {
+        let facts = facts_with_comdats(vec![
+            func("user", 50, &[(1, Call)]),
+            linkonce(func("_Z6inlinev", 20, &[(2, Ref), (3, Ref)]), 0),
+            linkonce(var("_ZZ6inlinevE1x", 4, &[]), 1),
+            linkonce(var("_ZGVZ6inlinevE1x", 8, &[]), 1),
+        ]);
+        let groups = OdrGroups::find(&facts);
+        assert_eq!(groups.count(), 2);
+        assert_eq!(groups.group_of[0], None);
+        assert_eq!(groups.group_of[2], groups.group_of[3], "a static local and its guard share a group");
+        assert_ne!(groups.group_of[1], groups.group_of[2]);
+    }
+
+    #[test]
+    fn a_group_with_any_member_that_needs_one_place_is_not_copied() {
+        let mut big = linkonce(func("_Z3bigv", 5000, &[]), 0);
+        big.inline_hint = true;
+        let mut weak = func("_Z4weakv", 5, &[]);
+        weak.linkage = Linkage::WeakOdr;
+        weak.comdat = Some(1);
+        let mut tls = linkonce(var("_ZTW1t", 4, &[]), 2);
+        tls.thread_local = true;
+        let mut ctors = var("llvm.global_ctors", 8, &[(5, Ref)]);
+        ctors.linkage = Linkage::Appending;
+        ctors.special = Some(SpecialArray::PrimaryOnly);
+        let facts = facts_with_comdats(vec![
+            big,
+            linkonce(func("_Z5smallv", 5, &[]), 1),
+            weak,
+            tls,
+            ctors,
+            linkonce(var("_Z6initedv", 4, &[]), 3),
+        ]);
+        let groups = OdrGroups::find(&facts);
+        assert_eq!(groups.count(), 0, "{groups:?}");
+    }
+
+    #[test]
+    fn a_group_referring_to_an_asm_named_local_is_not_copied() {
+        let mut local = internal(func("helper", 5, &[]));
+        local.comdat = None;
+        let mut user = func("asm_user", 5, &[(0, Ref)]);
+        user.asm_local_refs = vec![0];
+        let facts = facts_with_comdats(vec![local, user, linkonce(func("_Z1fv", 5, &[(0, Call)]), 0)]);
+        assert_eq!(OdrGroups::find(&facts).count(), 0);
+    }
+
+    #[test]
+    fn a_constructor_alias_is_in_its_aliasee_group() {
+        let c2 = linkonce(func("_ZN1AC2Ev", 10, &[]), 0);
+        let mut c1 = alias("_ZN1AC1Ev", 0);
+        c1.linkage = Linkage::LinkOnceOdr;
+        let facts = facts_with_comdats(vec![c2, c1]);
+        let groups = OdrGroups::find(&facts);
+        assert_eq!(groups.count(), 1);
+        assert_eq!(groups.members[0], vec![0, 1]);
+    }
+
+    fn set(groups: &[u32]) -> BTreeSet<u32> {
+        groups.iter().copied().collect()
+    }
+
+    #[test]
+    fn the_first_started_partition_that_kept_a_group_emits_it() {
+        // Started in the order 2, 0, 1; all hold group 7.
+        let mut choice = EmitterChoice::new(&[2, 0, 1], vec![set(&[7]), set(&[7]), set(&[7])]);
+        // 1 and 0 are optimized first, but wait for 2, which started before them.
+        assert!(choice.optimized(1, set(&[7])).is_empty());
+        assert!(choice.optimized(0, set(&[7])).is_empty());
+        // 2 dropped its copy (inlined everywhere): 0 emits, 1 does not.
+        assert_eq!(choice.optimized(2, set(&[])), vec![2, 0, 1]);
+        assert!(choice.emitted_elsewhere(2).is_empty());
+        assert!(choice.emitted_elsewhere(0).is_empty());
+        assert_eq!(choice.emitted_elsewhere(1), set(&[7]));
+    }
+
+    #[test]
+    fn a_partition_waits_only_for_earlier_ones_holding_what_it_kept() {
+        // Order 0, 1, 2: partition 2 kept group 5, which only 2 holds.
+        let mut choice = EmitterChoice::new(&[0, 1, 2], vec![set(&[1]), set(&[1]), set(&[5])]);
+        assert_eq!(choice.optimized(2, set(&[5])), vec![2]);
+        assert!(choice.optimized(1, set(&[1])).is_empty(), "1 waits for 0, which holds group 1");
+        assert_eq!(choice.optimized(0, set(&[])), vec![0, 1]);
+        assert!(choice.emitted_elsewhere(1).is_empty(), "0 dropped group 1: 1 emits it");
+    }
+}
