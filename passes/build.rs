@@ -9,6 +9,7 @@ const SHIM_FILES: &[&str] = &[
     "shim/diagnostics.cpp",
     "shim/asm_check.cpp",
     "shim/debug_files.cpp",
+    "shim/debug_info.cpp",
 ];
 const SHIM_HEADERS: &[&str] = &["shim/shim.h", "shim/partition_kit.h", "shim/diagnostics.h", "shim/debug_files.h"];
 

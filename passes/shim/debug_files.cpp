@@ -14,6 +14,7 @@
 #include "debug_files.h"
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/IR/DebugInfo.h"
@@ -54,6 +55,22 @@ mtpc::DebugFile fileOf(const DIFile *F, uint16_t Version) {
   if (std::optional<StringRef> Source = F->getSource())
     D.Source = Source->str();
   return D;
+}
+
+// True for an entity the DWARF writer gives a declaration line to (a line
+// that is not 0) while it names no file: the writer numbers "<stdin>" then.
+bool hasLineWithoutFile(const MDNode *N) {
+  if (auto *T = dyn_cast<DIType>(N))
+    return !T->getFile() && T->getLine();
+  if (auto *SP = dyn_cast<DISubprogram>(N))
+    return !SP->getFile() && SP->getLine();
+  if (auto *V = dyn_cast<DIVariable>(N))
+    return !V->getFile() && V->getLine();
+  if (auto *L = dyn_cast<DILabel>(N))
+    return !L->getFile() && L->getLine();
+  if (auto *E = dyn_cast<DIImportedEntity>(N))
+    return !E->getFile() && E->getLine();
+  return false;
 }
 
 std::optional<StringRef> sourceOf(const mtpc::DebugFile &F) {
@@ -114,51 +131,63 @@ std::shared_ptr<const mtpc::DebugFiles> mtpc::collectDebugFiles(const Module &M)
   const DICompileUnit *First = *Units.begin();
   Files->Root = fileOf(First->getFile(), Files->DwarfVersion);
 
-  // Every file the DWARF writer can number: of units, subprograms, types,
-  // scopes (inlined ones included: DebugInfoFinder walks the instructions'
-  // locations), global and local variables, labels and imported entities.
-  // An entity with a line and no file is numbered as the file "<stdin>".
-  DebugInfoFinder Finder;
-  Finder.processModule(M);
+  // Every file the DWARF writer can number: every file the module's debug
+  // metadata reaches, from its units, its variables' and functions'
+  // attachments and its instructions' locations and metadata, in the order
+  // they are reached (the same for every partition). A walk of the whole
+  // graph, not of what DebugInfoFinder visits: the writer also numbers the
+  // files of types that only template parameters, pointers to members or
+  // heap allocation sites name. An entity with a line and no file is
+  // numbered as the file "<stdin>".
   SetVector<const DIFile *> Found;
   bool NamelessFile = false;
-  auto Add = [&](const DIFile *F, unsigned Line) {
-    if (F)
-      Found.insert(F);
-    else if (Line)
-      NamelessFile = true;
+  DenseSet<const MDNode *> Seen;
+  SmallVector<const MDNode *, 256> Work;
+  auto Reach = [&](const Metadata *MD) {
+    if (auto *N = dyn_cast_or_null<MDNode>(MD))
+      if (Seen.insert(N).second)
+        Work.push_back(N);
   };
-  auto AddNode = [&](const DINode *N) {
-    if (auto *V = dyn_cast<DIVariable>(N))
-      Add(V->getFile(), V->getLine());
-    else if (auto *L = dyn_cast<DILabel>(N))
-      Add(L->getFile(), L->getLine());
-    else if (auto *E = dyn_cast<DIImportedEntity>(N))
-      Add(E->getFile(), E->getLine());
-  };
-  for (const DICompileUnit *CU : Finder.compile_units()) {
-    Add(CU->getFile(), 0);
-    for (const DIImportedEntity *E : CU->getImportedEntities())
-      AddNode(E);
-  }
-  for (const DISubprogram *SP : Finder.subprograms()) {
-    Add(SP->getFile(), SP->getLine());
-    for (const DINode *N : SP->getRetainedNodes())
-      AddNode(N);
-  }
-  for (const DIGlobalVariableExpression *GV : Finder.global_variables())
-    AddNode(GV->getVariable());
-  for (const DIType *T : Finder.types())
-    Add(T->getFile(), T->getLine());
-  for (const DIScope *S : Finder.scopes())
-    Add(S->getFile(), 0);
-  for (const Function &F : M)
-    for (const Instruction &I : instructions(F)) {
-      if (auto *V = dyn_cast<DbgVariableIntrinsic>(&I))
-        AddNode(V->getVariable());
-      else if (auto *L = dyn_cast<DbgLabelInst>(&I))
-        AddNode(L->getLabel());
+  auto Walk = [&]() {
+    while (!Work.empty()) {
+      const MDNode *N = Work.pop_back_val();
+      if (auto *F = dyn_cast<DIFile>(N)) {
+        Found.insert(F);
+        continue;
+      }
+      NamelessFile |= hasLineWithoutFile(N);
+      for (const MDOperand &Op : N->operands())
+        Reach(Op.get());
     }
+  };
+  Reach(First->getFile());
+  Walk();
+  for (const DICompileUnit *CU : Units) {
+    Reach(CU);
+    Walk();
+  }
+  SmallVector<std::pair<unsigned, MDNode *>, 8> Attached;
+  for (const GlobalVariable &GV : M.globals()) {
+    GV.getAllMetadata(Attached);
+    for (auto &A : Attached)
+      Reach(A.second);
+    Walk();
+  }
+  for (const Function &F : M) {
+    F.getAllMetadata(Attached);
+    for (auto &A : Attached)
+      Reach(A.second);
+    for (const Instruction &I : instructions(F)) {
+      I.getAllMetadata(Attached);
+      for (auto &A : Attached)
+        Reach(A.second);
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        for (const Value *Arg : Call->args())
+          if (auto *MAV = dyn_cast<MetadataAsValue>(Arg))
+            Reach(MAV->getMetadata());
+      Walk();
+    }
+  }
   for (const DIFile *F : Found)
     Files->Files.push_back(fileOf(F, Files->DwarfVersion));
   if (NamelessFile)

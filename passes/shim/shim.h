@@ -11,6 +11,8 @@
 //   asm_check.cpp         assembling a text with the MC layer, to check it
 //   debug_files.cpp       one numbering of the module's source files for
 //                         every partition
+//   debug_info.cpp        what of the module's debug information each
+//                         partition describes
 //
 // Rules (after rustc's llvm-wrapper): every entry point takes and returns
 // opaque handles, never throws (LLVM is built without exceptions), reports

@@ -25,6 +25,10 @@
 //! - local symbols the code generator numbers per object (such as
 //!   `GCC_except_table1`) that several parts define are renamed per part,
 //!   and so are the ids of `unique` sections;
+//! - a string of the DWARF string table (`.debug_str`) that several parts
+//!   hold is written once, in a pool after the file table, and each part's
+//!   label for it becomes an alias of the pooled one (the code generator
+//!   writes one table per object, and stock's object holds each string once);
 //! - MD5 checksums are dropped from the file table unless every entry has
 //!   one (DWARF 5 needs all or none; the assembler would drop them anyway,
 //!   with a warning);
@@ -35,8 +39,9 @@
 //! A weak data symbol that several parts define (one the pipeline makes in
 //! every module, such as MemorySanitizer's `__msan_track_origins`) is kept
 //! from the first, if every copy is the same; any other symbol that two parts define is an error (the
-//! plan gives every definition one owner). The merged text is the file table followed by one
-//! segment per part; the table and any one segment assemble on their own,
+//! plan gives every definition one owner). The merged text is the file table
+//! and the string pool, followed by one segment per part; that prefix and
+//! any one segment assemble on their own,
 //! which is how they are checked, in parallel. The output depends only on
 //! the parts and their order.
 
@@ -56,11 +61,12 @@ impl std::fmt::Display for MergeError {
     }
 }
 
-/// The merged text: the file table, then one segment per part.
+/// The merged text: the file table and the string pool, then one segment
+/// per part.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Merged<T> {
     pub text: T,
-    /// The file table: `text[..table]`.
+    /// The file table and the string pool: `text[..table]`.
     pub table: usize,
     /// Part K's segment: `text[segments[K].clone()]`.
     pub segments: Vec<Range<usize>>,
@@ -118,14 +124,26 @@ pub fn merge<S: AsRef<str>>(parts: &[S]) -> Result<Merged<String>, MergeError> {
 pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<String>, MergeError> {
     let texts: Vec<&str> = parts.iter().map(|p| p.as_ref()).collect();
     let table = FileTable::build(&texts, &files)?;
-    let (repeated_groups, repeated_objects) = repeated_across_parts(&texts);
-    let mut state =
-        MergeState { colliding_locals: colliding_local_symbols(&texts), repeated_groups, repeated_objects, ..Default::default() };
+    let repeated = repeated_across_parts(&texts);
     let mut text = String::with_capacity(texts.iter().map(|p| p.len()).sum::<usize>() + 1024);
     for line in &table.lines {
         let _ = writeln!(text, "\t.file\t{line}");
     }
+    if !repeated.strings.is_empty() {
+        let _ = writeln!(text, "\t.section\t{DEBUG_STR_SECTION}");
+        for (m, string) in repeated.strings.iter().enumerate() {
+            let _ = writeln!(text, "{}:\n\t.asciz\t{string}", pooled_string_label(m));
+        }
+        text.push_str("\t.text\n");
+    }
     let table_end = text.len();
+    let mut state = MergeState {
+        colliding_locals: colliding_local_symbols(&texts),
+        repeated_groups: repeated.groups,
+        repeated_objects: repeated.objects,
+        pooled_strings: repeated.strings.into_iter().enumerate().map(|(m, s)| (s, m)).collect(),
+        ..Default::default()
+    };
     let mut segments = Vec::with_capacity(texts.len());
     for (k, part) in texts.iter().enumerate() {
         let start = text.len();
@@ -231,6 +249,9 @@ struct MergeState {
     /// more than one part defines.
     repeated_groups: HashSet<String>,
     repeated_objects: HashSet<String>,
+    /// Strings of the DWARF string table several parts hold: their number
+    /// in the pool (see `pooled_string_label`).
+    pooled_strings: HashMap<String, usize>,
     /// Their bodies as first kept ("section S", "object O"), normalized.
     kept_bodies: HashMap<String, Vec<String>>,
 }
@@ -303,15 +324,47 @@ fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
         .collect()
 }
 
-/// Sections of COMDAT groups (see `comdat_key`), and weak data objects,
-/// that more than one part defines.
-fn repeated_across_parts(parts: &[&str]) -> (HashSet<String>, HashSet<String>) {
+/// What more than one part defines.
+struct Repeated {
+    /// Sections of COMDAT groups (see `comdat_key`).
+    groups: HashSet<String>,
+    /// Weak data objects.
+    objects: HashSet<String>,
+    /// Strings of the DWARF string table (as `.asciz` operands), in the
+    /// order of their first appearance.
+    strings: Vec<String>,
+}
+
+/// The DWARF string table's section, as the code generator switches to it.
+const DEBUG_STR_SECTION: &str = ".debug_str,\"MS\",@progbits,1";
+
+fn pooled_string_label(m: usize) -> String {
+    format!(".Lmtpc.str{m}")
+}
+
+/// A string of the DWARF string table: a private label, then its `.asciz`.
+/// Given the line after such a label, the string's operand.
+fn string_after_label(line: &str) -> Option<&str> {
+    strip_comment(line).trim().strip_prefix(".asciz").map(str::trim)
+}
+
+fn is_private_label(code: &str) -> bool {
+    code.starts_with(".L") && code.ends_with(':') && code[..code.len() - 1].bytes().all(is_symbol_char)
+}
+
+fn repeated_across_parts(parts: &[&str]) -> Repeated {
     let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
-    for part in parts {
+    let mut strings: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (k, part) in parts.iter().enumerate() {
         let (mut own_groups, mut weak, mut typed) = (HashSet::new(), HashSet::new(), HashSet::new());
-        for line in part.lines() {
+        let mut in_debug_str = false;
+        let mut lines = part.lines().peekable();
+        while let Some(line) = lines.next() {
             let t = strip_comment(line).trim();
             let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+            if is_section_switch(directive) {
+                in_debug_str = directive == ".section" && t[".section".len()..].trim_start() == DEBUG_STR_SECTION;
+            }
             match directive {
                 ".section" | ".pushsection" => own_groups.extend(comdat_key(t)),
                 ".weak" => {
@@ -319,6 +372,15 @@ fn repeated_across_parts(parts: &[&str]) -> (HashSet<String>, HashSet<String>) {
                 }
                 ".type" if t.ends_with("@object") => {
                     typed.insert(first_operand(t));
+                }
+                _ if in_debug_str && is_private_label(t) => {
+                    if let Some(string) = lines.peek().and_then(|next| string_after_label(next)) {
+                        let next = strings.len();
+                        let seen = strings.entry(string).or_insert((next, k));
+                        if seen.1 != k {
+                            seen.1 = usize::MAX;
+                        }
+                    }
                 }
                 _ => {}
             }
@@ -331,7 +393,10 @@ fn repeated_across_parts(parts: &[&str]) -> (HashSet<String>, HashSet<String>) {
         }
     }
     let several = |m: HashMap<&str, usize>| m.into_iter().filter(|&(_, n)| n > 1).map(|(name, _)| name.to_string()).collect();
-    (several(groups), several(objects))
+    let mut shared: Vec<(usize, &str)> =
+        strings.into_iter().filter(|&(_, (_, part))| part == usize::MAX).map(|(s, (first, _))| (first, s)).collect();
+    shared.sort_unstable();
+    Repeated { groups: several(groups), objects: several(objects), strings: shared.into_iter().map(|(_, s)| s.to_string()).collect() }
 }
 
 /// The operands of a `.file N` entry split after its quoted directory and
@@ -534,11 +599,14 @@ impl MergeState {
         // The section switch and alignment an object's label follows: part
         // of what two copies of the object must agree on.
         let (mut placed_in, mut aligned): (&str, Option<&str>) = ("", None);
-        for (line_no, raw) in text.lines().enumerate() {
+        let mut in_debug_str = false;
+        let mut lines = text.lines().enumerate().peekable();
+        while let Some((line_no, raw)) = lines.next() {
             let line = strip_comment(raw);
             let trimmed = line.trim_start();
             let directive = trimmed.split(|c: char| c.is_whitespace()).next().unwrap_or("");
             if is_section_switch(directive) {
+                in_debug_str = directive == ".section" && trimmed[".section".len()..].trim() == DEBUG_STR_SECTION;
                 if position == Position::TopPropertyNote {
                     position = Position::Top;
                 }
@@ -561,6 +629,15 @@ impl MergeState {
                 continue;
             }
             let code = trimmed.trim_end();
+            if in_debug_str && is_private_label(code) {
+                let pooled = lines.peek().and_then(|(_, next)| string_after_label(next)).and_then(|s| self.pooled_strings.get(s));
+                if let Some(&m) = pooled {
+                    // The pool holds the string: this part's label names it there.
+                    lines.next();
+                    let _ = writeln!(out, "\t.set\t{label_prefix}{}, {}", &code[2..code.len() - 1], pooled_string_label(m));
+                    continue;
+                }
+            }
             let defines = definition(code);
             // Contents only: what a part says about symbols (an alias's
             // `.set`, a `.size` by labels or by bytes) may differ.
@@ -1172,6 +1249,26 @@ mod tests {
         let other_f = f.replace("\tret", "\tnop\n\tret");
         let e = merge(&[f.to_string(), format!("{other_f}{g}")]).unwrap_err();
         assert!(e.0.contains("its copy of section .text.f of group G differs"), "{e}");
+    }
+
+    #[test]
+    fn strings_several_parts_hold_are_pooled_once() {
+        let part = |k: u32, own: &str| {
+            format!(
+                "\t.text\nf{k}:\n\tret\n\t.section\t.debug_info,\"\",@progbits\n\t.long\t.Linfo_string0\n\t.long\t.Linfo_string1\n\t.section\t.debug_str,\"MS\",@progbits,1\n.Linfo_string0:\n\t.asciz\t\"int\"\n.Linfo_string1:\n\t.asciz\t\"{own}\"\n"
+            )
+        };
+        let m = merge(&[part(0, "a"), part(1, "b")]).unwrap();
+        let text = &m.text;
+        // "int", which both hold, once, in the prefix; each part's own string in its segment.
+        assert_eq!(text.matches("\"int\"").count(), 1, "{text}");
+        assert!(text[..m.table].contains(".Lmtpc.str0:\n\t.asciz\t\"int\"\n"), "{text}");
+        assert!(text[..m.table].ends_with("\t.text\n"), "{text}");
+        for k in 0..2 {
+            let segment = &text[m.segments[k].clone()];
+            assert!(segment.contains(&format!("\t.set\t.Lmtpc{k}.info_string0, .Lmtpc.str0\n")), "{segment}");
+            assert!(segment.contains(&format!(".Lmtpc{k}.info_string1:\n")), "{segment}");
+        }
     }
 
     #[test]

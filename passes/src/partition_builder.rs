@@ -69,6 +69,12 @@ impl PartitionEditor<'_, '_> {
 
     fn apply(mut self) -> Result<(), String> {
         let facts = &self.input.facts;
+        // 0. Debug information: what this partition describes.
+        let described: Vec<usize> = (0..facts.globals.len())
+            .filter(|&i| facts.globals[i].is_variable() && matches!(self.decision(i), Decision::Define | Decision::OdrCopy))
+            .collect();
+        self.globals.trim_compile_units(&described, self.partition == 0);
+
         // 1. Bodies: read those this partition keeps, drop the rest unread.
         for (i, f) in facts.globals.iter().enumerate() {
             if f.id.kind != GlobalKind::Function || !f.is_definition {

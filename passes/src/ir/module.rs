@@ -479,6 +479,19 @@ impl<'a> GlobalTable<'a> {
         true
     }
 
+    /// Trims the module's compile units to what this partition describes:
+    /// the global variable entries of variables `defined` (indices), and,
+    /// if `primary`, the units' own entries (variables no global of the
+    /// module is, enumerations, retained types, imported entities,
+    /// macros). Call before any variable is dropped or declared.
+    pub fn trim_compile_units(&mut self, defined: &[usize], primary: bool) {
+        let defined: Vec<LLVMValueRef> =
+            defined.iter().filter_map(|&i| self.live(i, &[GlobalKind::Variable])).collect();
+        // SAFETY: the variables are live globals of the module, which the
+        // table holds mutably; the shim only edits debug metadata.
+        unsafe { mtpc_trim_compile_units(self.module.raw, defined.as_ptr(), defined.len(), primary) }
+    }
+
     /// Turns definition `i` into a declaration, out of its COMDAT: a
     /// function loses its body, a variable its initializer and debug
     /// information entry, an alias is replaced by a declaration. False if
