@@ -2,8 +2,9 @@
 """Calls an object makes, by callee, compared with stock's object: a
 measure of the inlining that a split lost (or gained).
 
-Every direct call or tail call (`call`/`jmp` with a relocation against a
-symbol) in the object's code is counted per callee. A promoted local's name
+Every direct call or tail call (`call`/`jmp` to a symbol: a relocation's,
+or the local function the disassembler names) in the object's code is
+counted per callee. A promoted local's name
 (`NAME.mtpc.HASH`) counts as NAME. Against stock's object:
 
   extra   calls to a callee beyond stock's count of calls to it, summed
@@ -24,10 +25,15 @@ import os
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 from harness import tool  # noqa: E402
 
-PROMOTED = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
-# "  1234: R_X86_64_PLT32  name-0x4" after an instruction line.
-RELOCATION = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_(?:PLT32|PC32|GOTPCRELX|REX_GOTPCRELX|32S?|64)\s+(\S+?)(?:[-+]0x[0-9a-f]+)?$")
-INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)")
+# A promoted local (NAME.mtpc.HASH), or a local the merge renamed per part (NAME.mtpcK).
+PROMOTED = re.compile(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\d+)$")
+# "  1234: R_X86_64_PLT32  name-0x4": the relocation of the line before.
+RELOCATION = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_\w+\s+(\S+?)(?:[-+]0x[0-9a-f]+)?$")
+# "  1234:  callq  0x5678 <name>" (a call or jump whose target the
+# disassembler names: a local function in the same section needs no
+# relocation; `<name+0x12>` is a jump within a function).
+INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)(\s+\*)?(?:\s+0x[0-9a-f]+ <([^>+]+)>)?")
+CALLS = ("callq", "call", "jmp", "jmpq")
 
 
 def callees(obj):
@@ -35,18 +41,29 @@ def callees(obj):
     out = subprocess.run([tool("llvm-objdump"), "-d", "-r", "--no-show-raw-insn", obj],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True).stdout
     counts = collections.Counter()
-    last = None
+    pending = None  # (mnemonic, the target the disassembler named)
+
+    def count(name):
+        name = PROMOTED.sub("", name)
+        if name and not name.startswith(".") :
+            counts[name] += 1
+
     for line in out.splitlines():
         m = RELOCATION.match(line)
         if m:
-            if last in ("callq", "call", "jmp", "jmpq"):
-                name = PROMOTED.sub("", m.group(1))
-                if not name.startswith(".L") and name not in (".text",):
-                    counts[name] += 1
-            last = None
+            # A relocation names the real target (the disassembler's is a placeholder).
+            if pending is not None:
+                count(m.group(1))
+            pending = None
             continue
+        if pending is not None and pending[1]:
+            count(pending[1])
+        pending = None
         m = INSTRUCTION.match(line)
-        last = m.group(1) if m else None
+        if m and m.group(1) in CALLS and not m.group(2):  # not an indirect call (`*`)
+            pending = (m.group(1), m.group(3))
+    if pending is not None and pending[1]:
+        count(pending[1])
     return counts
 
 
