@@ -4,26 +4,27 @@
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 ; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
 
-; A COMDAT group that is not copied (here: one member is noinline) stays
+; A COMDAT group that is not copied (here: one member is in a section of
+; its own, where the linker must find one definition) stays
 ; whole in one partition. Its linkonce_odr members that other partitions
 ; use become weak_odr there (the linker keeps one copy; nothing may
-; discard it); other partitions get copies of the small ones outside the
-; group, and declarations of the rest.
+; discard it); other partitions get available_externally copies of the
+; small ones, outside the group (and declarations of the rest).
 ; Fails if: partition_plan.rs groups() stops uniting the members of a
-; COMDAT group, or odr_copies.rs copies a group with a noinline member.
+; COMDAT group, or odr_copies.rs copies a group with a member in a section.
 ; P0-NOT: = comdat
-; P0: declare i32 @_Z3bigv() #0
+; P0: define available_externally i32 @_Z3bigv() section ".text.placed" {
 ; P0: define available_externally i32 @_Z6helperv() {
 ; P0: define i32 @user_a() {
 ; P1-NOT: = comdat
-; P1: declare i32 @_Z3bigv() #0
+; P1: define available_externally i32 @_Z3bigv() section ".text.placed" {
 ; P1: define i32 @user_b() {
 ; P2: $_Z3bigv = comdat any
-; P2: define weak_odr i32 @_Z3bigv() #0 comdat {
+; P2: define weak_odr i32 @_Z3bigv() section ".text.placed" comdat {
 ; P2: define weak_odr i32 @_Z6helperv() comdat($_Z3bigv) {
 
 $_Z3bigv = comdat any
-define linkonce_odr i32 @_Z3bigv() noinline comdat {
+define linkonce_odr i32 @_Z3bigv() section ".text.placed" comdat {
   ret i32 7
 }
 define linkonce_odr i32 @_Z6helperv() comdat($_Z3bigv) {

@@ -6,14 +6,15 @@
 
 ; `dso_local_equivalent @f` (relative vtables: clang
 ; -fexperimental-relative-c++-abi-vtables) refers to @f, though LLVM-C gives
-; the constant no kind of its own: the planner sees the reference, so the internal @target that
-; a partition without its body names this way is promoted (hidden, renamed)
-; and declared there, and the constant names the promoted function.
+; the constant no kind of its own: the planner sees the reference, so the
+; internal @target that both partitions use this way is promoted (hidden,
+; renamed; linkonce_odr, each partition holding a copy), and the constant
+; names the promoted function.
 ; Fails if: Value::classify (ir/values.rs) maps a constant LLVM-C reports
 ; as an instruction to Operand::Local without asking mtpc_wrapped_global (the split then stops with "still used after the split").
 ; CHECK-DAG: ret ptr dso_local_equivalent @[[NAME:target\.mtpc\.[0-9a-f]+]]
-; CHECK-DAG: define hidden i32 @[[NAME]](
-; CHECK-DAG: declare hidden i32 @[[NAME]](
+; CHECK-DAG: define linkonce_odr hidden i32 @[[NAME]](
+; CHECK-DAG: define linkonce_odr hidden i32 @[[NAME]](
 
 define internal i32 @target(i32 %x) {
   %v0 = add i32 %x, 1

@@ -1,17 +1,19 @@
 ; RUN: rm -f %t.*.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
-; RUN: llvm-dis %t.0.bc -o %t.0.ll
-; RUN: llvm-dis %t.1.bc -o %t.1.ll
-; RUN: llvm-dis %t.2.bc -o %t.2.ll
-; RUN: cat %t.0.ll %t.1.ll %t.2.ll | FileCheck %s
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
+; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefixes=CHECK,P0
+; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefixes=CHECK,P1
 
 ; An internal function used by several partitions is promoted: renamed to
-; <name>.mtpc.<module hash>, external linkage, hidden visibility; the other
-; partitions declare it under the same name.
-; Fails if: symbol_rules.rs decide() gives a promoted local default visibility instead of hidden.
-; CHECK: define hidden i32 @[[NAME:shared\.mtpc\.[0-9a-f]+]](
-; CHECK: declare hidden i32 @[[NAME]](
-; CHECK: declare hidden i32 @[[NAME]](
+; <name>.mtpc.<module hash>, hidden. Within the copy limits (@shared) every
+; partition that uses it gets a discardable copy, linkonce_odr under that
+; name, so it disappears wherever every call is inlined and is emitted
+; once otherwise; beyond them (@kept, noinline) its owner defines it
+; external and the others declare it.
+; Fails if: symbol_rules.rs decide() gives a promoted local default
+; visibility instead of hidden, or external linkage to a copied one.
+; CHECK-DAG: define linkonce_odr hidden i32 @shared.mtpc.[[HASH:[0-9a-f]+]](
+; P1-DAG: define hidden i32 @kept.mtpc.[[HASH]](
+; P0-DAG: declare hidden i32 @kept.mtpc.{{[0-9a-f]+}}(
 
 define internal i32 @shared(i32 %x) {
   %v0 = add i32 %x, 1
@@ -126,12 +128,18 @@ define internal i32 @shared(i32 %x) {
   %v109 = mul i32 %v108, 111
   ret i32 %v109
 }
+define internal i32 @kept(i32 %x) noinline {
+  %y = add i32 %x, 7
+  ret i32 %y
+}
 define i32 @user_a(i32 %x) {
   %r = call i32 @shared(i32 %x)
-  ret i32 %r
+  %k = call i32 @kept(i32 %r)
+  ret i32 %k
 }
 define i32 @user_b(i32 %x) {
   %r = call i32 @shared(i32 %x)
-  %s = add i32 %r, 1
+  %k = call i32 @kept(i32 %r)
+  %s = add i32 %k, 1
   ret i32 %s
 }

@@ -6,17 +6,18 @@
 
 ; linkonce_odr without a COMDAT is a group of its own: small, every
 ; partition that uses it gets a discardable copy (linkonce_odr, as a
-; translation unit of its own would); not to be copied (noinline), the
-; owner makes it weak_odr when other partitions use it (so it is not
-; discarded), and they declare it.
+; translation unit of its own would); not to be copied (in a section of
+; its own), the owner makes it weak_odr when other partitions use it (so it
+; is not discarded), and they copy it available_externally (or declare it
+; if it were large).
 ; Fails if: symbol_rules.rs decide() no longer promotes a linkonce_odr that
 ; other partitions use and do not copy to weak_odr, or odr_copies.rs stops
 ; treating a linkonce_odr without a COMDAT as a group of its own.
 ; P0-DAG: define linkonce_odr i32 @odr_no_comdat(
-; P0-DAG: declare i32 @odr_noinline(
+; P0-DAG: define available_externally i32 @odr_in_section(
 ; P1-DAG: define linkonce_odr i32 @odr_no_comdat(
-; P1-DAG: declare i32 @odr_noinline(
-; P2-DAG: define weak_odr i32 @odr_noinline(
+; P1-DAG: define available_externally i32 @odr_in_section(
+; P2-DAG: define weak_odr i32 @odr_in_section(
 
 @common_var = common global i32 0, align 4
 @weak_ref = extern_weak global i32
@@ -24,7 +25,7 @@ define linkonce_odr i32 @odr_no_comdat(i32 %x) {
   %y = add i32 %x, 1
   ret i32 %y
 }
-define linkonce_odr i32 @odr_noinline(i32 %x) noinline {
+define linkonce_odr i32 @odr_in_section(i32 %x) section ".text.odr" {
   %y = add i32 %x, 5
   ret i32 %y
 }
@@ -42,7 +43,7 @@ define dso_local i32 @local_def(i32 %x) {
 }
 define i32 @user_a(i32 %x) {
   %z = call i32 @odr_no_comdat(i32 %x)
-  %a = call i32 @odr_noinline(i32 %z)
+  %a = call i32 @odr_in_section(i32 %z)
   %b = call i32 @prot(i32 %a)
   %c = call i32 @hid(i32 %b)
   %d = call i32 @local_def(i32 %c)
@@ -54,7 +55,7 @@ define i32 @user_a(i32 %x) {
 }
 define i32 @user_b(i32 %x) {
   %z = call i32 @odr_no_comdat(i32 %x)
-  %a = call i32 @odr_noinline(i32 %z)
+  %a = call i32 @odr_in_section(i32 %z)
   %b = call i32 @prot(i32 %a)
   %c = call i32 @hid(i32 %b)
   %d = call i32 @local_def(i32 %c)

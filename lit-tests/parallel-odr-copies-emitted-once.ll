@@ -9,10 +9,11 @@
 ; started first emits each, and the other turns its copies into
 ; declarations: each is defined once in the merged text, in its COMDAT
 ; group, and both partitions call it.
-; Fails if: parallel.rs stops calling odr_copies::declare_emitted_elsewhere
-; (the merge then finds _Z3inlv defined by both parts and the module is
-; compiled whole, without a module asm; or EmitterChoice lets no partition
-; emit it: no label at all).
+; Fails if: odr_copies.rs EmitterChoice::emitted_elsewhere counts a
+; partition's own copy as emitted elsewhere (no partition emits the
+; functions: no label at all). (The merge drops a second copy of a group
+; section that is the same as the first, so two emitters would pass here;
+; parallel-odr-copy-described-once.ll catches those.)
 ; CHECK-DAG: module asm "{{.*}}.section{{.*}}.text._Z3inlv,\22axG\22,@progbits,_Z3inlv,comdat"
 ; CHECK-DAG: module asm "{{.*}}.section{{.*}}.text._Z5countv,\22axG\22,@progbits,_Z5countv,comdat"
 ; CHECK-DAG: module asm "first:"

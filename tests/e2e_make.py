@@ -22,7 +22,8 @@ def peak_concurrency(stats_path):
     with open(stats_path) as f:
         for line in f:
             for part in json.loads(line)["parts"]:
-                events += [(part["start_unix_ms"], 1), (part["end_unix_ms"], -1)]
+                for start, end in part["jobs_unix_ms"]:
+                    events += [(start, 1), (end, -1)]
     running = peak = 0
     for _, delta in sorted(events, key=lambda e: (e[0], e[1])):
         running += delta

@@ -6,8 +6,11 @@ the same host (same flags, no plugin): the program's output must be equal,
 and the stats (MTPC_STATS) must show the module was really split.
 
   * clang-16 -fpass-plugin, automatic mode, forced split (MTPC_MIN_SIZE=0,
-    MTPC_PARTITIONS=8) at -O0, -O2 and -Os, on our C and C++ programs
-    and on sqlite3 (-O2);
+    MTPC_PARTITIONS=8) at -O0, -O2 and -Os, on our C and C++ programs,
+    and at -O2 on sqlite3 and HarfBuzz (C++, its unity build, driven by its
+    shaping benchmark); for C++, the object defines no weak symbol (an
+    inline function, a template) that stock's left out and nothing in it
+    uses: every partition drops the copies it inlined;
   * -g: llvm-dwarfdump --verify finds no error, and gdb stops in functions
     at the same file and line as in the stock build;
   * MTPC_THREADS=1 and 2 give byte-identical objects;
@@ -32,7 +35,10 @@ import subprocess
 import sys
 import tempfile
 
-from harness import PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir, stop_location, tool
+from harness import PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, harfbuzz_dir, run, sqlite_dir, stop_location, tool
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
+import calls  # noqa: E402
 
 FORCE_SPLIT = {"MTPC_MIN_SIZE": "0", "MTPC_PARTITIONS": "8"}
 
@@ -58,6 +64,11 @@ def programs():
                   cflags=["-I" + sq] + SQLITE_DEFINES,
                   extra=[os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], libs=["-lm"], args=["1000"],
                   functions=["sqlite3_exec", "sqlite3VdbeExec"])
+    hb = harfbuzz_dir()
+    yield Program("harfbuzz", os.path.join(hb, "src", "harfbuzz.cc"), cxx=True,
+                  cflags=["-std=c++11", "-DHAVE_PTHREAD=1", "-I" + os.path.join(hb, "src")],
+                  extra=[os.path.join(PROGRAMS_DIR, "harfbuzz_workload.cc")], libs=["-lpthread"], args=[hb, "1"],
+                  functions=["hb_shape_plan_execute", "hb_buffer_add_utf8"])
 
 
 def env_with(**extra):
@@ -105,14 +116,57 @@ def split_happened(stats, what):
     return ok, what, "stats: %s" % json.dumps(stats)[:600]
 
 
+def definitions(obj):
+    """{name: nm type} of what obj defines; a promoted local (NAME.mtpc.HASH)
+    or a local the merge renamed per partition (NAME.mtpcK) as NAME."""
+    out = run([tool("llvm-nm"), "--defined-only", obj])
+    return {re.sub(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\d+)$", "", f[2]): f[1]
+            for f in (line.split() for line in out.splitlines()) if len(f) == 3}
+
+
+def weak_definitions(obj):
+    """The weak symbols obj defines (C++ inline functions and templates,
+    their static data, copied local functions)."""
+    return {name for name, kind in definitions(obj).items() if kind in "WV"}
+
+
+PROMOTED = re.compile(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\d+)$")
+
+
+def used_and_aliased(obj):
+    """(what obj's code and data use: names relocations name or calls reach
+    (a call to a local needs no relocation); symbols another symbol names
+    the same place as: an alias and its aliasee)."""
+    used = set(calls.callees(obj))
+    for line in run([tool("llvm-readelf"), "-r", "--wide", obj]).splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[2].startswith("R_X86_64"):
+            used.add(PROMOTED.sub("", f[4]))
+    places = {}
+    for line in run([tool("llvm-readelf"), "-s", "--wide", obj]).splitlines():
+        f = line.split()
+        # "   12: 0000000000000040    23 FUNC    WEAK   HIDDEN     5 name"
+        if len(f) == 8 and f[0].endswith(":") and f[3] in ("FUNC", "OBJECT", "TLS") and f[6] not in ("UND", "ABS"):
+            places.setdefault((f[6], f[1]), []).append(PROMOTED.sub("", f[7]))
+    return used, {n for names in places.values() if len(names) > 1 for n in names}
+
+
+# Weak definitions stock's object lacks that mtpc's may keep because a
+# partition still calls them where stock's whole module inlined every call
+# (a few inlining decisions differ: bench/inlining.py counts them), as a
+# share of its weak definitions. Without the copies every partition makes
+# of the inline functions it uses, they are most of them (DuckDB, HarfBuzz).
+KEPT_WEAK_SHARE = 0.005
+
+
 def test_clang(p, work, checker, levels):
     for level in levels:
         label = "%s clang %s" % (p.name, level)
         try:
-            _, stock = compile_and_link(p, work, "stock" + level, [level], plugin=False)
+            stock_obj, stock = compile_and_link(p, work, "stock" + level, [level], plugin=False)
             expected = run([stock] + p.args)
             stats = os.path.join(work, "%s.clang%s.jsonl" % (p.name, level))
-            _, exe = compile_and_link(p, work, "mtpc" + level, [level], env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+            obj, exe = compile_and_link(p, work, "mtpc" + level, [level], env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
             out = run([exe] + p.args)
         except RuntimeError as e:
             checker.check(False, label + ": builds and runs", str(e))
@@ -120,12 +174,41 @@ def test_clang(p, work, checker, levels):
         checker.check(*split_happened(read_stats(stats), label + ": the module was split"))
         checker.check(out == expected, label + ": output equals the stock build's",
                       "expected:\n%s\ngot:\n%s" % (expected[-1500:], out[-1500:]))
+        if p.cxx:
+            # Each partition copies the inline functions it uses and drops
+            # those it inlined, as a translation unit does: a body stock's
+            # whole module discarded is kept only where a partition still
+            # calls it (a call the partition did not inline: the inlining
+            # measurement counts those), never for nothing.
+            weak = weak_definitions(obj)
+            used, aliased = used_and_aliased(obj)
+            # An alias's aliasee stock renamed to the alias's name is there.
+            kept = weak - set(definitions(stock_obj)) - aliased
+            unused = sorted(kept - used)
+            checker.check(not unused and len(kept) <= KEPT_WEAK_SHARE * len(weak),
+                          label + ": no weak definition that stock's object lacks, but a few that a partition still "
+                          "calls (%d of %d weak)" % (len(kept), len(weak)),
+                          "kept for nothing: %s\nkept: %s" % (unused[:20], sorted(kept)[:20]))
+
+
+# How far below stock's the share of variables' scopes that a location
+# covers may be (in points): partitions inline a few calls otherwise than
+# the whole module, which moves variables between functions.
+COVERAGE_TOLERANCE = 0.5
+
+
+def location_coverage(obj):
+    """The share (in %) of the variables' scopes, in bytes of code, that a
+    location covers (llvm-dwarfdump --statistics)."""
+    s = json.loads(run([tool("llvm-dwarfdump"), "--statistics", obj]))
+    return 100.0 * s["sum_all_variables(#bytes in parent scope covered by DW_AT_location)"] / \
+        s["sum_all_variables(#bytes in parent scope)"]
 
 
 def test_debug_info(p, work, checker):
     label = "%s clang -O2 -g" % p.name
     try:
-        _, stock = compile_and_link(p, work, "stockg", ["-O2", "-g"], plugin=False)
+        stock_obj, stock = compile_and_link(p, work, "stockg", ["-O2", "-g"], plugin=False)
         stats = env_with(MTPC_STATS=os.path.join(work, p.name + ".g.jsonl"), **FORCE_SPLIT)
         obj, exe = compile_and_link(p, work, "mtpcg", ["-O2", "-g"], env=stats)
         verify = run([tool("llvm-dwarfdump"), "--verify", obj])
@@ -133,6 +216,9 @@ def test_debug_info(p, work, checker):
         checker.check(False, label + ": builds", str(e))
         return
     checker.check("No errors." in verify, label + ": llvm-dwarfdump --verify finds no error", verify[-2000:])
+    a, b = location_coverage(stock_obj), location_coverage(obj)
+    checker.check(b >= a - COVERAGE_TOLERANCE,
+                  label + ": variables' locations cover %.2f %% of their scopes (stock %.2f %%)" % (b, a))
     for f in p.functions:
         a, b = stop_location(stock, f, p.args), stop_location(exe, f, p.args)
         checker.check(a == b, label + ": gdb stops in %s at %s as in the stock build" % (f, a), "stock %s, mtpc %s" % (a, b))
@@ -302,7 +388,7 @@ def main():
     for p in programs():
         if a.only and p.name != a.only:
             continue
-        small = p.name != "sqlite3"
+        small = p.name not in ("sqlite3", "harfbuzz")
         try:
             test_clang(p, work, checker, ["-O0", "-O2", "-Os"] if small else ["-O2"])
             test_debug_info(p, work, checker)

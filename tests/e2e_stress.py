@@ -183,10 +183,12 @@ def symbols(*objs):
 
 
 def promoted_base(name, module, attrs):
-    """NAME if name is NAME.mtpc.HASH, global and hidden, and NAME a local of
-    the module; else None."""
+    """NAME if name is NAME.mtpc.HASH, hidden, global (or weak: a copied
+    function, linkonce_odr in each partition that uses it), and NAME a local
+    of the module; else None."""
     m = PROMOTED.match(name)
-    if m and m.group(1) in module.local_names() and attrs[1] == "GLOBAL" and attrs[2] == "HIDDEN":
+    copied = attrs[1] == "WEAK" and attrs[0] == "FUNC"
+    if m and m.group(1) in module.local_names() and (attrs[1] == "GLOBAL" or copied) and attrs[2] == "HIDDEN":
         return m.group(1)
     return None
 
@@ -291,9 +293,12 @@ def check_split(case, module, ll, n):
             times[name] = times.get(name, 0) + c
     # A linkonce definition (C++ inline function, template) is copied, with
     # its COMDAT group, into every partition that uses it, as separate
-    # translation units would have it: the linker keeps one.
+    # translation units would have it, and so is a local function several
+    # use (promoted, weak): the linker keeps one.
+    copied = lambda k: module.linkage_of(k) in ("linkonce", "linkonce_odr") or \
+        promoted_base(k, module, split.defined.get(k, ("", "", ""))) is not None
     repeated = sorted("%s defined in %d partitions" % (k, c) for k, c in times.items()
-                      if c != 1 and not (c > 1 and module.linkage_of(k) in ("linkonce", "linkonce_odr")))
+                      if c != 1 and not (c > 1 and copied(k)))
     if repeated:
         raise Failure("each symbol is defined in exactly one partition (a linkonce one in one or more)",
                       "\n".join(repeated[:30]), shell(cmd, env))

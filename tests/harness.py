@@ -33,6 +33,14 @@ def sqlite_dir():
     return os.path.join(out.strip(), "sqlite3")
 
 
+def harfbuzz_dir():
+    """HarfBuzz 8.4's sources (its unity build src/harfbuzz.cc, and the
+    fonts and texts of its shaping benchmark under perf/), from the
+    harfbuzz-sys crate."""
+    out = run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), "harfbuzz-sys", "0.8.0"])
+    return os.path.join(out.strip(), "harfbuzz")
+
+
 def stop_location(exe, function, args=(), cwd=None):
     """`file:line` where gdb first stops at a breakpoint on `function`."""
     out = run(["gdb", "-batch", "-nx", "-ex", "break " + function, "-ex", "run", "-ex", "frame", "--args", exe] + list(args),

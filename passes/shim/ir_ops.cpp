@@ -20,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 
@@ -224,6 +225,9 @@ void *mtpc_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
   *Size = Buffer->size();
   return Buffer;
 }
+
+// LLVM's xxHash64 of Len bytes at Data.
+uint64_t mtpc_xxhash64(const char *Data, size_t Len) { return xxHash64(StringRef(Data, Len)); }
 
 // Frees a buffer the shim handed out (bitcode, a partition's assembly).
 void mtpc_buffer_dispose(void *Buffer) { delete static_cast<SmallVector<char, 0> *>(Buffer); }

@@ -208,7 +208,8 @@ fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved
     let (summary, preserved) = match &options.out {
         Some(prefix) => (split::write_partitions(module, options, prefix)?, PreservedAnalyses::All),
         None => {
-            let plan = split::plan_module(module, options)?;
+            // Only the plan is recorded: no partition, no promoted name.
+            let plan = split::plan_module(module, options, || 0)?;
             split::annotate(module, &plan)?;
             (plan.summary(), PreservedAnalyses::None)
         }

@@ -108,6 +108,14 @@ pub struct GlobalFacts {
     /// IR instructions of a function body, debug intrinsics not counted
     /// (the cost model's unit).
     pub instructions: u32,
+    /// What the body's size will be when the inliner weighs it as a
+    /// callee: its instructions once its local variables live in registers
+    /// (all but those that only access them, see
+    /// `Instruction::is_local_variable_access`: unoptimized code is mostly
+    /// such accesses), plus the `inline_size` of each local function only
+    /// it calls, once (which the inliner takes into it first, whatever its
+    /// size). What the copy limits compare.
+    pub inline_size: u32,
     /// Bytes of a variable's value.
     pub size: u64,
     /// Globals referenced by this one's body, initializer or target, sorted.
@@ -156,6 +164,10 @@ impl GlobalFacts {
 #[derive(Clone, Debug, Default)]
 pub struct ModuleFacts {
     pub source_filename: String,
+    /// A digest of the module's whole content (its bitcode's), which names
+    /// promoted locals: two modules that differ in anything promote to
+    /// different names (0 until the module is to be split).
+    pub content_digest: u64,
     pub globals: Vec<GlobalFacts>,
     pub comdat_count: u32,
     /// Local globals that module-level inline asm names.
@@ -168,6 +180,77 @@ pub struct ModuleFacts {
 impl ModuleFacts {
     pub fn total_instructions(&self) -> u64 {
         self.globals.iter().map(|g| u64::from(g.instructions)).sum()
+    }
+
+    /// (callee, caller) for each local function whose only user is one other
+    /// function, which calls it (no address taken anywhere): the inliner
+    /// takes such a callee into its caller whatever its size, and deletes
+    /// it.
+    pub fn sole_callers(&self) -> Vec<(usize, usize)> {
+        const NONE: usize = usize::MAX;
+        const MANY: usize = usize::MAX - 1;
+        let mut user = vec![NONE; self.globals.len()];
+        for (i, g) in self.globals.iter().enumerate() {
+            for &(r, kind) in &g.refs {
+                let u = &mut user[r as usize];
+                *u = match (*u, kind) {
+                    (_, k) if k != RefKind::Call || !g.is_function() => MANY,
+                    (NONE, _) => i,
+                    (same, _) if same == i => i,
+                    _ => MANY,
+                };
+            }
+        }
+        self.globals
+            .iter()
+            .enumerate()
+            .filter(|(i, g)| g.is_function() && g.is_definition && g.linkage.is_local() && user[*i] < MANY && user[*i] != *i)
+            .map(|(i, _)| (i, user[i]))
+            .collect()
+    }
+
+    /// Those of [`Self::sole_callers`] whose callee the inliner may take
+    /// into its caller: not `noinline`, naming no local through inline asm,
+    /// in no COMDAT.
+    pub fn inlinable_sole_callers(&self) -> Vec<(usize, usize)> {
+        let inlinable = |g: &GlobalFacts| !g.no_inline && g.asm_local_refs.is_empty() && g.comdat.is_none();
+        self.sole_callers().into_iter().filter(|&(callee, _)| inlinable(&self.globals[callee])).collect()
+    }
+
+    /// Adds to each function's `inline_size` that of the local functions
+    /// only it calls and that may be inlined (in turn with theirs).
+    pub(crate) fn add_sole_callees_to_inline_sizes(&mut self) {
+        let mut callees: Vec<Vec<usize>> = vec![Vec::new(); self.globals.len()];
+        for (callee, caller) in self.inlinable_sole_callers() {
+            callees[caller].push(callee);
+        }
+        // Callees before callers (post-order); a cycle of local functions
+        // only calling each other, which nothing else reaches, is cut.
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            New,
+            Open,
+            Done,
+        }
+        let mut state = vec![State::New; self.globals.len()];
+        for top in 0..self.globals.len() {
+            let mut stack = vec![(top, false)];
+            while let Some((f, expanded)) = stack.pop() {
+                if expanded {
+                    let added: u32 = callees[f]
+                        .iter()
+                        .filter(|&&c| state[c] == State::Done)
+                        .map(|&c| self.globals[c].inline_size)
+                        .fold(0, u32::saturating_add);
+                    self.globals[f].inline_size = self.globals[f].inline_size.saturating_add(added);
+                    state[f] = State::Done;
+                } else if state[f] == State::New {
+                    state[f] = State::Open;
+                    stack.push((f, true));
+                    stack.extend(callees[f].iter().filter(|&&c| state[c] == State::New).map(|&c| (c, false)));
+                }
+            }
+        }
     }
 
     /// The globals inline asm (module asm or a function's) names, which
@@ -240,7 +323,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
             let next_comdat = comdats.len() as u32;
             let comdat = g.comdat_key().map(|key| *comdats.entry(key).or_insert(next_comdat));
             let mut walker = RefWalker::new(&index, &local_names);
-            let mut instructions = 0u32;
+            let (mut instructions, mut inline_size) = (0u32, 0u32);
             let is_definition = !g.is_declaration();
             match kind {
                 GlobalKind::Function if is_definition => {
@@ -256,7 +339,9 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                     for inst in g.instructions() {
                         // Debug intrinsics are not code: with them counted,
                         // -g would change the plan and what is copied.
-                        instructions += u32::from(!inst.is_debug_intrinsic());
+                        let code = !inst.is_debug_intrinsic();
+                        instructions += u32::from(code);
+                        inline_size += u32::from(code && !inst.is_local_variable_access());
                         walker.walk_instruction(&inst, &kinds, &pgo_names);
                     }
                 }
@@ -308,6 +393,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 is_constant: g.is_constant(),
                 unnamed_addr: g.has_global_unnamed_addr(),
                 instructions,
+                inline_size,
                 size: if kind == GlobalKind::Variable && is_definition { g.definition_size(&layout) } else { 0 },
                 refs: walker.refs.into_iter().collect(),
                 block_address_of: walker.block_addresses.into_iter().collect(),
@@ -330,14 +416,17 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    ModuleFacts {
+    let mut facts = ModuleFacts {
         source_filename,
+        content_digest: 0,
         globals: facts,
         comdat_count: comdats.len() as u32,
         module_asm_locals,
         has_module_asm: !module_asm.trim().is_empty(),
         is_shared_library_code,
-    }
+    };
+    facts.add_sole_callees_to_inline_sizes();
+    facts
 }
 
 struct MdKinds {
@@ -512,5 +601,46 @@ impl<'a, 'm> RefWalker<'a, 'm> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RefKind::*;
+    use crate::test_support::*;
+
+    #[test]
+    fn sole_callers_are_local_functions_one_other_function_only_calls() {
+        // b's only user is a, c's is b; d has two callers; g only calls
+        // itself; h's address is taken.
+        let facts = module(vec![
+            func("a", 10, &[(1, Call), (3, Call)]),
+            internal(func("b", 10, &[(2, Call)])),
+            internal(func("c", 10, &[])),
+            internal(func("d", 10, &[])),
+            func("e", 10, &[(3, Call)]),
+            internal(func("g", 10, &[(5, Call)])),
+            internal(func("h", 10, &[])),
+            func("f", 10, &[(6, Ref)]),
+        ]);
+        assert_eq!(facts.sole_callers(), vec![(1, 0), (2, 1)]);
+    }
+
+    #[test]
+    fn inline_size_counts_inlinable_sole_callees_in_turn() {
+        // a -> b -> c, each b and c local and only called there: a's inline
+        // size holds all three; n is noinline, so x's does not hold it.
+        let mut n = internal(func("n", 500, &[]));
+        n.no_inline = true;
+        let facts = module(vec![
+            func("a", 10, &[(1, Call)]),
+            internal(func("b", 20, &[(2, Call)])),
+            internal(func("c", 30, &[])),
+            func("x", 5, &[(4, Call)]),
+            n,
+        ]);
+        let sizes: Vec<u32> = facts.globals.iter().map(|g| g.inline_size).collect();
+        assert_eq!(sizes, vec![60, 50, 30, 5, 500]);
+        assert_eq!(facts.inlinable_sole_callers(), vec![(1, 0), (2, 1)]);
     }
 }

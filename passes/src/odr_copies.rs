@@ -12,21 +12,28 @@
 //! members, each emits its own and the merge joins them in one group.)
 //!
 //! A group is copied when every member is a discardable (`linkonce`,
-//! `linkonce_odr`) function, variable or alias of one of them, small enough
-//! to be worth a copy (the limits of [`crate::symbol_rules`]), and nothing
-//! about it needs one place: no thread-local, section, `!associated`,
-//! inline asm naming it, `blockaddress`, `no_cfi`, `llvm.used` or
-//! constructor entry, and every global its members refer to can be named
+//! `linkonce_odr`) function (of any size: `CopyLimits::odr_function` in
+//! [`crate::symbol_rules`]), variable (within the constant data limit) or
+//! alias of one of them, and nothing about it needs one place: no
+//! thread-local, section, `!associated`, inline asm naming it,
+//! `blockaddress`, `no_cfi`, `llvm.used` or constructor entry, alias from
+//! outside the group, and every global its members refer to can be named
 //! from any partition. Any other group keeps the rule for definitions: one
-//! owner, made `weak_odr` if other partitions refer to it.
+//! owner, made `weak_odr` if other partitions refer to it. A local function
+//! only a member calls rides with the group (`OdrGroups::rider_of`).
+//!
+//! A local function (C's `static`) that several partitions use is one too,
+//! a group of its own: promoted, it becomes `linkonce_odr` under its unique
+//! name where it is copied, so a body every partition inlined disappears,
+//! as in the whole module, rather than stay as an external definition
+//! nothing calls, and one that stays out of line is emitted once (a local
+//! copy in each partition would be emitted by each).
 
 use std::collections::{BTreeSet, HashMap};
 
 use crate::ir::{GlobalKind, GlobalTable, ModuleRef};
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, KINDS};
-use crate::symbol_rules::{
-    COPY_CONSTANT_MAX_BYTES, COPY_FUNCTION_MAX_INSTRUCTIONS, COPY_INLINE_HINT_MAX_INSTRUCTIONS,
-};
+use crate::symbol_rules::copy_limits;
 
 /// The copied groups of a module.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +42,13 @@ pub struct OdrGroups {
     pub group_of: Vec<Option<u32>>,
     /// The members of each group (global indices, in module order).
     pub members: Vec<Vec<u32>>,
+    /// The group a local function rides with: one that only a member calls
+    /// (or, in turn, a rider; see `symbol_rules::sole_callees`). Each
+    /// partition with a copy of the member has a local copy of it, so it
+    /// has no place of its own: it goes where the group goes.
+    pub rider_of: Vec<Option<u32>>,
+    /// The riders of each group (global indices, in module order).
+    pub riders: Vec<Vec<u32>>,
 }
 
 impl OdrGroups {
@@ -53,6 +67,7 @@ impl OdrGroups {
                 pinned_in_place[r as usize] = true;
             }
         }
+        let sole_callee = crate::symbol_rules::sole_callees(facts);
         // Candidate groups: a COMDAT, or a definition without one.
         let mut key_of: Vec<Option<usize>> = vec![None; n];
         let mut candidates: Vec<Vec<u32>> = Vec::new();
@@ -64,7 +79,7 @@ impl OdrGroups {
                     candidates.push(Vec::new());
                     candidates.len() - 1
                 }),
-                None if is_discardable_definition(g) => {
+                None if is_discardable_definition(g) || (is_local_function(g) && !sole_callee[i]) => {
                     candidates.push(Vec::new());
                     candidates.len() - 1
                 }
@@ -72,6 +87,16 @@ impl OdrGroups {
             };
             candidates[slot].push(i as u32);
             key_of[i] = Some(slot);
+        }
+        // An alias or ifunc outside a candidate's group pins what it names:
+        // a partition whose copy became a declaration would leave it
+        // aliasing a declaration.
+        for (i, g) in facts.globals.iter().enumerate() {
+            if let Some(t) = g.target.map(|t| t as usize) {
+                if key_of[t].is_none() || key_of[t] != key_of[i] {
+                    pinned_in_place[t] = true;
+                }
+            }
         }
         let nameable = |r: usize| {
             let g = &facts.globals[r];
@@ -87,7 +112,7 @@ impl OdrGroups {
                     && g.refs.iter().all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable(r as usize))
             })
         };
-        let mut out = OdrGroups { group_of: vec![None; n], members: Vec::new() };
+        let mut out = OdrGroups { group_of: vec![None; n], members: Vec::new(), rider_of: vec![None; n], riders: Vec::new() };
         for members in candidates {
             if !members.is_empty() && qualifies(&members) {
                 let id = out.members.len() as u32;
@@ -97,22 +122,46 @@ impl OdrGroups {
                 out.members.push(members);
             }
         }
+        out.find_riders(facts);
         out
+    }
+
+    /// Sets `rider_of` (sole callees of members, of those in turn, ...).
+    fn find_riders(&mut self, facts: &ModuleFacts) {
+        let sole = facts.inlinable_sole_callers();
+        loop {
+            let mut changed = false;
+            for &(callee, caller) in &sole {
+                let group = self.group_of[caller].or(self.rider_of[caller]);
+                if group.is_some() && self.rider_of[callee].is_none() && self.group_of[callee].is_none() {
+                    self.rider_of[callee] = group;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.riders = vec![Vec::new(); self.members.len()];
+        for (i, group) in self.rider_of.iter().enumerate() {
+            if let Some(g) = group {
+                self.riders[*g as usize].push(i as u32);
+            }
+        }
+    }
+
+    /// The members of group `g`, then its riders.
+    pub fn copied_globals(&self, g: u32) -> impl Iterator<Item = u32> + '_ {
+        self.members[g as usize].iter().chain(&self.riders[g as usize]).copied()
+    }
+
+    /// The group `i` is a member or a rider of.
+    pub fn copied_with(&self, i: usize) -> Option<u32> {
+        self.group_of[i].or(self.rider_of[i])
     }
 
     pub fn count(&self) -> usize {
         self.members.len()
-    }
-
-    /// Every member, by name (what a partition's optimized module is
-    /// asked about: members keep their names).
-    pub fn by_name(&self, facts: &ModuleFacts) -> HashMap<String, u32> {
-        self.members
-            .iter()
-            .flatten()
-            .map(|&m| (facts.globals[m as usize].name.clone(), m))
-            .filter(|(name, _)| !name.is_empty())
-            .collect()
     }
 }
 
@@ -125,6 +174,13 @@ fn is_discardable_definition(g: &GlobalFacts) -> bool {
     g.is_definition && matches!(g.linkage, Linkage::LinkOnceOdr | Linkage::LinkOnceAny) && g.special.is_none()
 }
 
+/// A local function defined outside any COMDAT: partitions copy it, if
+/// several use it (one that only one function calls has a local copy
+/// wherever that function is: `symbol_rules::sole_callees`).
+fn is_local_function(g: &GlobalFacts) -> bool {
+    g.is_function() && g.is_definition && g.linkage.is_local() && g.comdat.is_none()
+}
+
 /// A local constant each partition may copy privately (string literals).
 fn is_plain_copyable_constant(g: &GlobalFacts) -> bool {
     g.is_variable() && g.is_constant && g.unnamed_addr && g.refs.is_empty() && !g.thread_local && g.section.is_none()
@@ -132,20 +188,27 @@ fn is_plain_copyable_constant(g: &GlobalFacts) -> bool {
 
 fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
     let kind_ok = match g.id.kind {
+        // A local function within the limits for any callee or its own,
+        // and that may be inlined; a C++ inline function (linkonce) within
+        // those for copies of its group, whatever its attributes (copies
+        // cost optimization work only: one partition emits).
         GlobalKind::Function => {
-            let small = g.always_inline
-                || g.instructions <= COPY_FUNCTION_MAX_INSTRUCTIONS
-                || (g.inline_hint && g.instructions <= COPY_INLINE_HINT_MAX_INSTRUCTIONS);
-            small && !g.no_inline && g.asm_local_refs.is_empty()
+            let limits = copy_limits();
+            let copied = if g.linkage.is_local() {
+                (limits.worth_copying(g) || g.inline_size <= limits.local_function) && !g.no_inline
+            } else {
+                g.always_inline || g.inline_size <= limits.odr_function
+            };
+            copied && g.asm_local_refs.is_empty()
         }
-        GlobalKind::Variable => g.size <= COPY_CONSTANT_MAX_BYTES,
+        GlobalKind::Variable => g.size <= copy_limits().constant_bytes,
         // An alias of a member (its aliasee has a COMDAT, so is in the
         // same group: see `alias_comdat`).
         GlobalKind::Alias => g.target.is_some_and(|t| facts.globals[t as usize].comdat.is_some()),
         GlobalKind::IFunc => false,
     };
     kind_ok
-        && is_discardable_definition(g)
+        && (is_discardable_definition(g) || (g.is_function() && g.linkage.is_local()))
         && !g.thread_local
         && g.section.is_none()
         && g.associated.is_none()
@@ -294,8 +357,8 @@ mod tests {
 
     #[test]
     fn a_group_with_any_member_that_needs_one_place_is_not_copied() {
-        let mut big = linkonce(func("_Z3bigv", 5000, &[]), 0);
-        big.inline_hint = true;
+        let mut placed = linkonce(func("_Z6placedv", 50, &[]), 0);
+        placed.section = Some(".text.placed".into());
         let mut weak = func("_Z4weakv", 5, &[]);
         weak.linkage = Linkage::WeakOdr;
         weak.comdat = Some(1);
@@ -305,7 +368,7 @@ mod tests {
         ctors.linkage = Linkage::Appending;
         ctors.special = Some(SpecialArray::PrimaryOnly);
         let facts = facts_with_comdats(vec![
-            big,
+            placed,
             linkonce(func("_Z5smallv", 5, &[]), 1),
             weak,
             tls,
@@ -314,6 +377,14 @@ mod tests {
         ]);
         let groups = OdrGroups::find(&facts);
         assert_eq!(groups.count(), 0, "{groups:?}");
+    }
+
+    #[test]
+    fn a_cpp_inline_function_is_copied_whatever_its_size_or_attributes() {
+        let mut big = linkonce(func("_Z3bigv", 50_000, &[]), 0);
+        big.no_inline = true;
+        let facts = facts_with_comdats(vec![big]);
+        assert_eq!(OdrGroups::find(&facts).count(), 1);
     }
 
     #[test]
@@ -335,6 +406,40 @@ mod tests {
         let groups = OdrGroups::find(&facts);
         assert_eq!(groups.count(), 1);
         assert_eq!(groups.members[0], vec![0, 1]);
+    }
+
+    #[test]
+    fn a_function_an_alias_outside_its_group_names_is_not_copied() {
+        // impl is static and called from two functions, but api aliases it:
+        // a partition whose copy of impl became a declaration would leave
+        // api aliasing a declaration. other, without an alias, is copied.
+        let facts = module(vec![
+            internal(func("impl", 10, &[])),
+            alias("api", 0),
+            func("a", 10, &[(0, Call), (3, Call)]),
+            internal(func("other", 10, &[])),
+            func("b", 10, &[(0, Call), (3, Call)]),
+        ]);
+        let groups = OdrGroups::find(&facts);
+        assert_eq!(groups.group_of[0], None);
+        assert_eq!(groups.members, vec![vec![3]]);
+    }
+
+    #[test]
+    fn a_local_function_only_a_member_calls_rides_with_its_group() {
+        // _Z1fv (inline) alone calls static r, which alone calls static s:
+        // both ride with f's group, and are no members of it.
+        let facts = facts_with_comdats(vec![
+            func("user", 10, &[(1, Call)]),
+            linkonce(func("_Z1fv", 10, &[(2, Call)]), 0),
+            internal(func("r", 10, &[(3, Call)])),
+            internal(func("s", 10, &[])),
+        ]);
+        let groups = OdrGroups::find(&facts);
+        assert_eq!(groups.members, vec![vec![1]]);
+        assert_eq!(groups.riders, vec![vec![2, 3]]);
+        assert_eq!(groups.copied_globals(0).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert_eq!((groups.copied_with(0), groups.copied_with(3)), (None, Some(0)));
     }
 
     fn set(groups: &[u32]) -> BTreeSet<u32> {

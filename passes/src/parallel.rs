@@ -75,8 +75,7 @@ struct PartitionResult {
     build_ms: f64,
     opt_ms: f64,
     codegen_ms: f64,
-    start_unix_ms: f64,
-    end_unix_ms: f64,
+    jobs_unix_ms: [[f64; 2]; 2],
 }
 
 pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
@@ -91,7 +90,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         min_size: opts.min_size,
         out: None,
     };
-    let plan = split::plan_module(module, &split_options).map_err(|e| e.to_string())?;
+    // Serialized once the module is known to be split: the partitions are
+    // read from it, and promoted names carry its digest.
+    let mut bitcode = None;
+    let plan = split::plan_module(module, &split_options, || bitcode.insert(module.to_bitcode()).digest())
+        .map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
     if partitions < 2 {
         return Ok(Outcome::NotSplit);
@@ -101,11 +104,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             index: k,
             functions: 0,
             instructions: plan.partitions.cost[k as usize],
+            held_instructions: plan.symbols.bodies_held(&plan.facts, k),
             build_ms: 0.0,
             opt_ms: 0.0,
             codegen_ms: 0.0,
-            start_unix_ms: 0.0,
-            end_unix_ms: 0.0,
+            jobs_unix_ms: [[0.0; 2]; 2],
         })
         .collect();
     for (i, g) in plan.facts.globals.iter().enumerate() {
@@ -114,7 +117,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         }
     }
     let mut routing = DiagnosticRouting::new(&plan.facts, &plan.symbols);
-    let input = Arc::new(SplitInput { bitcode: module.to_bitcode(), facts: plan.facts, plan: plan.symbols });
+    let bitcode = bitcode.expect("serialized for a module that is split");
+    let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
     // Every partition numbers the module's source files alike.
     let files = DebugFiles::collect(module);
     let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
@@ -128,7 +132,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     // names the module by (a sanitizer's report) is the host's.
     let identifier = Arc::new(run.module_identifier());
     let order = input.plan.largest_first(&input.facts);
-    let members = Arc::new(input.plan.odr_groups.by_name(&input.facts));
+    let members = Arc::new(input.plan.odr_members_by_name(&input.facts));
     let mut emitters = EmitterChoice::new(&order, (0..partitions).map(|k| input.plan.odr_members_held(k)).collect());
     let injected = Arc::new(Injected::from_env());
     let failed = Arc::new(AtomicBool::new(false));
@@ -186,6 +190,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         module: module_name,
         partitions,
         threads,
+        instructions: input.facts.total_instructions(),
         fallback: false,
         fallback_reason: None,
         split_ms,
@@ -204,7 +209,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             Some(Ok(Step::Compiled(r))) => {
                 let p = &mut stats.parts[k as usize];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
-                (p.start_unix_ms, p.end_unix_ms) = (r.start_unix_ms, r.end_unix_ms);
+                p.jobs_unix_ms = r.jobs_unix_ms;
                 stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
                 texts.push(r.asm);
                 diagnostics.push((k, r.diagnostics));
@@ -323,7 +328,8 @@ struct Optimized {
     kept: BTreeSet<u32>,
     build_ms: f64,
     opt_ms: f64,
-    start_unix_ms: f64,
+    /// When the first job started and ended (Unix time, ms).
+    job_unix_ms: [f64; 2],
 }
 
 /// The first job of partition `k`: builds it in a context of its own,
@@ -372,7 +378,8 @@ fn optimize_partition(
     }
     let opt_ms = kit.optimize(&mut module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     let kept = odr_copies::kept_members(&module.as_module(), members);
-    Ok(Step::Optimized(Optimized { module, kit, kept, build_ms, opt_ms, start_unix_ms }))
+    let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
+    Ok(Step::Optimized(Optimized { module, kit, kept, build_ms, opt_ms, job_unix_ms }))
 }
 
 /// The second job of partition `k`: its copies of what another partition
@@ -386,7 +393,8 @@ fn compile_partition(
 ) -> Result<Step, String> {
     let label = format!("partition {k}");
     let _span = Span::begin("mtpc partition", &label);
-    let Optimized { mut module, kit, build_ms, opt_ms, start_unix_ms, .. } = o;
+    let start_unix_ms = crate::stats::unix_ms();
+    let Optimized { mut module, kit, build_ms, opt_ms, job_unix_ms, .. } = o;
     odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, emitted_elsewhere);
     let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     if let Some(error) = module.context().errors().into_iter().next() {
@@ -401,8 +409,7 @@ fn compile_partition(
         build_ms,
         opt_ms,
         codegen_ms: compiled.codegen_ms,
-        start_unix_ms,
-        end_unix_ms: crate::stats::unix_ms(),
+        jobs_unix_ms: [job_unix_ms, [start_unix_ms, crate::stats::unix_ms()]],
     }))
 }
 

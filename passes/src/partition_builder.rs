@@ -157,7 +157,7 @@ impl PartitionEditor<'_, '_> {
                 Decision::LocalCopy if f.is_variable() && self.input.plan.owner_of(i) != Some(self.partition) => {
                     g.set_linkage(Linkage::Private);
                 }
-                Decision::Define => {
+                Decision::Define | Decision::OdrCopy => {
                     if let Some(p) = promotion {
                         g.set_linkage(p.linkage);
                     }

@@ -16,12 +16,17 @@
 //!    root, so a subtree kept together costs no cross-partition reference.
 //!    Subtrees within the size cap become units; larger ones are cut below
 //!    their root.
-//! 3. Packing: units go, largest first, to the least loaded partition.
-//! 4. C++ inline and template definitions that every partition using them
-//!    copies (`odr_copies`) cost nothing to the unit they are in (each
-//!    user compiles its own copy) and are owned by the partition of their
-//!    first user: a partition of nothing but such copies would only repeat
-//!    its users' work.
+//! 3. Packing: units go, largest first, to the partition where they add the
+//!    least work: their own, and the C++ inline and template definitions
+//!    (`odr_copies`) they need that the partition does not copy yet, since
+//!    every partition that uses such a definition optimizes a copy of its
+//!    own. Units that share many of them end up together; a C module has
+//!    none, and its units go to the least loaded partition. A unit joins
+//!    the partition of the unit that dominates it while that stays within
+//!    its fair share.
+//! 4. The copied definitions cost nothing to the unit they are in and are
+//!    owned by the partition of their first user: a partition of nothing
+//!    but such copies would only repeat its users' work.
 //!
 //! Every step iterates in module order and breaks ties by index, so the
 //! same module and parameters always give the same plan.
@@ -82,7 +87,8 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
     let units = cut_units(&children, &groups.cost, groups.count(), cap);
     // More partitions than units would stay empty.
     let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
-    let unit_partition = pack(&units, &groups, partitions);
+    let copies = UnitCopies::of(facts, &groups, &units);
+    let unit_partition = pack(&units, &groups, &copies, partitions);
 
     let mut unit_of_group = vec![0usize; groups.count()];
     for (u, unit) in units.iter().enumerate() {
@@ -114,6 +120,9 @@ struct GroupGraph {
     /// The group of each global that owns a definition.
     group_of: Vec<Option<usize>>,
     cost: Vec<u64>,
+    /// Instructions of the group's own functions (data and copied
+    /// definitions aside): what stays where the group is placed.
+    code: Vec<u64>,
     pinned: Vec<bool>,
     /// Successors of each group, sorted, without duplicates or self-edges.
     succ: Vec<Vec<usize>>,
@@ -127,19 +136,21 @@ impl GroupGraph {
         let (leader, pinned_global) = groups(facts, cg, &odr);
         let mut id_of_leader: Vec<Option<usize>> = vec![None; n];
         let mut group_of = vec![None; n];
-        let (mut cost, mut pinned) = (Vec::new(), Vec::new());
+        let (mut cost, mut code, mut pinned) = (Vec::new(), Vec::new(), Vec::new());
         for (i, g) in facts.globals.iter().enumerate() {
             if !owns_a_definition(g) {
                 continue;
             }
             let id = *id_of_leader[leader[i]].get_or_insert_with(|| {
                 cost.push(0);
+                code.push(0);
                 pinned.push(false);
                 cost.len() - 1
             });
             group_of[i] = Some(id);
-            if odr.group_of[i].is_none() {
+            if odr.copied_with(i).is_none() {
                 cost[id] += u64::from(g.instructions) + COST_PER_DEFINITION;
+                code[id] += u64::from(g.instructions);
             }
             pinned[id] |= pinned_global[i];
         }
@@ -156,7 +167,7 @@ impl GroupGraph {
             s.sort_unstable();
             s.dedup();
         }
-        GroupGraph { odr, group_of, cost, pinned, succ }
+        GroupGraph { odr, group_of, cost, code, pinned, succ }
     }
 
     fn count(&self) -> usize {
@@ -209,37 +220,141 @@ impl GroupGraph {
     }
 }
 
+/// The copied definitions (C++ inline and template groups, see
+/// `odr_copies`) each unit needs: those its members are or refer to, and
+/// what those refer to in turn. A partition optimizes a copy of each group
+/// any of its units needs.
+struct UnitCopies {
+    /// Per unit, the copied groups it needs (sorted).
+    needs: Vec<Vec<u32>>,
+    /// Per copied group, the work of optimizing a copy (instructions).
+    weight: Vec<u64>,
+}
+
+impl UnitCopies {
+    fn of(facts: &ModuleFacts, groups: &GroupGraph, units: &[Unit]) -> UnitCopies {
+        let odr = &groups.odr;
+        let weight: Vec<u64> = (0..odr.count() as u32)
+            .map(|g| odr.copied_globals(g).map(|i| u64::from(facts.globals[i as usize].instructions)).sum())
+            .collect();
+        if odr.count() == 0 {
+            return UnitCopies { needs: vec![Vec::new(); units.len()], weight };
+        }
+        // The copied groups each copied group's members refer to.
+        let refers = |members: &mut dyn Iterator<Item = usize>| -> Vec<u32> {
+            let mut out: Vec<u32> = members
+                .flat_map(|m| {
+                    odr.group_of[m].into_iter().chain(facts.globals[m].refs.iter().filter_map(|&(r, _)| odr.group_of[r as usize]))
+                })
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let odr_refs: Vec<Vec<u32>> =
+            odr.members.iter().map(|m| refers(&mut m.iter().map(|&i| i as usize))).collect();
+        let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); groups.count()];
+        for (i, g) in groups.group_of.iter().enumerate() {
+            if let Some(g) = g {
+                members_of[*g].push(i);
+            }
+        }
+        let mut seen = vec![usize::MAX; odr.count()];
+        let needs = units
+            .iter()
+            .enumerate()
+            .map(|(u, unit)| {
+                let mut stack = refers(&mut unit.groups.iter().flat_map(|&g| members_of[g].iter().copied()));
+                let mut needed = Vec::new();
+                while let Some(g) = stack.pop() {
+                    if std::mem::replace(&mut seen[g as usize], u) != u {
+                        needed.push(g);
+                        stack.extend(odr_refs[g as usize].iter().copied().filter(|&r| seen[r as usize] != u));
+                    }
+                }
+                needed.sort_unstable();
+                needed
+            })
+            .collect();
+        UnitCopies { needs, weight }
+    }
+}
+
 /// Places units on `partitions`: units holding a pinned group go to the
-/// primary first; the rest, largest first, join the partition of the unit
-/// that dominates them while it stays within its fair share, else the
-/// least loaded partition (lowest index on ties).
-fn pack(units: &[Unit], groups: &GroupGraph, partitions: u32) -> Vec<u32> {
+/// primary first; the rest, largest first (their work and that of the
+/// copies they need), join the partition of the unit that dominates them
+/// while it stays within its fair share, else the partition where they add
+/// the least work (lowest index on ties): their own, and the copies they
+/// need that it does not hold yet.
+fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u32) -> Vec<u32> {
     let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect();
-    let total: u64 = unit_cost.iter().sum();
+    let mut needed_anywhere = vec![false; copies.weight.len()];
+    for &g in copies.needs.iter().flatten() {
+        needed_anywhere[g as usize] = true;
+    }
+    let copy_work: u64 = copies.weight.iter().zip(&needed_anywhere).filter(|(_, &n)| n).map(|(w, _)| w).sum();
+    let total: u64 = unit_cost.iter().sum::<u64>() + copy_work;
     let n = u64::from(partitions);
     let share = total.div_ceil(n) + total / (20 * n);
     let mut load = vec![0u64; partitions as usize];
+    // The copied groups each partition holds.
+    let mut holds = vec![vec![false; copies.weight.len()]; partitions as usize];
+    let added = |u: usize, p: usize, holds: &[Vec<bool>]| -> u64 {
+        unit_cost[u] + copies.needs[u].iter().filter(|&&g| !holds[p][g as usize]).map(|&g| copies.weight[g as usize]).sum::<u64>()
+    };
+    let place = |u: usize, p: usize, load: &mut [u64], holds: &mut [Vec<bool>]| {
+        load[p] += added(u, p, holds);
+        for &g in &copies.needs[u] {
+            holds[p][g as usize] = true;
+        }
+    };
     let mut placed: Vec<Option<u32>> = vec![None; units.len()];
     for (u, unit) in units.iter().enumerate() {
         if unit.groups.iter().any(|&g| groups.pinned[g]) {
-            load[0] += unit_cost[u];
+            place(u, 0, &mut load, &mut holds);
             placed[u] = Some(0);
         }
     }
-    // Min-heap of (load, partition); entries go stale when a load changes
-    // and are skipped when popped.
-    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..partitions).map(|p| Reverse((load[p as usize], p))).collect();
+    let alone: Vec<u64> = (0..units.len()).map(|u| unit_cost[u] + copies.needs[u].iter().map(|&g| copies.weight[g as usize]).sum::<u64>()).collect();
     let mut order: Vec<usize> = (0..units.len()).filter(|&u| placed[u].is_none()).collect();
-    order.sort_by(|&a, &b| unit_cost[b].cmp(&unit_cost[a]).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| alone[b].cmp(&alone[a]).then(a.cmp(&b)));
+    // Min-heap of (load, partition) for units that need no copies (their
+    // best partition is the least loaded); entries go stale when a load
+    // changes and are skipped when popped.
+    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..partitions).map(|p| Reverse((load[p as usize], p))).collect();
+    // Partitions that no unit with code of its own (not data, which goes
+    // with its first user, nor copies) went to yet: each gets one (largest
+    // first, but for a unit that joins its dominator) before
+    // units may gather where their copies are (a partition of copies only
+    // would be left empty, one thread idle).
+    let mut unseeded: Vec<u32> = (0..partitions).filter(|&p| load[p as usize] == 0).collect();
     for u in order {
-        let with_parent = units[u].parent.and_then(|p| placed[p]).filter(|&p| load[p as usize] + unit_cost[u] <= share);
-        let p = with_parent.unwrap_or_else(|| loop {
-            let Reverse((l, p)) = heap.pop().expect("every partition is in the heap");
-            if l == load[p as usize] {
-                break p;
-            }
+        let with_parent = units[u]
+            .parent
+            .and_then(|p| placed[p])
+            .filter(|&p| load[p as usize] + added(u, p as usize, &holds) <= share);
+        let has_code = units[u].groups.iter().any(|&g| groups.code[g] > 0);
+        // The least loaded of them (data may have gone there).
+        let seed = (with_parent.is_none() && has_code && !unseeded.is_empty()).then(|| {
+            let at = (0..unseeded.len()).min_by_key(|&i| (load[unseeded[i] as usize], unseeded[i])).expect("not empty");
+            unseeded.remove(at)
         });
-        load[p as usize] += unit_cost[u];
+        let p = match (seed, with_parent) {
+            (Some(p), _) | (None, Some(p)) => p,
+            (None, None) if copies.needs[u].is_empty() => loop {
+                let Reverse((l, p)) = heap.pop().expect("every partition is in the heap");
+                if l == load[p as usize] {
+                    break p;
+                }
+            },
+            (None, None) => (0..partitions)
+                .min_by_key(|&p| (load[p as usize] + added(u, p as usize, &holds), p))
+                .expect("at least one partition"),
+        };
+        place(u, p as usize, &mut load, &mut holds);
+        if has_code {
+            unseeded.retain(|&q| q != p);
+        }
         heap.push(Reverse((load[p as usize], p)));
         placed[u] = Some(p);
     }
@@ -292,9 +407,9 @@ fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &
     }
 }
 
-/// Each copied group goes to the partition of its first user, in module
-/// order (a group only other copied groups use, to theirs); a group
-/// nothing uses stays where packing put it.
+/// Each copied group, with its riders, goes to the partition of its first
+/// user, in module order (a group only other copied groups use, to
+/// theirs); a group nothing uses stays where packing put it.
 fn place_copied_groups_with_first_user(facts: &ModuleFacts, odr: &OdrGroups, owner: &mut [Option<u32>]) {
     let mut group_owner: Vec<Option<u32>> = vec![None; odr.count()];
     let mut reached = std::collections::VecDeque::new();
@@ -309,19 +424,19 @@ fn place_copied_groups_with_first_user(facts: &ModuleFacts, odr: &OdrGroups, own
         }
     };
     for (i, g) in facts.globals.iter().enumerate() {
-        if let (None, Some(p)) = (odr.group_of[i], owner[i]) {
+        if let (None, Some(p)) = (odr.copied_with(i), owner[i]) {
             reach(&g.refs, p, &mut group_owner, &mut reached);
         }
     }
     while let Some(g) = reached.pop_front() {
         let p = group_owner[g as usize].expect("reached groups have an owner");
-        for &m in &odr.members[g as usize] {
+        for m in odr.copied_globals(g) {
             reach(&facts.globals[m as usize].refs, p, &mut group_owner, &mut reached);
         }
     }
     for (g, p) in group_owner.into_iter().enumerate() {
         if let Some(p) = p {
-            for &m in &odr.members[g] {
+            for m in odr.copied_globals(g as u32) {
                 owner[m as usize] = Some(p);
             }
         }
@@ -456,38 +571,11 @@ fn groups(facts: &ModuleFacts, cg: &CallGraph, odr: &OdrGroups) -> (Vec<usize>, 
             }
         }
     }
-    for (callee, caller) in sole_callers(facts) {
+    for (callee, caller) in facts.sole_callers() {
         uf.union(callee, caller);
     }
     let leaders: Vec<usize> = (0..n).map(|i| uf.find(i)).collect();
     (leaders, pinned)
-}
-
-/// (callee, caller) for each internal function whose only user is one
-/// other function that calls it (no address taken anywhere).
-fn sole_callers(facts: &ModuleFacts) -> Vec<(usize, usize)> {
-    const NONE: usize = usize::MAX;
-    const MANY: usize = usize::MAX - 1;
-    let mut user = vec![NONE; facts.globals.len()];
-    for (i, g) in facts.globals.iter().enumerate() {
-        for &(r, kind) in &g.refs {
-            let r = r as usize;
-            let u = &mut user[r];
-            *u = match (*u, kind) {
-                (_, k) if k != crate::module_facts::RefKind::Call || !g.is_function() => MANY,
-                (NONE, _) => i,
-                (same, _) if same == i => i,
-                _ => MANY,
-            };
-        }
-    }
-    facts
-        .globals
-        .iter()
-        .enumerate()
-        .filter(|(i, g)| g.is_function() && g.is_definition && g.linkage.is_local() && user[*i] < MANY && user[*i] != *i)
-        .map(|(i, _)| (i, user[i]))
-        .collect()
 }
 
 #[cfg(test)]
@@ -601,6 +689,28 @@ mod tests {
         let plan = plan(&facts, 3);
         assert_eq!(plan.owner[0], plan.owner[2]);
         assert_eq!(plan.owner[1], plan.owner[3]);
+    }
+
+    #[test]
+    fn a_copied_group_and_its_riders_go_with_the_first_user() {
+        // a and b each call inline f, which alone calls static r: every
+        // partition with a copy of f has one of r, so r has no place of its
+        // own and goes with f, to a's partition (the first user).
+        let mut f = func("_Z1fv", 10, &[(3, Call)]);
+        f.linkage = crate::module_facts::Linkage::LinkOnceOdr;
+        f.comdat = Some(0);
+        let mut facts = module(vec![
+            func("a", 6000, &[(2, Call)]),
+            func("b", 5000, &[(2, Call)]),
+            f,
+            internal(func("r", 3000, &[])),
+        ]);
+        facts.comdat_count = 1;
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.partitions, 2);
+        assert_ne!(plan.owner[0], plan.owner[1]);
+        assert_eq!(plan.owner[2], plan.owner[0]);
+        assert_eq!(plan.owner[3], plan.owner[0], "the rider goes where its group goes");
     }
 
     #[test]

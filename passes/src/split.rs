@@ -78,18 +78,23 @@ impl Split {
     }
 }
 
-/// Reads the module and plans its partitions. The input is verified where it is used:
-/// while it is split ([`write_partitions`]) or before it is annotated
-/// ([`annotate`]).
-pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split, SplitError> {
+/// Reads the module and plans its partitions. `content_digest` gives a
+/// digest of its content ([`crate::ir::Bitcode::digest`]), asked only if
+/// the module is split: promoted names carry it. The input is verified
+/// where it is used: while it is split ([`write_partitions`]) or before it
+/// is annotated ([`annotate`]).
+pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions, content_digest: impl FnOnce() -> u64) -> Result<Split, SplitError> {
     let start = Instant::now();
     let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
-    let facts = module_facts::collect(module, shared_library_code);
+    let mut facts = module_facts::collect(module, shared_library_code);
     log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
     let requested = opts.partitions_for(facts.total_instructions());
     let t = Instant::now();
     let partitions = partition_plan::plan(&facts, requested);
     log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
+    if partitions.partitions > 1 {
+        facts.content_digest = content_digest();
+    }
     let t = Instant::now();
     let symbols = symbol_rules::decide(&facts, &partitions);
     symbol_rules::check(&facts, &symbols).map_err(SplitError::Internal)?;
@@ -144,8 +149,9 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
 ///
 /// Only one thread touches the module at a time (LLVM's IR is not
 /// synchronized, and even its readers fill caches: `StructType::isSized`,
-/// metadata kind names). This thread plans the split, then serializes the
-/// module; from then on the partitions are built from the bitcode, each in a
+/// metadata kind names). This thread serializes the module, then plans the
+/// split (promoted names carry the bitcode's digest); from then on the
+/// partitions are built from the bitcode, each in a
 /// context of its own, while this thread verifies the module, the only one
 /// to touch it. No partition is written before the verifier has passed the
 /// input; the partitions themselves are left to the tools that read them
@@ -158,10 +164,10 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
         p.push(format!(".tmp{}", std::process::id()));
         PathBuf::from(p)
     };
-    let split = plan_module(module, opts)?;
     let t = Instant::now();
     let bitcode = module.to_bitcode();
     log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), elapsed_ms(t));
+    let split = plan_module(module, opts, || bitcode.digest())?;
     let summary = split.summary();
     let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
     let input_verdict = Arc::new(InputVerdict::default());

@@ -11,15 +11,20 @@ use serde::Serialize;
 pub struct PartitionStats {
     pub index: u32,
     pub functions: u32,
+    /// Instructions of the definitions the partition owns.
     pub instructions: u64,
+    /// Instructions of every body it holds: its own and the copies it
+    /// optimizes for inlining (what it costs to build and optimize).
+    pub held_instructions: u64,
     /// Time to load the partition from the serialized module and apply the plan.
     pub build_ms: f64,
     pub opt_ms: f64,
     pub codegen_ms: f64,
-    /// When the partition's job started and ended (Unix time, ms): shows
-    /// how many jobs ran at once, across processes.
-    pub start_unix_ms: f64,
-    pub end_unix_ms: f64,
+    /// When each of the partition's jobs ran (Unix time, ms): the first,
+    /// which builds and optimizes it, and the second, its code generation
+    /// (which may start later: see `odr_copies`). Shows how many jobs ran at
+    /// once, across processes.
+    pub jobs_unix_ms: [[f64; 2]; 2],
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -28,6 +33,9 @@ pub struct ModuleStats {
     pub module: String,
     pub partitions: u32,
     pub threads: usize,
+    /// Instructions of the module's function bodies (debug intrinsics
+    /// aside): with the parts' `held_instructions`, how much the copies add.
+    pub instructions: u64,
     pub fallback: bool,
     /// Why the module was compiled whole, if it was.
     pub fallback_reason: Option<String>,
@@ -77,6 +85,7 @@ mod tests {
             module: "m.c".into(),
             partitions: 2,
             threads: 2,
+            instructions: 70,
             fallback: false,
             fallback_reason: None,
             split_ms: 1.0,
@@ -84,13 +93,13 @@ mod tests {
             check_ms: 0.5,
             wall_ms: 3.0,
             work_ms: 4.0,
-            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, start_unix_ms: 1.0, end_unix_ms: 2.0 }],
+            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
-        for key in ["index", "functions", "instructions", "opt_ms", "codegen_ms"] {
+        for key in ["index", "functions", "instructions", "held_instructions", "opt_ms", "codegen_ms", "jobs_unix_ms"] {
             assert!(v["parts"][0].get(key).is_some(), "{key}");
         }
     }

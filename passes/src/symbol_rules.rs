@@ -5,10 +5,11 @@
 //! |---|---|---|
 //! | external function | defined | `available_externally` if worth inlining, else declared |
 //! | internal/private, used by one partition | kept local | — |
+//! | internal function only one other function calls (and may be inlined) | kept local | a local copy wherever that caller is copied (see [`sole_callees`]) |
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
 //! | private `unnamed_addr` constant data | kept local | its own local copy |
-//! | internal function only ever called (never address-taken), ≤ 40 IR instructions | kept local | its own local copy (no promotion; inlined copies disappear) |
-//! | `linkonce_odr` / `linkonce` COMDAT group small enough to copy (inline functions, templates, vtables, static locals; see [`crate::odr_copies`]) | a discardable copy | a discardable copy; after optimization, one partition emits what survives |
+//! | internal function used by several, within the copy limits | promoted, `linkonce_odr` (discardable) | a discardable copy (see [`crate::odr_copies`]) |
+//! | `linkonce_odr` / `linkonce` COMDAT group nothing ties to one place (inline functions, templates, vtables, static locals; see [`crate::odr_copies`]) | a discardable copy | a discardable copy; after optimization, one partition emits what survives |
 //! | any other `linkonce_odr` / `linkonce` used by several | `weak_odr` (cannot be discarded) | as for external |
 //! | external variable | defined | declared; `available_externally` if constant and small (loads fold, vtables devirtualize) |
 //! | `available_externally` input | — | cloned |
@@ -40,19 +41,82 @@ use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, RefKind, SpecialArr
 use crate::odr_copies::OdrGroups;
 use crate::partition_plan::PartitionPlan;
 
-/// Bodies up to this many (unoptimized) IR instructions are copied to the
-/// partitions that call them, so the inliner still sees them. Larger ones
-/// would rarely be inlined and copying them only repeats work.
-pub const COPY_FUNCTION_MAX_INSTRUCTIONS: u32 = 80;
-/// The limit for functions marked `inline` (`inlinehint`).
-pub const COPY_INLINE_HINT_MAX_INSTRUCTIONS: u32 = 300;
-/// Internal functions only ever called, up to this many IR instructions,
-/// get a local copy in each partition that calls them (instead of being
-/// promoted): small enough that the inliner takes every call, so no copy
-/// survives out of line. Larger ones would be duplicated where not inlined.
-pub const LOCAL_COPY_FUNCTION_MAX_INSTRUCTIONS: u32 = 80;
-/// Constant variables up to this size are copied so loads from them fold.
-pub const COPY_CONSTANT_MAX_BYTES: u64 = 4096;
+/// What is copied into the partitions that use it, by size. Function sizes
+/// are [`GlobalFacts::inline_size`]s: instructions once local variables
+/// live in registers, which is what the inliner weighs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyLimits {
+    /// Bodies up to this size are copied to the partitions that call them,
+    /// so the inliner still sees them. Larger ones would rarely be inlined
+    /// and copying them only repeats work.
+    pub function: u32,
+    /// The limit for functions marked `inline` (`inlinehint`).
+    pub inline_hint: u32,
+    /// Local functions (C's `static`) up to this size that several
+    /// partitions use are copied, discardable, into each (see
+    /// `odr_copies`); larger ones are promoted to one external definition.
+    pub local_function: u32,
+    /// Constant variables up to this many bytes are copied so loads from
+    /// them fold.
+    pub constant_bytes: u64,
+    /// C++ inline and template functions up to this size are copied with
+    /// their COMDAT group into every partition that uses them (see
+    /// `odr_copies`): a copy costs optimization work only, never code
+    /// generation (one partition emits the group). None by default: a
+    /// group one partition owned and the others only declared would keep
+    /// its body even where stock's whole module inlined every call.
+    pub odr_function: u32,
+}
+
+/// The limits the benchmark suite measured (README, "Inlining parity").
+pub const COPY_LIMITS: CopyLimits =
+    CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX };
+
+/// Test-only: `MTPC_TEST_COPY_LIMITS=FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR`
+/// replaces [`COPY_LIMITS`], to measure other limits without a rebuild
+/// (`bench/inlining.py`).
+const COPY_LIMITS_VAR: &str = "MTPC_TEST_COPY_LIMITS";
+
+/// The limits in force.
+pub fn copy_limits() -> CopyLimits {
+    static LIMITS: once_cell::sync::OnceCell<CopyLimits> = once_cell::sync::OnceCell::new();
+    *LIMITS.get_or_init(|| match std::env::var(COPY_LIMITS_VAR) {
+        Err(_) => COPY_LIMITS,
+        Ok(value) => CopyLimits::parse(&value).unwrap_or_else(|| {
+            log::warn!(
+                "{COPY_LIMITS_VAR}='{value}' is not five numbers FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR; \
+                 using the built-in copy limits"
+            );
+            COPY_LIMITS
+        }),
+    })
+}
+
+impl CopyLimits {
+    /// `FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR`; instruction counts beyond
+    /// `u32::MAX` mean no limit.
+    fn parse(value: &str) -> Option<CopyLimits> {
+        let numbers: Vec<u64> = value.split(',').map(|n| n.trim().parse().ok()).collect::<Option<_>>()?;
+        let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+        match numbers[..] {
+            [function, inline_hint, local, bytes, odr] => Some(CopyLimits {
+                function: count(function),
+                inline_hint: count(inline_hint),
+                local_function: count(local),
+                constant_bytes: bytes,
+                odr_function: count(odr),
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl CopyLimits {
+    /// Is function `g`'s body small enough to copy where it is called?
+    pub fn worth_copying(&self, g: &GlobalFacts) -> bool {
+        g.always_inline || g.inline_size <= self.function || (g.inline_hint && g.inline_size <= self.inline_hint)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -124,6 +188,22 @@ impl SymbolPlan {
             .sum()
     }
 
+    /// Every member of a copied group, by its name in the partitions (a
+    /// promoted local's new name): what a partition's optimized module is
+    /// asked about.
+    pub fn odr_members_by_name(&self, facts: &ModuleFacts) -> std::collections::HashMap<String, u32> {
+        self.odr_groups
+            .members
+            .iter()
+            .flatten()
+            .map(|&m| {
+                let promoted = self.promotions[m as usize].as_ref().and_then(|p| p.new_name.clone());
+                (promoted.unwrap_or_else(|| facts.globals[m as usize].name.clone()), m)
+            })
+            .filter(|(name, _)| !name.is_empty())
+            .collect()
+    }
+
     /// The members of copied groups partition `partition` holds.
     pub fn odr_members_held(&self, partition: u32) -> std::collections::BTreeSet<u32> {
         (0..self.owner.len())
@@ -143,12 +223,16 @@ impl SymbolPlan {
 }
 
 /// A stable identity for the module, used in promoted names so that two
-/// objects from different sources never define the same promoted symbol:
-/// the source file name and the names of its external definitions (as
-/// LLVM's `getUniqueModuleId` does).
+/// objects from different modules never define the same promoted symbol:
+/// the source file name, the names of its external definitions (as LLVM's
+/// `getUniqueModuleId` does) and a digest of its content (as ThinLTO's
+/// promoted names carry its module hash). A copied local is promoted
+/// `linkonce_odr`: objects of one source built with other macros must
+/// never make it one definition.
 pub fn module_tag(facts: &ModuleFacts) -> String {
     let mut ctx = md5::Context::new();
     ctx.consume(facts.source_filename.as_bytes());
+    ctx.consume(facts.content_digest.to_le_bytes());
     for g in &facts.globals {
         if g.is_definition && !g.linkage.is_local() && !g.name.is_empty() {
             ctx.consume([0u8]);
@@ -185,8 +269,8 @@ struct Rules<'a> {
     block_address_taken: Vec<bool>,
     /// Locals that asm text names: never renamed.
     asm_named: Vec<bool>,
-    /// Globals whose address something takes (any reference but a call).
-    address_taken: Vec<bool>,
+    /// Local functions only one function calls (see `sole_callees`).
+    sole_callee: Vec<bool>,
 }
 
 impl<'a> Rules<'a> {
@@ -194,20 +278,13 @@ impl<'a> Rules<'a> {
         let n = facts.globals.len();
         let mut block_address_taken = vec![false; n];
         let asm_named = facts.asm_named();
-        let mut address_taken = vec![false; n];
-        for g in &facts.globals {
-            for &(r, kind) in &g.refs {
-                if kind != RefKind::Call {
-                    address_taken[r as usize] = true;
-                }
-            }
-        }
         for g in &facts.globals {
             for &f in &g.block_address_of {
                 block_address_taken[f as usize] = true;
             }
         }
-        Rules { facts, plan, odr, block_address_taken, asm_named, address_taken }
+        let sole_callee = sole_callees(facts);
+        Rules { facts, plan, odr, block_address_taken, asm_named, sole_callee }
     }
 
     /// Can partition `p` refer to `r` by name? A global can, unless it is an
@@ -223,16 +300,6 @@ impl<'a> Rules<'a> {
             || self.plan.owner[r] == Some(p)
             || is_local_copyable(g)
             || (!self.asm_named[r] && g.comdat.is_none())
-    }
-
-    /// An internal function that is only ever called and small enough to
-    /// inline: each partition that calls it gets a local copy of its own
-    /// instead of a promoted symbol, so that, as in a whole-module build,
-    /// it disappears wherever all its calls are inlined.
-    fn copy_function_locally(&self, i: usize, p: u32) -> bool {
-        let g = &self.facts.globals[i];
-        let tiny = g.always_inline || g.instructions <= LOCAL_COPY_FUNCTION_MAX_INSTRUCTIONS;
-        tiny && g.linkage.is_local() && g.comdat.is_none() && !self.address_taken[i] && self.copy_function(i, p)
     }
 
     /// A local constant that a function's metadata names (a type info
@@ -257,9 +324,7 @@ impl<'a> Rules<'a> {
     /// May partition `p`, which calls function `i`, get its body?
     fn copy_function(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        let small = g.always_inline
-            || g.instructions <= COPY_FUNCTION_MAX_INSTRUCTIONS
-            || (g.inline_hint && g.instructions <= COPY_INLINE_HINT_MAX_INSTRUCTIONS);
+        let small = copy_limits().worth_copying(g);
         g.is_function()
             && g.is_definition
             && small
@@ -279,7 +344,7 @@ impl<'a> Rules<'a> {
             && g.is_definition
             && g.is_constant
             && !g.thread_local
-            && g.size <= COPY_CONSTANT_MAX_BYTES
+            && g.size <= copy_limits().constant_bytes
             && !g.linkage.is_interposable()
             && !self.asm_named[i]
             && (!g.linkage.is_local() || self.local_reachable_from(i, p))
@@ -339,8 +404,8 @@ impl<'a> Rules<'a> {
                     Decision::Declare
                 }
             } else if is_local_copyable(g)
-                || (kind == RefKind::Call && self.copy_function_locally(r, p))
                 || (kind == RefKind::Metadata && self.copy_named_constant_locally(r, p))
+                || (self.sole_callee[r] && self.refs_reachable_from(g, p))
             {
                 Decision::LocalCopy
             } else if g.is_strong_alias() {
@@ -363,6 +428,21 @@ impl<'a> Rules<'a> {
     }
 }
 
+/// The local functions that one other function alone uses, by calling
+/// them, and that may be inlined: a partition with a copy of that caller
+/// gets a local copy of its own, which its inliner takes into the caller
+/// whatever its size and then deletes, as the whole module's does (the
+/// caller's copy limits count the callee in: `GlobalFacts::inline_size`).
+/// Promoted, it would lose that (the inliner gives a local function's last
+/// call a bonus), and the caller's copy would inline otherwise than stock.
+pub fn sole_callees(facts: &ModuleFacts) -> Vec<bool> {
+    let mut sole = vec![false; facts.globals.len()];
+    for (callee, _) in facts.inlinable_sole_callers() {
+        sole[callee] = true;
+    }
+    sole
+}
+
 /// Applies the symbol rules to a partition plan.
 pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
     let odr_groups = OdrGroups::find(facts);
@@ -376,9 +456,13 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
         let g = &facts.globals[i];
         let Some(owner) = plan.owner[i] else { continue };
         let used_elsewhere = (0..plan.partitions).any(|p| {
-            p != owner && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally)
+            p != owner
+                && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally | Decision::OdrCopy)
         });
-        if !used_elsewhere {
+        // A copied group's linkonce members stay as they are: every
+        // partition that uses them has its own discardable copy.
+        let copied = odr_groups.group_of[i].is_some();
+        if !used_elsewhere || (copied && !g.linkage.is_local()) {
             continue;
         }
         promotions[i] = match g.linkage {
@@ -391,7 +475,10 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
                     k += 1;
                 }
                 taken.insert(name.clone());
-                Some(Promotion { new_name: Some(name), linkage: Linkage::External, visibility: Visibility::Hidden })
+                // A copied local is discardable wherever it is copied: one
+                // partition emits it if any still needs it (odr_copies).
+                let linkage = if copied { Linkage::LinkOnceOdr } else { Linkage::External };
+                Some(Promotion { new_name: Some(name), linkage, visibility: Visibility::Hidden })
             }
             Linkage::LinkOnceOdr => Some(Promotion { new_name: None, linkage: Linkage::WeakOdr, visibility: g.visibility }),
             Linkage::LinkOnceAny => Some(Promotion { new_name: None, linkage: Linkage::WeakAny, visibility: g.visibility }),
@@ -461,6 +548,18 @@ mod tests {
     }
 
     #[test]
+    fn copy_limits_setting_is_five_numbers() {
+        let limits = CopyLimits::parse("60, 150,150,4096,99999999999").expect("five numbers");
+        assert_eq!(
+            limits,
+            CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX }
+        );
+        assert_eq!(CopyLimits::parse("60,150,150,4096"), None);
+        assert_eq!(CopyLimits::parse("60,150,150,4096,x"), None);
+        assert_eq!(CopyLimits::parse(""), None);
+    }
+
+    #[test]
     fn small_external_callee_is_available_externally_elsewhere() {
         let facts = module(vec![func("caller", 10, &[(1, Call)]), func("leaf", 5, &[])]);
         let sp = split(&facts, &[Some(0), Some(1)]);
@@ -505,8 +604,8 @@ mod tests {
     #[test]
     fn shared_internal_is_promoted_hidden_with_a_tagged_name() {
         let helper = internal(func("helper", 5000, &[]));
-        let facts = module(vec![func("a", 10, &[(1, Call)]), helper]);
-        let sp = split(&facts, &[Some(0), Some(1)]);
+        let facts = module(vec![func("a", 10, &[(1, Call)]), helper, func("b", 10, &[(1, Call)])]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
         let p = sp.promotions[1].clone().expect("promoted");
         assert_eq!(p.linkage, Linkage::External);
         assert_eq!(p.visibility, Visibility::Hidden);
@@ -531,12 +630,18 @@ mod tests {
         b.source_filename = "other.c".into();
         assert_ne!(module_tag(&a), module_tag(&b));
         assert_eq!(module_tag(&a), module_tag(&a.clone()));
+        // The same source, other content.
+        let mut c = a.clone();
+        c.content_digest = 1;
+        assert_ne!(module_tag(&a), module_tag(&c));
     }
 
     #[test]
-    fn linkonce_odr_used_elsewhere_becomes_weak_odr_in_its_owner() {
-        let mut inl = func("_Z3inlv", 5000, &[]);
+    fn linkonce_odr_not_copied_used_elsewhere_becomes_weak_odr_in_its_owner() {
+        // In a section of its own: one definition, which nothing may discard.
+        let mut inl = func("_Z3inlv", 50, &[]);
         inl.linkage = Linkage::LinkOnceOdr;
+        inl.section = Some(".text.inl".into());
         let facts = module(vec![func("a", 10, &[(1, Call)]), inl]);
         let sp = split(&facts, &[Some(0), Some(1)]);
         assert_eq!(sp.promotions[1].as_ref().unwrap().linkage, Linkage::WeakOdr);
@@ -629,33 +734,58 @@ mod tests {
 
     #[test]
     fn copies_pull_in_what_they_reference() {
-        // a calls small b, which calls internal c: a's partition gets b's
-        // body and c declared; c is promoted.
+        // a calls small b, which calls internal c (which d calls too): a's
+        // partition gets b's body and c declared; c is promoted.
         let c = internal(func("c", 5000, &[]));
-        let facts = module(vec![func("a", 10, &[(1, Call)]), func("b", 5, &[(2, Call)]), c]);
-        let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
+        let facts = module(vec![func("a", 10, &[(1, Call)]), func("b", 5, &[(2, Call)]), c, func("d", 10, &[(2, Call)])]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
         assert_eq!(sp.decision(0, 2), Decision::Declare);
         assert!(sp.promotions[2].as_ref().unwrap().new_name.is_some());
     }
 
     #[test]
-    fn small_internal_functions_only_called_are_copied_locally() {
-        // helper is internal, small and only called: each partition gets its
-        // own copy, nothing is promoted. taken is also address-taken: promoted.
-        let helper = internal(func("helper", 10, &[]));
-        let taken = internal(func("taken", 10, &[]));
-        let facts = module(vec![
-            func("a", 10, &[(2, Call), (3, Call)]),
-            func("b", 10, &[(2, Call), (3, Ref)]),
-            helper,
-            taken,
-        ]);
-        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
-        assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
+    fn a_copy_gets_a_local_copy_of_what_only_it_calls() {
+        // b calls internal c, which nothing else uses: a's partition, which
+        // copies b (its inline size, c's counted in, is 45), gets its own
+        // local copy of c (the inliner takes a local function's last call
+        // whatever its size); nothing is promoted.
+        let c = internal(func("c", 40, &[]));
+        let facts = module(vec![func("a", 10, &[(1, Call)]), func("b", 5, &[(2, Call)]), c]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
+        assert_eq!(sp.decision(0, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none());
-        assert_eq!(sp.decision(1, 3), Decision::Declare);
-        assert!(sp.promotions[3].is_some());
+    }
+
+    #[test]
+    fn internal_functions_several_partitions_use_are_copied_discardable() {
+        // helper is internal and called from both partitions, taken also has
+        // its address taken: each partition gets a copy of both, promoted
+        // (renamed, hidden) and linkonce_odr, so one partition emits each if
+        // any still needs it. big is over the copy limits: promoted
+        // external, declared in the other partition. solo is used by two
+        // functions of one partition only: kept internal there.
+        let facts = module(vec![
+            func("a", 10, &[(2, Call), (3, Call), (4, Call)]),
+            func("b", 10, &[(2, Call), (3, Ref), (4, Call), (5, Call)]),
+            internal(func("helper", 10, &[])),
+            internal(func("taken", 10, &[])),
+            internal(func("big", 5000, &[])),
+            internal(func("solo", 10, &[])),
+            func("b2", 10, &[(5, Call)]),
+        ]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0), Some(0), Some(1), Some(1)]);
+        for i in [2, 3] {
+            assert_eq!(sp.decision(0, i), Decision::Define);
+            assert_eq!(sp.decision(1, i), Decision::OdrCopy);
+            let p = sp.promotions[i].as_ref().expect("promoted");
+            assert_eq!((p.linkage, p.visibility), (Linkage::LinkOnceOdr, Visibility::Hidden));
+        }
+        assert_eq!(sp.decision(1, 4), Decision::Declare);
+        assert_eq!(sp.promotions[4].as_ref().unwrap().linkage, Linkage::External);
+        assert!(sp.promotions[5].is_none());
+        assert_eq!(sp.decision(0, 5), Decision::Drop);
     }
 
     #[test]

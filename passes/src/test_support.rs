@@ -17,6 +17,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         is_constant: false,
         unnamed_addr: false,
         instructions: 0,
+        inline_size: 0,
         size: 0,
         refs: Vec::new(),
         block_address_of: Vec::new(),
@@ -34,6 +35,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
 pub fn func(name: &str, instructions: u32, refs: &[(u32, RefKind)]) -> GlobalFacts {
     let mut g = global(GlobalKind::Function, 0, name);
     g.instructions = instructions;
+    g.inline_size = instructions;
     g.refs = refs.to_vec();
     g
 }
@@ -58,7 +60,8 @@ pub fn alias(name: &str, target: u32) -> GlobalFacts {
     g
 }
 
-/// A module of these globals; ids are renumbered per kind in list order.
+/// A module of these globals; ids are renumbered per kind in list order,
+/// and inline sizes count sole callees in, as the collector does.
 pub fn module(mut globals: Vec<GlobalFacts>) -> ModuleFacts {
     let mut next = std::collections::HashMap::new();
     for g in &mut globals {
@@ -66,5 +69,7 @@ pub fn module(mut globals: Vec<GlobalFacts>) -> ModuleFacts {
         g.id.index = *i;
         *i += 1;
     }
-    ModuleFacts { source_filename: "test.c".into(), globals, ..Default::default() }
+    let mut facts = ModuleFacts { source_filename: "test.c".into(), globals, ..Default::default() };
+    facts.add_sole_callees_to_inline_sizes();
+    facts
 }

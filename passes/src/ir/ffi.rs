@@ -85,6 +85,7 @@ extern "C" {
     ) -> bool;
     pub(super) fn mtpc_kit_free(kit: *mut c_void);
     pub(super) fn mtpc_make_declaration(global: LLVMValueRef);
+    pub(super) fn mtpc_xxhash64(data: *const c_char, len: usize) -> u64;
     pub(super) fn mtpc_trim_compile_units(module: LLVMModuleRef, defined: *const LLVMValueRef, n: usize, primary: bool);
     pub(super) fn mtpc_kit_adopt_context(kit: *mut c_void, context: LLVMContextRef);
     pub(super) fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;

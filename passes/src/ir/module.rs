@@ -243,6 +243,14 @@ pub struct Bitcode {
 unsafe impl Send for Bitcode {}
 unsafe impl Sync for Bitcode {}
 
+impl Bitcode {
+    /// A digest of the module's content (LLVM's xxHash64 of its bitcode).
+    pub fn digest(&self) -> u64 {
+        // SAFETY: the shim reads the bytes only.
+        unsafe { mtpc_xxhash64(self.data.cast(), self.len) }
+    }
+}
+
 impl std::ops::Deref for Bitcode {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

@@ -164,6 +164,35 @@ impl<'m> Instruction<'m> {
         self.callee.is_some() && !unsafe { LLVMIsADbgInfoIntrinsic(self.value.raw) }.is_null()
     }
 
+    /// True for what promoting a function's local variables to registers
+    /// (mem2reg, SROA) removes, which unoptimized code is full of: an
+    /// `alloca`, a load or store of one, a lifetime marker.
+    pub fn is_local_variable_access(&self) -> bool {
+        // SAFETY: value is a live instruction; operands are asked of loads
+        // and stores only, which have them.
+        unsafe {
+            let v = self.value.raw;
+            let is_alloca = |p: LLVMValueRef| !LLVMIsAAllocaInst(p).is_null();
+            if is_alloca(v) {
+                return true;
+            }
+            if !LLVMIsALoadInst(v).is_null() {
+                return is_alloca(LLVMGetOperand(v, 0));
+            }
+            if !LLVMIsAStoreInst(v).is_null() {
+                return is_alloca(LLVMGetOperand(v, 1));
+            }
+            match self.callee {
+                Some(callee) if !LLVMIsAFunction(callee.raw).is_null() => {
+                    let mut len = 0usize;
+                    let name = LLVMGetValueName2(callee.raw, &mut len);
+                    std::slice::from_raw_parts(name.cast::<u8>(), len).starts_with(b"llvm.lifetime.")
+                }
+                _ => false,
+            }
+        }
+    }
+
     /// The metadata node attached under `kind`, if any.
     pub fn metadata(&self, kind: u32) -> Option<MdNode<'m>> {
         // SAFETY: value is a live instruction; the shim only reads.
