@@ -23,8 +23,8 @@ DUCKDB_UNITS = ("ub_src_common.cpp", "ub_src_execution.cpp")
 class Workload:
     """A program built around the unit's object; its output must match stock."""
 
-    def __init__(self, sources, args, libs, cflags):
-        self.sources, self.args, self.libs, self.cflags = sources, args, libs, cflags
+    def __init__(self, sources, args, libs, cflags, cxx=False):
+        self.sources, self.args, self.libs, self.cflags, self.cxx = sources, args, libs, cflags, cxx
 
 
 class Unit:
@@ -71,14 +71,47 @@ def duckdb():
                  os.path.join(tree, name), True, flags) for name in DUCKDB_UNITS]
 
 
+def sqlite3_default():
+    """sqlite3 as the amalgamation builds by default (thread-safe, loadable
+    extensions): other code, other inlining."""
+    src = os.path.join(crate_source("libsqlite3-sys", "0.30.1"), "sqlite3")
+    return Unit("sqlite3-default", "C amalgamation, default options (libsqlite3-sys 0.30.1)",
+                os.path.join(src, "sqlite3.c"), False, ["-I" + src])
+
+
+HARFBUZZ_VERSION = "0.8.0"
+
+
+def harfbuzz(iterations):
+    """HarfBuzz 8.4's own unity build (harfbuzz.cc), and a workload made of
+    its shaping benchmark (fonts and texts from its perf/ directory)."""
+    tree = os.path.join(crate_source("harfbuzz-sys", HARFBUZZ_VERSION), "harfbuzz")
+    src = os.path.join(tree, "src")
+    # What harfbuzz-sys's build.rs compiles it with.
+    flags = ["-std=c++11", "-DHAVE_PTHREAD=1", "-I" + src]
+    workload = Workload([os.path.join(PROGRAMS_DIR, "harfbuzz_workload.cc")], [tree, str(iterations)], ["-lpthread"],
+                        ["-I" + src], cxx=True)
+    return Unit("harfbuzz", "C++ unity build (harfbuzz-sys %s: HarfBuzz 8.4)" % HARFBUZZ_VERSION,
+                os.path.join(src, "harfbuzz.cc"), True, flags, workload)
+
+
 def tree_sitter_cpp():
     src = os.path.join(crate_source("tree-sitter-cpp", "0.23.4"), "src")
     return Unit("tree-sitter-cpp", "generated C parser (tree-sitter-cpp 0.23.4)", os.path.join(src, "parser.c"), False,
                 ["-I" + src])
 
 
+# Shaping rounds of the HarfBuzz workload (about 2 s stock on this machine).
+HARFBUZZ_ITERATIONS = 5
+
+SELECTIONS = ("sqlite3", "sqlite3-default", "duckdb", "harfbuzz", "tree-sitter")
+
+
 def corpus(selection, rows):
-    """The units of `selection`: all, sqlite3, duckdb or tree-sitter."""
-    parts = {"sqlite3": lambda: [sqlite3(rows)], "duckdb": duckdb, "tree-sitter": lambda: [tree_sitter_cpp()]}
-    names = list(parts) if selection == "all" else [selection]
-    return [unit for name in names for unit in parts[name]()]
+    """The units of `selection`: all (every one but sqlite3-default, which
+    only the inlining measurement uses), or one of SELECTIONS."""
+    parts = {"sqlite3": lambda: [sqlite3(rows)], "sqlite3-default": lambda: [sqlite3_default()], "duckdb": duckdb,
+             "harfbuzz": lambda: [harfbuzz(HARFBUZZ_ITERATIONS)], "tree-sitter": lambda: [tree_sitter_cpp()]}
+    if selection == "all":
+        return [unit for name in parts if name != "sqlite3-default" for unit in parts[name]()]
+    return parts[selection]()

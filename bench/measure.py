@@ -1,6 +1,7 @@
 """Running a configuration's steps and measuring them: wall time, CPU time
 (user + sys of every process, with the children they waited for), peak
 RSS, and the object's section sizes."""
+import json
 import os
 import subprocess
 import time
@@ -61,6 +62,20 @@ def text_bytes(sizes):
 def debug_bytes(sizes):
     """Bytes of DWARF, from section_sizes()."""
     return sum(v for k, v in sizes.items() if k.startswith(".debug_"))
+
+
+def debug_quality(obj):
+    """What llvm-dwarfdump says of a -g object: whether --verify finds no
+    error, and the share of the variables' scopes (parameters and locals,
+    in bytes of code) that a location covers (--statistics)."""
+    verify = subprocess.run([tool("llvm-dwarfdump"), "--verify", obj], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    stats = json.loads(run([tool("llvm-dwarfdump"), "--statistics", obj]))
+    scope = stats.get("sum_all_variables(#bytes in parent scope)", 0)
+    covered = stats.get("sum_all_variables(#bytes in parent scope covered by DW_AT_location)", 0)
+    return {"verified": verify.returncode == 0 and "No errors." in verify.stdout,
+            "coverage": covered / scope if scope else None,
+            "variables": stats.get("#source variables with location", 0)}
 
 
 def symbols(obj, which):

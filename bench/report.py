@@ -25,6 +25,12 @@ def finish(results):
                 c["rss_ratio"] = med["rss_mib"] / stock["median"]["rss_mib"] if "median" in stock else None
             if c.get("runtime") and stock.get("runtime"):
                 c["runtime_ratio"] = statistics.median(r / s for s, r in zip(stock["runtime"], c["runtime"]))
+        if stock.get("runtime"):
+            # Stock's own runs: half their middle spread (the interquartile
+            # range) against their median, the noise a ratio carries.
+            runs = sorted(stock["runtime"])
+            q1, q3 = runs[len(runs) // 4], runs[(3 * len(runs)) // 4]
+            stock["runtime_noise"] = 100 * (q3 - q1) / 2 / statistics.median(runs)
 
 
 def growth(value, base):
@@ -37,31 +43,50 @@ def size_kib(b):
 
 def unit_table(unit):
     stock = unit["configs"]["stock"]
-    lines = ["| configuration | wall | speedup | CPU | work inflation | peak RSS | .text | debug sections (-g) | workload runtime |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| configuration | wall | speedup | CPU | work inflation | peak RSS | .text | calls stock inlined | "
+             "debug sections (-g) | variable coverage (-g) | workload runtime |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in unit["configs"].values():
         if c["failure"] or "median" not in c:
             first = (c["failure"] or "no run").splitlines()[0]
-            lines.append("| %s | FAILED: %s |  |  |  |  |  |  |  |" % (c["label"], first.replace("|", "/")[:160]))
+            lines.append("| %s | FAILED: %s |  |  |  |  |  |  |  |  |  |" % (c["label"], first.replace("|", "/")[:160]))
             continue
         m = c["median"]
         text = "%s" % size_kib(c["text_bytes"]) if c is stock else growth(c["text_bytes"], stock.get("text_bytes"))
+        calls = c.get("calls")
+        if not calls:
+            calls_cell = ""
+        elif c is stock:
+            calls_cell = "(%d calls)" % calls["stock"]
+        else:
+            calls_cell = "%d (and %d the other way)" % (calls["extra"], calls["fewer"])
         debug = c.get("debug", {})
         if "debug_bytes" not in debug:
-            debug_cell = "failed" if debug else ""
-        elif c is stock:
-            debug_cell = size_kib(debug["debug_bytes"])
+            debug_cell = coverage_cell = "failed" if debug else ""
         else:
-            debug_cell = growth(debug["debug_bytes"], stock.get("debug", {}).get("debug_bytes"))
+            base = stock.get("debug", {})
+            debug_cell = size_kib(debug["debug_bytes"]) if c is stock else growth(debug["debug_bytes"], base.get("debug_bytes"))
+            if not debug.get("verified"):
+                debug_cell += " (--verify: ERRORS)"
+            cov = debug.get("coverage")
+            if cov is None:
+                coverage_cell = ""
+            elif c is stock or base.get("coverage") is None:
+                coverage_cell = "%.1f %%" % (100 * cov)
+            else:
+                coverage_cell = "%.1f %% (%+.1f)" % (100 * cov, 100 * (cov - base["coverage"]))
         if c.get("runtime"):
             rt = statistics.median(c["runtime"])
-            runtime_cell = "%.3f s" % rt if c is stock else "%.3f s (%+.1f %%)" % (rt, 100 * (c["runtime_ratio"] - 1))
+            if c is stock:
+                runtime_cell = "%.3f s (runs ±%.1f %%)" % (rt, c.get("runtime_noise", 0.0))
+            else:
+                runtime_cell = "%.3f s (%+.1f %%)" % (rt, 100 * (c["runtime_ratio"] - 1))
         else:
             runtime_cell = ""
         rss = "%.0f MiB" % m["rss_mib"] + ("" if c is stock else " (%.2fx)" % c["rss_ratio"])
-        lines.append("| %s | %.2f s | %.2fx | %.2f s | %.2fx | %s | %s | %s | %s |" % (
-            c["label"], m["wall"], c.get("speedup", 1.0), m["cpu"], c.get("inflation", 1.0), rss, text, debug_cell,
-            runtime_cell))
+        lines.append("| %s | %.2f s | %.2fx | %.2f s | %.2fx | %s | %s | %s | %s | %s | %s |" % (
+            c["label"], m["wall"], c.get("speedup", 1.0), m["cpu"], c.get("inflation", 1.0), rss, text, calls_cell,
+            debug_cell, coverage_cell, runtime_cell))
     return "\n".join(lines)
 
 
@@ -70,7 +95,7 @@ def model_table(unit):
     if not mdl.get("predicted"):
         return "(no model: an mtpc configuration failed)"
     stock_wall = unit["configs"]["stock"]["median"]["wall"]
-    head, wall, speed, infl = ["cores"], ["wall"], ["speedup vs stock"], ["work inflation"]
+    head, wall, speed, infl = ["cores"], ["wall"], ["speedup vs stock"], ["work inflation (1 thread; instructions held)"]
     for n, p in sorted(mdl["predicted"].items(), key=lambda kv: int(kv[0])):
         err = 100.0 * (p["predicted"] / p["measured"] - 1)
         head.append("%s (measured)" % n)
@@ -81,7 +106,7 @@ def model_table(unit):
         head.append("%s (projected)" % n)
         wall.append("%.2f s" % p["wall"])
         speed.append("%.2fx" % p["speedup"])
-        infl.append("%.2fx" % p["inflation"])
+        infl.append("%.2fx (%.2fx)" % (p["inflation"], p.get("held", 0)))
     rows = [head, ["---"] * len(head), wall, speed, infl]
     return "\n".join("| " + " | ".join(r) + " |" for r in rows)
 
@@ -94,7 +119,9 @@ def markdown(results):
     for unit in results["units"]:
         out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit), "",
                 "Critical-path model (front end + split + longest partition + merge + check + host assembly): the 1- and "
-                "2-thread times predicted from each other's stats, and the projection from %s-partition runs:"
+                "2-thread times predicted from each other's stats, and the projection from %s-partition runs (made on one "
+                "thread: their work inflation is the CPU time of that many partitions, and in brackets the "
+                "instructions the partitions hold, copies included, against the module's):"
                 % "/".join(str(c) for c in s["projection_cores"]), "", model_table(unit)]
     return "\n".join(out) + "\n"
 

@@ -3,16 +3,22 @@
 memory on real large translation units, side by side with the
 alternatives, in one run.
 
-For each unit of the corpus (sqlite3; DuckDB's two largest unity files; the
-tree-sitter C++ grammar's generated parser), every configuration of
-bench/configs.py builds the one object, in alternating rounds (A B C ...,
-A B C ...) so that drift on a shared machine touches all alike. Measured:
-wall and CPU time, work inflation (CPU / stock CPU), peak RSS, .text and
-debug-section sizes (a -g build of each), and for sqlite3 the runtime of a
-fixed SQL workload whose printed checksum must match stock (a mismatch
-fails that configuration). mtpc's per-partition stats give the
-critical-path model's speedup on 4, 8, 16 and 64 cores (bench/model.py),
-checked against the measured 1- and 2-thread times.
+For each unit of the corpus (sqlite3; DuckDB's two largest unity files;
+HarfBuzz's unity build; the tree-sitter C++ grammar's generated parser),
+every configuration of bench/configs.py builds the one object, in
+alternating rounds (A B C ..., A B C ...) so that drift on a shared machine
+touches all alike. Measured: wall and CPU time, work inflation (CPU / stock
+CPU), peak RSS, .text, the calls the object makes that stock's inlined
+(bench/calls.py), debug-section sizes and variable location coverage
+(llvm-dwarfdump --statistics) of a -g build of each, which must verify, and
+for sqlite3 and HarfBuzz the runtime of a workload (a SQL script, HarfBuzz's
+shaping benchmark) whose printed checksum must match stock (a mismatch
+fails that configuration), with the noise band of stock's own runs.
+mtpc's per-partition stats give the critical-path model's speedup on 4, 8,
+16 and 64 cores (bench/model.py), checked against the measured 1- and
+2-thread times; those runs are made on one thread, so their CPU time is
+the work at that many partitions, without what two threads on one machine
+slow each other down by.
 
 Writes bench/results/latest.{md,json,png}; --update-readme puts the table
 in README.md. A failed build or a wrong output stops that configuration,
@@ -36,13 +42,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 sys.path.insert(0, HERE)
 
+import calls as calls_mod  # noqa: E402
 import configs as configs_mod  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
 import model  # noqa: E402
 import report  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
-from measure import (BuildFailed, debug_bytes, defined_symbols, missing_definitions, run_steps, section_sizes,  # noqa: E402
-                     text_bytes, timed_run)
+from measure import (BuildFailed, debug_bytes, debug_quality, defined_symbols, missing_definitions, run_steps,  # noqa: E402
+                     section_sizes, text_bytes, timed_run)
 
 PROJECTION_CORES = (4, 8, 16, 64)
 
@@ -102,16 +109,21 @@ def measure_unit(unit, configs, args, progress, work):
             print("  %.2f s wall, %.2f s CPU, %.0f MiB" % (m.wall, m.cpu, m.rss_mib), flush=True)
 
     check_complete(configs, results, objects)
+    stock_calls = calls_mod.callees(objects["stock"]) if "stock" in objects else None
     for c in configs:
         res = results[c.name]
         progress.step("%s: %s, -g build for debug-section sizes" % (unit.name, c.label))
         if res["failure"]:
             continue
         res["text_bytes"] = text_bytes(section_sizes(objects[c.name]))
+        if stock_calls is not None:
+            extra, fewer, _ = calls_mod.compare(stock_calls, calls_mod.callees(objects[c.name]))
+            res["calls"] = {"extra": extra, "fewer": fewer, "stock": sum(stock_calls.values())}
         try:
             obj, m, _ = build(c, unit, work, "debug", debug=True)
             sizes = section_sizes(obj)
             res["debug"] = {"wall": m.wall, "text_bytes": text_bytes(sizes), "debug_bytes": debug_bytes(sizes)}
+            res["debug"].update(debug_quality(obj))
         except BuildFailed as e:
             res["debug"] = {"failure": str(e)}
 
@@ -120,11 +132,11 @@ def measure_unit(unit, configs, args, progress, work):
 
     projections = {}
     for cores in PROJECTION_CORES:
-        c = configs_mod.projection_config(cores, args.cores)
+        c = configs_mod.projection_config(cores, 1)
         progress.step("%s: %s (stats for the %d-core projection)" % (unit.name, c.label, cores))
         try:
             _, m, stats = build(c, unit, work, "projection")
-            projections[cores] = (m.wall, stats)
+            projections[cores] = (m.cpu, stats)
         except BuildFailed as e:
             print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
     return {"name": unit.name, "kind": unit.kind, "configs": results,
@@ -152,7 +164,7 @@ def runtime(unit, configs, results, objects, args, progress, work):
     driver_objs = []
     for src in w.sources:
         obj = os.path.join(work, os.path.basename(src) + ".o")
-        run([tool("clang"), "-O2"] + w.cflags + ["-c", src, "-o", obj])
+        run([tool("clang++") if w.cxx else tool("clang"), "-O2"] + w.cflags + ["-c", src, "-o", obj])
         driver_objs.append(obj)
     exes = {}
     for c in configs:
@@ -177,9 +189,10 @@ def runtime(unit, configs, results, objects, args, progress, work):
 
 
 def runtime_rounds(args):
-    """The workload runs for a few seconds and its noise is about 2 %: at
-    least 7 alternating runs, whatever the compile rounds."""
-    return max(7, args.rounds)
+    """The workload runs for a few seconds and a run on this shared machine
+    can be off by 10 %: at least 11 alternating runs, whatever the compile
+    rounds (3 with --quick)."""
+    return 3 if args.quick else max(11, args.rounds)
 
 
 def mtpc_runs(config_results):
@@ -203,12 +216,13 @@ def project(results, projections, cores):
                                      "measured": statistics.median(w for w, _ in measured)}
     # Outside the partitions and the pass: the front end, host assembly, process.
     outside = serial2 - statistics.median(model.pass_serial_ms(s) / 1e3 for _, s in two)
-    for n, (wall, stats) in sorted(projections.items()):
+    for n, (cpu, stats) in sorted(projections.items()):
         serial = outside + model.pass_serial_ms(stats) / 1e3
         parts = model.part_seconds(stats)
         predicted = model.predict(serial, parts, n)
-        out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted,
-                               "inflation": (serial + sum(parts)) / stock_cpu, "partitions": stats["partitions"]}
+        held = sum(p["held_instructions"] for p in stats["parts"]) / stats["instructions"]
+        out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted, "inflation": cpu / stock_cpu,
+                               "held": held, "partitions": stats["partitions"]}
     return out
 
 
@@ -225,7 +239,7 @@ def machine(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpus", default="all", choices=["all", "sqlite3", "duckdb", "tree-sitter"])
+    ap.add_argument("--corpus", default="all", choices=("all",) + corpus_mod.SELECTIONS)
     ap.add_argument("--quick", action="store_true", help="sqlite3 only, one round: a smoke run for CI")
     ap.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3; 1 with --quick)")
     ap.add_argument("--rows", type=int, default=300000, help="rows of sqlite3's SQL workload")
