@@ -24,7 +24,7 @@ Writes bench/results/latest.{md,json,png}; --update-readme puts the table
 in README.md. A failed build or a wrong output stops that configuration,
 with its message in the report, and the others go on.
 
-  python3 bench/suite.py                 # everything, about 25 minutes on 2 cores
+  python3 bench/suite.py                 # everything, about 40 minutes on 2 cores
   python3 bench/suite.py --quick         # sqlite3 only, one round (CI smoke)
   python3 bench/suite.py --corpus duckdb --rounds 2
 """
