@@ -49,6 +49,9 @@ pub struct OdrGroups {
     pub rider_of: Vec<Option<u32>>,
     /// The riders of each group (global indices, in module order).
     pub riders: Vec<Vec<u32>>,
+    /// The local functions only one other function calls, which may be
+    /// inlined (see `symbol_rules::sole_callees`).
+    pub sole_callee: Vec<bool>,
 }
 
 impl OdrGroups {
@@ -67,7 +70,8 @@ impl OdrGroups {
                 pinned_in_place[r as usize] = true;
             }
         }
-        let sole_callee = crate::symbol_rules::sole_callees(facts);
+        let sole_callers = facts.inlinable_sole_callers();
+        let sole_callee = crate::symbol_rules::sole_callees(facts.globals.len(), &sole_callers);
         // Candidate groups: a COMDAT, or a definition without one.
         let mut key_of: Vec<Option<usize>> = vec![None; n];
         let mut candidates: Vec<Vec<u32>> = Vec::new();
@@ -112,7 +116,7 @@ impl OdrGroups {
                     && g.refs.iter().all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable(r as usize))
             })
         };
-        let mut out = OdrGroups { group_of: vec![None; n], members: Vec::new(), rider_of: vec![None; n], riders: Vec::new() };
+        let mut out = OdrGroups { group_of: vec![None; n], members: Vec::new(), rider_of: vec![None; n], riders: Vec::new(), sole_callee };
         for members in candidates {
             if !members.is_empty() && qualifies(&members) {
                 let id = out.members.len() as u32;
@@ -122,16 +126,15 @@ impl OdrGroups {
                 out.members.push(members);
             }
         }
-        out.find_riders(facts);
+        out.find_riders(&sole_callers);
         out
     }
 
     /// Sets `rider_of` (sole callees of members, of those in turn, ...).
-    fn find_riders(&mut self, facts: &ModuleFacts) {
-        let sole = facts.inlinable_sole_callers();
+    fn find_riders(&mut self, sole_callers: &[(usize, usize)]) {
         loop {
             let mut changed = false;
-            for &(callee, caller) in &sole {
+            for &(callee, caller) in sole_callers {
                 let group = self.group_of[caller].or(self.rider_of[caller]);
                 if group.is_some() && self.rider_of[callee].is_none() && self.group_of[callee].is_none() {
                     self.rider_of[callee] = group;

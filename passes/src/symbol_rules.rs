@@ -269,8 +269,6 @@ struct Rules<'a> {
     block_address_taken: Vec<bool>,
     /// Locals that asm text names: never renamed.
     asm_named: Vec<bool>,
-    /// Local functions only one function calls (see `sole_callees`).
-    sole_callee: Vec<bool>,
 }
 
 impl<'a> Rules<'a> {
@@ -283,8 +281,7 @@ impl<'a> Rules<'a> {
                 block_address_taken[f as usize] = true;
             }
         }
-        let sole_callee = sole_callees(facts);
-        Rules { facts, plan, odr, block_address_taken, asm_named, sole_callee }
+        Rules { facts, plan, odr, block_address_taken, asm_named }
     }
 
     /// Can partition `p` refer to `r` by name? A global can, unless it is an
@@ -405,7 +402,7 @@ impl<'a> Rules<'a> {
                 }
             } else if is_local_copyable(g)
                 || (kind == RefKind::Metadata && self.copy_named_constant_locally(r, p))
-                || (self.sole_callee[r] && self.refs_reachable_from(g, p))
+                || (self.odr.sole_callee[r] && self.refs_reachable_from(g, p))
             {
                 Decision::LocalCopy
             } else if g.is_strong_alias() {
@@ -435,9 +432,11 @@ impl<'a> Rules<'a> {
 /// caller's copy limits count the callee in: `GlobalFacts::inline_size`).
 /// Promoted, it would lose that (the inliner gives a local function's last
 /// call a bonus), and the caller's copy would inline otherwise than stock.
-pub fn sole_callees(facts: &ModuleFacts) -> Vec<bool> {
-    let mut sole = vec![false; facts.globals.len()];
-    for (callee, _) in facts.inlinable_sole_callers() {
+/// `sole_callers`: [`ModuleFacts::inlinable_sole_callers`] of a module of
+/// `n` globals.
+pub fn sole_callees(n: usize, sole_callers: &[(usize, usize)]) -> Vec<bool> {
+    let mut sole = vec![false; n];
+    for &(callee, _) in sole_callers {
         sole[callee] = true;
     }
     sole
