@@ -74,7 +74,7 @@ def programs():
 def env_with(**extra):
     env = dict(os.environ)
     for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
-              "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG"):
+              "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG", "MTPC_MACHINE_SLOTS"):
         env.pop(k, None)
     env.update(extra)
     return env
@@ -279,6 +279,34 @@ def test_fallback(p, work, checker):
         checker.check(run([exe] + p.args) == expected, label + ": the program is still correct")
 
 
+def test_cost_model(p, work, checker):
+    """Default settings on 2 threads: the cost model splits the optimized
+    compile, and leaves the -O0 one whole (its back end is shorter than
+    assembling the partitions' text again), which is then stock's."""
+    for flags, split in ((["-O2"], True), (["-O0"], False)):
+        label = "%s %s, default settings" % (p.name, " ".join(flags))
+        stats = os.path.join(work, "%s.model%s.jsonl" % (p.name, flags[0]))
+        obj = os.path.join(work, "%s.model%s.o" % (p.name, flags[0]))
+        env = env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="info")
+        r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
+        s = read_stats(stats)
+        model = s[0].get("model") if len(s) == 1 else None
+        if split:
+            checker.check(model is not None and s[0]["partitions"] == 2 and model["whole_reason"] is None,
+                          label + ": the cost model splits it in 2", json.dumps(s)[:800])
+            continue
+        checker.check(model is not None and s[0]["partitions"] == 1 and "does not pay" in (model["whole_reason"] or ""),
+                      label + ": the cost model leaves it whole, and the stats say why", json.dumps(s)[:800])
+        checker.check("does not pay" in r.stderr and "warning" not in r.stderr,
+                      label + ": one info line says why, no warning", r.stderr[-2000:])
+        stock_obj = os.path.join(work, "%s.model-stock%s.o" % (p.name, flags[0]))
+        run([p.driver] + flags + p.cflags + ["-c", p.source, "-o", stock_obj])
+        with open(obj, "rb") as a, open(stock_obj, "rb") as b:
+            checker.check(a.read() == b.read(), label + ": the object is the stock compile's, byte for byte")
+
+
 def test_opt_llc(p, work, checker):
     label = "%s opt mtpc-parallel then llc" % p.name
     bc = os.path.join(work, p.name + ".unopt.bc")
@@ -368,7 +396,8 @@ def test_host_settings(p, work, checker):
 
 
 def test_bad_environment(p, work, checker):
-    for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe")):
+    for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe"),
+                       ("MTPC_MACHINE_SLOTS", "all")):
         obj = os.path.join(work, "badenv.o")
         r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
                            env=env_with(**{var: value, "MTPC_MIN_SIZE": "0"}), stdout=subprocess.PIPE,
@@ -393,6 +422,8 @@ def main():
             test_clang(p, work, checker, ["-O0", "-O2", "-Os"] if small else ["-O2"])
             test_debug_info(p, work, checker)
             test_determinism(p, work, checker)
+            if p.name == "sqlite3":
+                test_cost_model(p, work, checker)
             if small:
                 test_fallback(p, work, checker)
                 test_opt_llc(p, work, checker)

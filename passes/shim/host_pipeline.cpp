@@ -53,6 +53,7 @@ struct MtpcParallelRequest {
   uint32_t Partitions; // 0: one per thread
   uint64_t Threads;    // 0: the pool's size
   uint64_t MinSize;
+  int32_t CostModel; // 1: the cost model decides whether and how to split
 };
 
 // Implemented in Rust (host.rs). Runs mtpc-parallel on M; Run is the
@@ -239,7 +240,8 @@ private:
 
   void addAutomaticPass(ModulePassManager &MPM, OptimizationLevel L, Phase P) {
     BuildState = std::make_shared<RunState>();
-    MtpcParallelRequest Request{1, levelNumber(L), int32_t(P), 0, 0, 0};
+    // Automatic mode: the environment decides the rest (CostModel too).
+    MtpcParallelRequest Request{1, levelNumber(L), int32_t(P), 0, 0, 0, 1};
     MPM.addPass(ParallelPass(shared_from_this(), Request, BuildState));
     placeRestoreLast();
   }

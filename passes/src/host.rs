@@ -114,6 +114,12 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
             true
         }
         Ok(Ok(Outcome::NotSplit)) => false,
+        Ok(Ok(Outcome::Whole(stats))) => {
+            let reason = stats.model.as_ref().and_then(|m| m.whole_reason.clone()).unwrap_or_default();
+            log::info!("{}: {reason}; mtpc leaves it to the host, whole", stats.module);
+            crate::stats::record(&stats);
+            false
+        }
         Ok(Ok(Outcome::InvalidInput(stats))) => {
             let reason = stats.fallback_reason.clone().unwrap_or_default();
             log::info!("{}: {reason}; mtpc leaves it to the host, whole", stats.module);
@@ -149,6 +155,7 @@ fn options_of(request: &ParallelRequest) -> ParallelOptions {
         partitions: (request.partitions > 0).then_some(request.partitions),
         threads: (request.threads > 0).then(|| usize::try_from(request.threads).unwrap_or(usize::MAX)),
         min_size: request.min_size,
+        cost_model: request.cost_model != 0,
     }
 }
 
@@ -166,6 +173,7 @@ fn parse_parallel(text: &str) -> ParseOutcome {
             partitions: o.partitions.unwrap_or(0),
             threads: o.threads.map_or(0, |t| t as u64),
             min_size: o.min_size,
+            cost_model: i32::from(o.cost_model),
         }),
         Err(message) => {
             // LLVM then reports the element as an unknown pass; say why first.

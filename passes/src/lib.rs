@@ -13,11 +13,14 @@
 //! - [`partition_builder`]: builds one partition in its own context;
 //! - [`split`]: the `mtpc-split` transformation;
 //! - [`parallel`]: the `mtpc-parallel` transformation;
+//! - [`cost_model`]: whether splitting a module pays, and into how many partitions;
 //! - [`decline`]: the compiles mtpc leaves to the host, whole;
 //! - [`diagnostics`]: which partition reports a function's diagnostics;
 //! - [`stats`]: `MTPC_STATS` lines;
 //! - [`asm_merge`]: merges the partitions' assembly into one text;
 //! - [`worker`]: the process-wide worker pool;
+//! - [`machine_slots`]: without a jobserver, the limit of partition jobs
+//!   shared by every compile on the machine;
 //! - [`options`]: pass parameters;
 //! - [`logging`]: the `MTPC_LOG` stderr logger;
 //! - [`host`]: glue to the hosts' pass managers.
@@ -31,11 +34,13 @@
 
 pub mod asm_merge;
 pub mod call_graph;
+pub mod cost_model;
 pub mod decline;
 pub mod diagnostics;
 pub mod host;
 pub mod ir;
 pub mod logging;
+pub mod machine_slots;
 pub mod module_facts;
 pub mod odr_copies;
 pub mod options;

@@ -182,6 +182,13 @@ impl ModuleFacts {
         self.globals.iter().map(|g| u64::from(g.instructions)).sum()
     }
 
+    /// Bytes of the initializers of the variables the module defines and
+    /// emits (`available_externally` ones are not emitted).
+    pub fn data_bytes(&self) -> u64 {
+        let emitted = |g: &&GlobalFacts| g.is_variable() && g.is_definition && g.linkage != Linkage::AvailableExternally;
+        self.globals.iter().filter(emitted).map(|g| g.size).sum()
+    }
+
     /// (callee, caller) for each local function whose only user is one other
     /// function, which calls it (no address taken anywhere): the inliner
     /// takes such a callee into its caller whatever its size, and deletes

@@ -53,11 +53,15 @@ pub struct ParallelOptions {
     /// At most this many of this module's partitions at once; `None`: the pool's size.
     pub threads: Option<usize>,
     pub min_size: u64,
+    /// The cost model decides whether a module is split and into how many
+    /// partitions (`cost_model`): unless the user gave a partition count or
+    /// a minimum size, which then decide instead.
+    pub cost_model: bool,
 }
 
 impl ParallelOptions {
     pub fn new(level: OptLevel, phase: PipelinePhase) -> Self {
-        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE }
+        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true }
     }
 }
 
@@ -79,9 +83,15 @@ pub fn parse_parallel_options(params: &str) -> Result<ParallelOptions, String> {
                     format!("unknown parameter '{item}'; mtpc-parallel accepts O0..O3, Os, Oz, default, thinlto, partitions=N, threads=T and min-size=M")
                 })?;
                 match key {
-                    "partitions" => opts.partitions = Some(u32::try_from(parse_count(key, value, 1)?).unwrap_or(u32::MAX)),
+                    "partitions" => {
+                        opts.partitions = Some(u32::try_from(parse_count(key, value, 1)?).unwrap_or(u32::MAX));
+                        opts.cost_model = false;
+                    }
                     "threads" => opts.threads = Some(usize::try_from(parse_count(key, value, 1)?).unwrap_or(usize::MAX)),
-                    "min-size" => opts.min_size = parse_count(key, value, 0)?,
+                    "min-size" => {
+                        opts.min_size = parse_count(key, value, 0)?;
+                        opts.cost_model = false;
+                    }
                     _ => return Err(format!(
                         "unknown parameter '{key}'; mtpc-parallel accepts O0..O3, Os, Oz, default, thinlto, partitions=N, threads=T and min-size=M"
                     )),
@@ -106,7 +116,7 @@ fn parse_level(text: &str) -> Option<OptLevel> {
 
 /// Automatic mode's settings from the environment, read at each module:
 /// `MTPC_DISABLE=1` turns it off; `MTPC_PARTITIONS`, `MTPC_MIN_SIZE`
-/// adjust it (`MTPC_THREADS` sizes the pool).
+/// decide instead of the cost model (`MTPC_THREADS` sizes the pool).
 pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Option<ParallelOptions>, String> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     if let Some(v) = var("MTPC_DISABLE") {
@@ -117,12 +127,17 @@ pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Optio
         }
     }
     let mut opts = ParallelOptions::new(level, phase);
+    // Read when the pool starts (and only without a jobserver); checked
+    // here so that a bad value is reported whatever the build tool.
+    machine_slots_from_env()?;
     if let Some(v) = var("MTPC_PARTITIONS") {
         let n = parse_count("MTPC_PARTITIONS", v.trim(), 1).map_err(|e| e.replace("parameter", "variable"))?;
         opts.partitions = Some(u32::try_from(n).unwrap_or(u32::MAX));
+        opts.cost_model = false;
     }
     if let Some(v) = var("MTPC_MIN_SIZE") {
         opts.min_size = parse_count("MTPC_MIN_SIZE", v.trim(), 0).map_err(|e| e.replace("parameter", "variable"))?;
+        opts.cost_model = false;
     }
     Ok(Some(opts))
 }
@@ -138,6 +153,19 @@ pub fn threads_from_env() -> Result<usize, String> {
             .filter(|&n| n >= 1)
             .ok_or_else(|| format!("invalid MTPC_THREADS value '{v}': expected an integer >= 1")),
         Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Partition jobs all compiles of this user may run at once without a
+/// jobserver (`machine_slots`): `MTPC_MACHINE_SLOTS` if set (0: no such
+/// limit), else this machine's cores.
+pub fn machine_slots_from_env() -> Result<usize, String> {
+    match std::env::var("MTPC_MACHINE_SLOTS") {
+        Ok(v) if !v.trim().is_empty() => v
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| format!("invalid MTPC_MACHINE_SLOTS value '{v}': expected an integer >= 0 (0 turns the limit off)")),
+        _ => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
 
@@ -221,7 +249,9 @@ mod tests {
         let o = parse_parallel_options("thinlto;O3;partitions=4;threads=2;min-size=0").unwrap();
         assert_eq!(o.level, OptLevel::O3);
         assert_eq!(o.phase, PipelinePhase::ThinLtoPostLink);
-        assert_eq!((o.partitions, o.threads, o.min_size), (Some(4), Some(2), 0));
+        assert_eq!((o.partitions, o.threads, o.min_size, o.cost_model), (Some(4), Some(2), 0, false));
+        assert!(parse_parallel_options("O2;threads=2").unwrap().cost_model);
+        assert!(!parse_parallel_options("min-size=0").unwrap().cost_model);
         assert_eq!(parse_parallel_options("").unwrap(), ParallelOptions::new(OptLevel::O2, PipelinePhase::PerModule));
         assert!(parse_parallel_options("O4").unwrap_err().contains("unknown parameter 'O4'"));
         assert!(parse_parallel_options("threads=0").unwrap_err().contains("'threads'"));

@@ -19,17 +19,19 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::asm_merge::{Files, Merged};
+use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::ir::host_pipeline::{DebugFiles, HostSettings, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::PartitionKit;
-use crate::ir::{GlobalKind, ModuleRef, OwnedContext, PartitionModule};
-use crate::module_facts::Linkage;
+use crate::ir::{GlobalKind, ModuleRef, OptLevel, OwnedContext, PartitionModule};
+use crate::module_facts::{Linkage, ModuleFacts};
 use crate::odr_copies::{self, EmitterChoice};
 use crate::options::{ParallelOptions, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
+use crate::partition_plan::PartitionPlan;
 use crate::split;
-use crate::stats::{elapsed_ms as ms, ModuleStats, PartitionStats};
+use crate::stats::{elapsed_ms as ms, ModelStats, ModuleStats, PartitionStats};
 
 /// Test-only: `MTPC_TEST_FAIL_PARTITION=K` makes partition K fail (panic),
 /// so that the fallback can be tested on real hosts.
@@ -60,6 +62,9 @@ pub enum Outcome {
     Parallel(ModuleStats),
     /// The module is small (or has one unit): left to the host untouched.
     NotSplit,
+    /// The cost model expects no gain from splitting: left to the host
+    /// untouched (the stats say why).
+    Whole(ModuleStats),
     /// Something failed: the module is untouched and compiled whole.
     Fallback(ModuleStats),
     /// A partition failed because the module itself fails LLVM's verifier
@@ -90,14 +95,59 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         min_size: opts.min_size,
         out: None,
     };
+    // Settings under which no module gains are known before reading it.
+    let debug_info = module.has_debug_info();
+    let decided_by_settings = || cost_model::never_pays(opts.level != OptLevel::O0, debug_info, threads);
+    if let Some(why) = (opts.cost_model && threads > 1).then(decided_by_settings).flatten() {
+        let model = ModelStats { shape: None, estimate: None, whole_reason: Some(why) };
+        return Ok(Outcome::Whole(ModuleStats { module: module_name, partitions: 1, threads, model: Some(model), ..ModuleStats::default() }));
+    }
+    // The cost model sizes the plan (to 1: whole) unless the user did.
+    let mut model = None;
+    let sizing = |facts: &ModuleFacts, plan: &PartitionPlan| {
+        if plan.partitions < 2 {
+            return plan.partitions;
+        }
+        let shape = ModuleShape {
+            instructions: facts.total_instructions(),
+            data_bytes: facts.data_bytes(),
+            largest_group: plan.largest_group,
+            debug_info,
+            optimized: opts.level != OptLevel::O0,
+        };
+        // Estimated whatever decides, so that the stats can check the model
+        // (a forced split: the estimate of that split).
+        let (verdict, estimate) = match opts.cost_model {
+            true => cost_model::decide(&shape, plan.partitions, threads),
+            false => (Verdict::Split(plan.partitions), cost_model::estimate(&shape, plan.partitions, threads)),
+        };
+        let (partitions, whole_reason) = match verdict {
+            Verdict::Split(n) => (n, None),
+            Verdict::Whole(why) => (1, Some(why)),
+        };
+        model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), whole_reason });
+        partitions
+    };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
     let mut bitcode = None;
-    let plan = split::plan_module(module, &split_options, || bitcode.insert(module.to_bitcode()).digest())
+    let plan = split::plan_module_sized(module, &split_options, sizing, || bitcode.insert(module.to_bitcode()).digest())
         .map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
     if partitions < 2 {
-        return Ok(Outcome::NotSplit);
+        return Ok(match model {
+            Some(model) if model.whole_reason.is_some() => Outcome::Whole(ModuleStats {
+                module: module_name,
+                partitions: 1,
+                threads,
+                instructions: plan.facts.total_instructions(),
+                split_ms: ms(start),
+                wall_ms: ms(start),
+                model: Some(model),
+                ..ModuleStats::default()
+            }),
+            _ => Outcome::NotSplit,
+        });
     }
     let mut parts: Vec<PartitionStats> = (0..partitions)
         .map(|k| PartitionStats {
@@ -198,6 +248,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         check_ms: 0.0,
         wall_ms: 0.0,
         work_ms: 0.0,
+        asm_bytes: 0,
+        model,
         parts,
     };
     let mut texts = Vec::with_capacity(partitions as usize);
@@ -256,7 +308,10 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     drop(merge_span);
     stats.merge_ms = ms(t);
     let merged = match merged {
-        Ok(m) => Arc::new(m),
+        Ok(m) => {
+            stats.asm_bytes = m.text.len() as u64;
+            Arc::new(m)
+        }
         Err(e) => return fallback(stats, format!("cannot merge the partitions' assembly: {e}")),
     };
     let t = Instant::now();

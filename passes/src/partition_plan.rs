@@ -57,13 +57,17 @@ pub struct PartitionPlan {
     pub owner: Vec<Option<u32>>,
     /// Cost (instructions) owned by each partition.
     pub cost: Vec<u64>,
+    /// Instructions of the largest group, which no plan divides (the
+    /// cost model's bound on what more partitions can gain).
+    pub largest_group: u64,
 }
 
 impl PartitionPlan {
     /// Everything in the primary partition: what `min-size` gives small modules.
     pub fn single(facts: &ModuleFacts) -> Self {
         let owner = facts.globals.iter().map(|g| owns_a_definition(g).then_some(0)).collect();
-        PartitionPlan { partitions: 1, owner, cost: vec![facts.total_instructions()] }
+        let total = facts.total_instructions();
+        PartitionPlan { partitions: 1, owner, cost: vec![total], largest_group: total }
     }
 }
 
@@ -110,7 +114,8 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
             cost[*p as usize] += u64::from(facts.globals[i].instructions);
         }
     }
-    PartitionPlan { partitions, owner, cost }
+    let largest_group = groups.code.iter().copied().max().unwrap_or(0);
+    PartitionPlan { partitions, owner, cost, largest_group }
 }
 
 /// The groups (see [`groups`]) and the references between them.

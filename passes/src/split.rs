@@ -84,13 +84,28 @@ impl Split {
 /// where it is used: while it is split ([`write_partitions`]) or before it
 /// is annotated ([`annotate`]).
 pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions, content_digest: impl FnOnce() -> u64) -> Result<Split, SplitError> {
+    plan_module_sized(module, opts, |_, plan| plan.partitions, content_digest)
+}
+
+/// [`plan_module`], where `sizing` may lower the partition count once the
+/// plan is known (to 1: the module stays whole), as the cost model does.
+pub fn plan_module_sized(
+    module: &ModuleRef<'_>,
+    opts: &SplitOptions,
+    sizing: impl FnOnce(&ModuleFacts, &PartitionPlan) -> u32,
+    content_digest: impl FnOnce() -> u64,
+) -> Result<Split, SplitError> {
     let start = Instant::now();
     let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
     let mut facts = module_facts::collect(module, shared_library_code);
     log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
     let requested = opts.partitions_for(facts.total_instructions());
     let t = Instant::now();
-    let partitions = partition_plan::plan(&facts, requested);
+    let mut partitions = partition_plan::plan(&facts, requested);
+    let sized = sizing(&facts, &partitions);
+    if sized < partitions.partitions {
+        partitions = partition_plan::plan(&facts, sized);
+    }
     log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
     if partitions.partitions > 1 {
         facts.content_digest = content_digest();

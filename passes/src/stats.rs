@@ -27,7 +27,7 @@ pub struct PartitionStats {
     pub jobs_unix_ms: [[f64; 2]; 2],
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct ModuleStats {
     /// The module's source file name (or identifier).
     pub module: String,
@@ -46,7 +46,22 @@ pub struct ModuleStats {
     pub wall_ms: f64,
     /// The sum of all per-partition time (build, optimization, code generation).
     pub work_ms: f64,
+    /// Bytes of the merged assembly text the host assembles.
+    pub asm_bytes: u64,
+    /// What the cost model saw and estimated, when it decided.
+    pub model: Option<ModelStats>,
     pub parts: Vec<PartitionStats>,
+}
+
+/// The cost model's view of a module (`cost_model`), to check it against
+/// the times measured.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ModelStats {
+    /// `None` when the compile's settings alone decided (`cost_model::never_pays`).
+    pub shape: Option<crate::cost_model::ModuleShape>,
+    pub estimate: Option<crate::cost_model::Estimate>,
+    /// Why the module was compiled whole, if the model said so.
+    pub whole_reason: Option<String>,
 }
 
 /// Milliseconds since `start`.
@@ -93,11 +108,27 @@ mod tests {
             check_ms: 0.5,
             wall_ms: 3.0,
             work_ms: 4.0,
+            asm_bytes: 1000,
+            model: Some(ModelStats {
+                shape: Some(crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true }),
+                estimate: Some(crate::cost_model::estimate(
+                    &crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true },
+                    2,
+                    2,
+                )),
+                whole_reason: None,
+            }),
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
+        }
+        for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {
+            assert!(v["model"]["shape"].get(key).is_some(), "{key}");
+        }
+        for key in ["partitions", "stock_ms", "mtpc_ms", "tail_ms"] {
+            assert!(v["model"]["estimate"].get(key).is_some(), "{key}");
         }
         for key in ["index", "functions", "instructions", "held_instructions", "opt_ms", "codegen_ms", "jobs_unix_ms"] {
             assert!(v["parts"][0].get(key).is_some(), "{key}");

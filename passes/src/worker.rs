@@ -13,6 +13,8 @@
 //! gave this process (its host thread waits meanwhile), or a token taken
 //! from the jobserver and given back when the job ends. So `make -jN`
 //! never runs more than N jobs' worth of threads, whatever `MTPC_THREADS` is.
+//! Without a jobserver, a job runs holding one of the slots that every
+//! mtpc compile of this user on the machine shares (`machine_slots`).
 //!
 //! When the thread that submits jobs records a time trace (`-ftime-trace`),
 //! each job records one on its worker thread too, which the host writes
@@ -24,6 +26,7 @@ use crossbeam_channel::{unbounded, Sender};
 use once_cell::sync::OnceCell;
 
 use crate::ir::time_trace::{self, ThreadTrace};
+use crate::machine_slots::{MachineSlot, MachineSlots};
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -35,14 +38,22 @@ pub struct Pool {
     size: usize,
 }
 
-/// Where a job's permission to run comes from: the slot make gave this
-/// process, or tokens that the jobserver helper thread reads for waiting
-/// jobs. A job waits for whichever comes first, so it never depends on a
-/// token alone (the job holding the process's slot always ends and frees
-/// it), and a token that arrives when no job waits goes straight back.
-struct Slots {
+/// Where a job's permission to run comes from.
+enum Slots {
+    /// Nothing but the pool's size limits the jobs.
+    Unlimited,
+    Jobserver(JobserverSlots),
+    Machine(MachineSlots),
+}
+
+/// Under a jobserver: the slot make gave this process, or tokens that the
+/// jobserver helper thread reads for waiting jobs. A job waits for
+/// whichever comes first, so it never depends on a token alone (the job
+/// holding the process's slot always ends and frees it), and a token that
+/// arrives when no job waits goes straight back.
+struct JobserverSlots {
     state: Arc<(Mutex<SlotState>, Condvar)>,
-    helper: Option<jobserver::HelperThread>,
+    helper: jobserver::HelperThread,
 }
 
 struct SlotState {
@@ -59,9 +70,11 @@ struct SlotState {
 /// Permission to run one job; given back when dropped.
 enum Slot<'a> {
     Unlimited,
-    Implicit(&'a Slots),
+    Implicit(&'a JobserverSlots),
     /// Holding the token is the point; dropping it gives it back to make.
     Token(#[allow(dead_code)] jobserver::Acquired),
+    /// Likewise: dropping it frees the machine-wide slot.
+    Machine(#[allow(dead_code)] MachineSlot),
 }
 
 fn lock(m: &Mutex<SlotState>) -> std::sync::MutexGuard<'_, SlotState> {
@@ -69,19 +82,47 @@ fn lock(m: &Mutex<SlotState>) -> std::sync::MutexGuard<'_, SlotState> {
 }
 
 impl Slots {
-    fn from_env() -> Slots {
+    /// The jobserver if make passed one, else the machine-wide slots.
+    fn from_env() -> Result<Slots, String> {
         // SAFETY: the descriptors named in MAKEFLAGS are checked to be pipes
         // before use (check_pipe), as make passes them.
         let client = unsafe { jobserver::Client::from_env_ext(true) }.client.ok();
-        Slots::with_jobserver(client)
+        if let Some(slots) = client.and_then(JobserverSlots::new) {
+            log::debug!("using the make jobserver");
+            return Ok(Slots::Jobserver(slots));
+        }
+        Ok(match MachineSlots::from_env()? {
+            Some(machine) => {
+                log::debug!("no jobserver: sharing {} partition slots with the machine's other compiles", machine.limit());
+                Slots::Machine(machine)
+            }
+            None => Slots::Unlimited,
+        })
     }
 
-    fn with_jobserver(client: Option<jobserver::Client>) -> Slots {
+    fn take(&self) -> Slot<'_> {
+        match self {
+            Slots::Unlimited => Slot::Unlimited,
+            Slots::Jobserver(jobserver) => jobserver.take(),
+            Slots::Machine(machine) => match machine.take() {
+                Ok(slot) => Slot::Machine(slot),
+                Err(e) => {
+                    static WARNED: std::sync::Once = std::sync::Once::new();
+                    WARNED.call_once(|| log::warn!("cannot take a machine-wide partition slot ({e}); running this job without"));
+                    Slot::Unlimited
+                }
+            },
+        }
+    }
+}
+
+impl JobserverSlots {
+    fn new(client: jobserver::Client) -> Option<JobserverSlots> {
         let state = Arc::new((
             Mutex::new(SlotState { implicit_free: true, spare: Vec::new(), waiting: 0, requested: 0, broken: false }),
             Condvar::new(),
         ));
-        let helper = client.and_then(|client| {
+        let helper = {
             let shared = state.clone();
             let helper = client.into_helper_thread(move |token| {
                 let (m, cv) = &*shared;
@@ -97,16 +138,13 @@ impl Slots {
                 }
                 cv.notify_all();
             });
-            helper.map_err(|e| log::warn!("cannot use the make jobserver ({e})")).ok()
-        });
-        if helper.is_some() {
-            log::debug!("using the make jobserver");
-        }
-        Slots { state, helper }
+            helper.map_err(|e| log::warn!("cannot use the make jobserver ({e})")).ok()?
+        };
+        Some(JobserverSlots { state, helper })
     }
 
     fn take(&self) -> Slot<'_> {
-        let Some(helper) = &self.helper else { return Slot::Unlimited };
+        let helper = &self.helper;
         let (m, cv) = &*self.state;
         let mut s = lock(m);
         s.waiting += 1;
@@ -150,14 +188,15 @@ impl Drop for Slot<'_> {
 /// `MTPC_THREADS` is invalid.
 pub fn pool() -> Result<&'static Pool, String> {
     static POOL: OnceCell<Result<Pool, String>> = OnceCell::new();
-    POOL.get_or_init(|| crate::options::threads_from_env().map(Pool::new)).as_ref().map_err(Clone::clone)
+    POOL.get_or_init(|| {
+        let size = crate::options::threads_from_env()?;
+        Ok(Pool::with_slots(size, Slots::from_env()?))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
 }
 
 impl Pool {
-    fn new(size: usize) -> Pool {
-        Pool::with_slots(size, Slots::from_env())
-    }
-
     fn with_slots(size: usize, slots: Slots) -> Pool {
         let (jobs, queue) = unbounded::<Job>();
         let slots = Arc::new(slots);
@@ -261,15 +300,13 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn no_jobserver() -> Slots {
-        Slots::with_jobserver(None)
+        Slots::Unlimited
     }
 
-    /// Runs 12 short jobs on `pool`, at most `limit` of them submitted at
-    /// once, and returns how many ran at the same time at most.
-    fn peak_concurrency(pool: &Pool, limit: usize) -> usize {
-        let running = Arc::new(AtomicUsize::new(0));
-        let peak = Arc::new(AtomicUsize::new(0));
-        let jobs: Vec<_> = (0..12)
+    /// `n` short jobs that count how many of them run at once (`running`)
+    /// and record the most (`peak`).
+    fn counted_jobs(n: usize, running: &Arc<AtomicUsize>, peak: &Arc<AtomicUsize>) -> Vec<impl FnOnce() -> Result<(), String> + Send + 'static> {
+        (0..n)
             .map(|_| {
                 let (running, peak) = (running.clone(), peak.clone());
                 move || {
@@ -280,8 +317,15 @@ mod tests {
                     Ok(())
                 }
             })
-            .collect();
-        pool.run(jobs, limit);
+            .collect()
+    }
+
+    /// Runs 12 short jobs on `pool`, at most `limit` of them submitted at
+    /// once, and returns how many ran at the same time at most.
+    fn peak_concurrency(pool: &Pool, limit: usize) -> usize {
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        pool.run(counted_jobs(12, &running, &peak), limit);
         peak.load(Ordering::SeqCst)
     }
 
@@ -290,8 +334,27 @@ mod tests {
         // A jobserver with one token: the process's slot plus that token,
         // so at most 2 jobs at once on a pool of 4.
         let client = jobserver::Client::new(1).unwrap();
-        let pool = Pool::with_slots(4, Slots::with_jobserver(Some(client)));
+        let pool = Pool::with_slots(4, Slots::Jobserver(JobserverSlots::new(client).unwrap()));
         assert_eq!(peak_concurrency(&pool, 12), 2);
+    }
+
+    #[test]
+    fn machine_slots_bound_the_jobs_of_several_pools_at_once() {
+        // Two pools of 3 threads (two compiles' views) sharing 2 slots.
+        let dir = std::env::temp_dir().join(format!("mtpc-worker-slots-{}", std::process::id()));
+        let pools: Vec<Pool> = (0..2)
+            .map(|_| Pool::with_slots(3, Slots::Machine(MachineSlots::at(dir.clone(), 2).unwrap())))
+            .collect();
+        let running = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        std::thread::scope(|scope| {
+            for pool in &pools {
+                let jobs = counted_jobs(9, &running, &peak);
+                scope.spawn(move || pool.run(jobs, 3));
+            }
+        });
+        assert_eq!(peak.load(Ordering::SeqCst), 2, "two jobs at once across both pools, never more");
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -62,6 +62,8 @@ pub struct ParallelRequest {
     /// 0: the pool's size.
     pub threads: u64,
     pub min_size: u64,
+    /// 1: the cost model decides (no partition count or minimum size given).
+    pub cost_model: i32,
 }
 
 impl ParallelRequest {

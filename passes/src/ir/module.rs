@@ -164,6 +164,12 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
+    /// The module has compile units (debug info or line tables).
+    pub fn has_debug_info(&self) -> bool {
+        // SAFETY: a lookup by name; an absent node counts 0 operands.
+        unsafe { LLVMGetNamedMetadataNumOperands(self.raw, c"llvm.dbg.cu".as_ptr()) > 0 }
+    }
+
     pub fn verify(&self) -> Result<(), String> {
         let mut msg = std::ptr::null_mut();
         // SAFETY: ReturnStatus only reports, never aborts.

@@ -1,0 +1,279 @@
+//! Whether splitting a module pays, and into how many partitions.
+//!
+//! A compile with mtpc does the stock back end's work in partitions, on
+//! the worker threads, and adds a serial tail: the split (serializing the
+//! module, planning), then the partitions' assembly text merged, checked
+//! and assembled once more by the host. Stock does neither. So a module
+//! gains only if its back end is long enough for the parallel phase to
+//! save more than the tail costs; data-heavy modules (whose text is large
+//! and whose back end is short) and unoptimized compiles (`-O0`: a fast
+//! back end, and more text per instruction) do not.
+//!
+//! The model estimates both compiles from the module's shape (its code and
+//! data, its largest indivisible group, the optimization level, debug
+//! info), with per-unit costs measured on the benchmark corpora
+//! (`bench/cost_model.py` fits them from `MTPC_STATS` of real compiles and
+//! prints how well they predict; the README has the table). It asks for a
+//! margin: a module is split only if the estimate gains at least
+//! [`REQUIRED_GAIN`] of the stock back end, so that an error of the model
+//! costs a missed gain rather than a slower compile.
+
+use serde::Serialize;
+
+/// What the model knows of a module.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ModuleShape {
+    /// IR instructions of the function bodies (debug intrinsics aside).
+    pub instructions: u64,
+    /// Bytes of the initializers of the variables the module defines.
+    pub data_bytes: u64,
+    /// Instructions of the largest group the plan cannot divide (a large
+    /// function with what must stay with it).
+    pub largest_group: u64,
+    /// The module has compile units (`-g` or line tables).
+    pub debug_info: bool,
+    /// Compiled at `-O1` or above (`-O0`: unoptimized).
+    pub optimized: bool,
+}
+
+/// Per-unit costs, measured (see the module comment). Times in
+/// microseconds; text in bytes of assembly.
+#[derive(Clone, Copy, Debug)]
+struct Coefficients {
+    /// The stock back end (optimization and code generation) per IR instruction.
+    backend_us_per_instruction: f64,
+    /// ... per byte of initialized data.
+    backend_us_per_data_byte: f64,
+    /// Assembly text per IR instruction.
+    text_per_instruction: f64,
+    /// Assembly text per byte of initialized data (`.byte`/`.short` lines).
+    text_per_data_byte: f64,
+    /// The split's own work per IR instruction (serialize, plan).
+    split_us_per_instruction: f64,
+    /// Merging, checking and assembling the text again, per byte.
+    tail_us_per_text_byte: f64,
+    /// With `-g`: how much longer the back end takes, how much more text
+    /// each instruction gives, how much longer the split takes.
+    debug_backend_factor: f64,
+    debug_text_factor: f64,
+    debug_split_factor: f64,
+    /// Total partition work over the stock back end at 2 partitions (the
+    /// copies each partition optimizes, building it from bitcode), and
+    /// what each further partition adds.
+    inflation_at_two: f64,
+    inflation_per_partition: f64,
+}
+
+/// `-O1` and above, measured with `python3 bench/cost_model.py` (medians
+/// over sqlite3, DuckDB's two files, HarfBuzz and tree-sitter, 2026-11-24).
+const OPTIMIZED: Coefficients = Coefficients {
+    backend_us_per_instruction: 75.0,
+    backend_us_per_data_byte: 0.1,
+    text_per_instruction: 27.0,
+    text_per_data_byte: 4.3,
+    split_us_per_instruction: 1.4,
+    tail_us_per_text_byte: 0.086,
+    debug_backend_factor: 1.27,
+    debug_text_factor: 8.0,
+    debug_split_factor: 1.8,
+    inflation_at_two: 1.05,
+    inflation_per_partition: 0.02,
+};
+
+/// `-O0`: a fast back end, more text per instruction, and building each
+/// partition from bitcode weighs as much as its code generation.
+const UNOPTIMIZED: Coefficients = Coefficients {
+    backend_us_per_instruction: 5.0,
+    backend_us_per_data_byte: 0.05,
+    text_per_instruction: 90.0,
+    text_per_data_byte: 4.3,
+    split_us_per_instruction: 1.1,
+    tail_us_per_text_byte: 0.08,
+    debug_backend_factor: 1.5,
+    debug_text_factor: 2.2,
+    debug_split_factor: 2.3,
+    inflation_at_two: 1.8,
+    inflation_per_partition: 0.05,
+};
+
+/// A split must save at least this fraction of the stock back end.
+pub const REQUIRED_GAIN: f64 = 0.10;
+
+/// The model's estimate of one way to compile a module.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    pub partitions: u32,
+    /// Stock: optimization and code generation of the whole module.
+    pub stock_ms: f64,
+    /// mtpc: the split, the partitions on the threads, the serial tail.
+    pub mtpc_ms: f64,
+    /// What the tail (merge, check, the host's assembly) takes of that.
+    pub tail_ms: f64,
+}
+
+impl Estimate {
+    /// The stock time saved, as a fraction of it (negative: slower).
+    pub fn gain(&self) -> f64 {
+        if self.stock_ms <= 0.0 {
+            return 0.0;
+        }
+        1.0 - self.mtpc_ms / self.stock_ms
+    }
+}
+
+/// What to do with a module.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Split into this many partitions.
+    Split(u32),
+    /// Compile it whole: splitting would not pay (the reason, for the log).
+    Whole(String),
+}
+
+fn coefficients(shape: &ModuleShape) -> Coefficients {
+    if shape.optimized {
+        OPTIMIZED
+    } else {
+        UNOPTIMIZED
+    }
+}
+
+/// Estimates the stock compile and mtpc's with `partitions` on `threads`.
+pub fn estimate(shape: &ModuleShape, partitions: u32, threads: usize) -> Estimate {
+    let c = coefficients(shape);
+    let instructions = shape.instructions as f64;
+    let debug = |factor: f64| if shape.debug_info { factor } else { 1.0 };
+    let stock_us = instructions * c.backend_us_per_instruction * debug(c.debug_backend_factor)
+        + shape.data_bytes as f64 * c.backend_us_per_data_byte;
+    let text = instructions * c.text_per_instruction * debug(c.debug_text_factor) + shape.data_bytes as f64 * c.text_per_data_byte;
+    let tail_us = text * c.tail_us_per_text_byte;
+    let split_us = instructions * c.split_us_per_instruction * debug(c.debug_split_factor);
+    let partitions = partitions.max(1);
+    let inflation = c.inflation_at_two + c.inflation_per_partition * f64::from(partitions.saturating_sub(2));
+    let lanes = (partitions as usize).min(threads.max(1)) as f64;
+    // The largest group is compiled by one thread, whatever the rest does.
+    let largest_share = if instructions > 0.0 { (shape.largest_group as f64 / instructions).min(1.0) } else { 1.0 };
+    let parallel_us = (stock_us * inflation / lanes).max(stock_us * largest_share);
+    Estimate {
+        partitions,
+        stock_ms: stock_us / 1e3,
+        mtpc_ms: (split_us + parallel_us + tail_us) / 1e3,
+        tail_ms: tail_us / 1e3,
+    }
+}
+
+/// Decides how to compile a module the plan could split into up to
+/// `planned` partitions, with `threads` threads: the count (from 2 to
+/// `planned`) the model expects to be fastest, if it gains at least
+/// [`REQUIRED_GAIN`].
+pub fn decide(shape: &ModuleShape, planned: u32, threads: usize) -> (Verdict, Estimate) {
+    let best = (2..=planned.max(2))
+        .map(|p| estimate(shape, p, threads))
+        .min_by(|a, b| a.mtpc_ms.total_cmp(&b.mtpc_ms))
+        .expect("at least one candidate");
+    if planned < 2 || threads < 2 {
+        return (Verdict::Whole("one partition or one thread".into()), best);
+    }
+    if best.gain() < REQUIRED_GAIN {
+        let why = format!(
+            "splitting does not pay (estimated {:.0} ms with {} partitions against {:.0} ms whole, of which {:.0} ms assembling the text)",
+            best.mtpc_ms, best.partitions, best.stock_ms, best.tail_ms
+        );
+        return (Verdict::Whole(why), best);
+    }
+    (Verdict::Split(best.partitions), best)
+}
+
+/// Why no module at all gains from a split when compiled this way, if
+/// none does. Every cost is linear in the module's size, so the best case
+/// (code only, nothing indivisible, as many partitions as threads) decides
+/// for every module: a compile that cannot gain skips reading its module.
+pub fn never_pays(optimized: bool, debug_info: bool, threads: usize) -> Option<String> {
+    let best_case = ModuleShape { instructions: 1_000_000, data_bytes: 0, largest_group: 0, debug_info, optimized };
+    let planned = u32::try_from(threads).unwrap_or(u32::MAX);
+    let (verdict, estimate) = decide(&best_case, planned, threads);
+    matches!(verdict, Verdict::Whole(_)).then(|| {
+        format!(
+            "splitting does not pay at {}{} (even for code alone, the partitions' text takes longer to assemble again than they save: estimated {:+.0} % time)",
+            if optimized { "this optimization level" } else { "-O0" },
+            if debug_info { " with debug info" } else { "" },
+            -100.0 * estimate.gain()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// sqlite3's amalgamation as the model sees it at -O2 (from MTPC_STATS).
+    fn sqlite3() -> ModuleShape {
+        ModuleShape { instructions: 285_138, data_bytes: 64_512, largest_group: 66_229, debug_info: false, optimized: true }
+    }
+
+    /// tree-sitter's generated C++ parser: 3.3 MB of tables, little code.
+    fn parser_tables() -> ModuleShape {
+        ModuleShape { instructions: 26_521, data_bytes: 3_307_492, largest_group: 19_457, debug_info: false, optimized: true }
+    }
+
+    #[test]
+    fn a_large_optimized_module_is_split_with_or_without_debug_info() {
+        assert_eq!(decide(&sqlite3(), 2, 2).0, Verdict::Split(2));
+        let with_g = ModuleShape { debug_info: true, ..sqlite3() };
+        let (verdict, estimate) = decide(&with_g, 2, 2);
+        assert_eq!(verdict, Verdict::Split(2));
+        // The text of -g is assembled again: the tail weighs more.
+        assert!(estimate.tail_ms > 2.0 * estimate_of(&sqlite3()).tail_ms);
+    }
+
+    fn estimate_of(shape: &ModuleShape) -> Estimate {
+        estimate(shape, 2, 2)
+    }
+
+    #[test]
+    fn unoptimized_compiles_stay_whole() {
+        for debug_info in [false, true] {
+            let o0 = ModuleShape { debug_info, optimized: false, ..sqlite3() };
+            let (verdict, estimate) = decide(&o0, 2, 2);
+            assert!(matches!(verdict, Verdict::Whole(_)), "-O0 (debug {debug_info}): {estimate:?}");
+            assert!(estimate.mtpc_ms > estimate.stock_ms, "slower than whole: {estimate:?}");
+        }
+    }
+
+    #[test]
+    fn no_module_pays_at_o0_and_any_may_when_optimized() {
+        for debug_info in [false, true] {
+            let reason = never_pays(false, debug_info, 2).expect("-O0 never pays");
+            assert!(reason.contains("does not pay at -O0"), "{reason}");
+            assert!(never_pays(false, debug_info, 64).is_some(), "not with more threads either");
+            assert_eq!(never_pays(true, debug_info, 2), None);
+        }
+    }
+
+    #[test]
+    fn a_module_of_data_stays_whole() {
+        let (verdict, _) = decide(&parser_tables(), 2, 2);
+        let Verdict::Whole(reason) = verdict else { panic!("tables split: {verdict:?}") };
+        assert!(reason.contains("does not pay"), "{reason}");
+    }
+
+    #[test]
+    fn one_thread_or_one_partition_stays_whole() {
+        assert!(matches!(decide(&sqlite3(), 2, 1).0, Verdict::Whole(_)));
+        assert!(matches!(decide(&sqlite3(), 1, 8).0, Verdict::Whole(_)));
+    }
+
+    #[test]
+    fn the_largest_group_bounds_what_more_partitions_gain() {
+        // A module that is mostly one function gains little from threads.
+        let one_function = ModuleShape { largest_group: 270_000, ..sqlite3() };
+        assert!(matches!(decide(&one_function, 2, 2).0, Verdict::Whole(_)));
+        // Beyond the lanes that can run at once, partitions only add work.
+        let (verdict, _) = decide(&sqlite3(), 16, 4);
+        assert_eq!(verdict, Verdict::Split(4));
+        // With enough threads, the largest group (23 % of sqlite3) is the
+        // bound: more than 5 partitions gain nothing.
+        let Verdict::Split(n) = decide(&sqlite3(), 64, 64).0 else { panic!() };
+        assert!((4..=6).contains(&n), "{n} partitions");
+    }
+}
