@@ -114,15 +114,8 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
             true
         }
         Ok(Ok(Outcome::NotSplit)) => false,
-        Ok(Ok(Outcome::Whole(stats))) => {
-            let reason = stats.model.as_ref().and_then(|m| m.whole_reason.clone()).unwrap_or_default();
-            log::info!("{}: {reason}; mtpc leaves it to the host, whole", stats.module);
-            crate::stats::record(&stats);
-            false
-        }
-        Ok(Ok(Outcome::InvalidInput(stats))) => {
-            let reason = stats.fallback_reason.clone().unwrap_or_default();
-            log::info!("{}: {reason}; mtpc leaves it to the host, whole", stats.module);
+        Ok(Ok(Outcome::Whole(stats) | Outcome::InvalidInput(stats))) => {
+            log::info!("{}: {}; mtpc leaves it to the host, whole", stats.module, stats.whole_reason().unwrap_or_default());
             crate::stats::record(&stats);
             false
         }

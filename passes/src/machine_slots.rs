@@ -108,6 +108,8 @@ impl MachineSlots {
         }
     }
 
+    /// Opens slot `k`'s file afresh: `flock` belongs to the open file, so
+    /// one `File` shared by two jobs of this process would let both hold it.
     fn try_take(&self, k: usize) -> std::io::Result<Option<MachineSlot>> {
         let file = OpenOptions::new()
             .read(true)

@@ -29,7 +29,6 @@ use crate::module_facts::{Linkage, ModuleFacts};
 use crate::odr_copies::{self, EmitterChoice};
 use crate::options::{ParallelOptions, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
-use crate::partition_plan::PartitionPlan;
 use crate::split;
 use crate::stats::{elapsed_ms as ms, ModelStats, ModuleStats, PartitionStats};
 
@@ -95,31 +94,32 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         min_size: opts.min_size,
         out: None,
     };
+    // Left whole by the cost model: the host compiles the module as usual.
+    let whole = |model: ModelStats, instructions: u64| {
+        let elapsed = ms(start);
+        let model = Some(model);
+        Outcome::Whole(ModuleStats { module: module_name.clone(), partitions: 1, threads, instructions, split_ms: elapsed, wall_ms: elapsed, model, ..ModuleStats::default() })
+    };
     // Settings under which no module gains are known before reading it.
-    let debug_info = module.has_debug_info();
-    let decided_by_settings = || cost_model::never_pays(opts.level != OptLevel::O0, debug_info, threads);
-    if let Some(why) = (opts.cost_model && threads > 1).then(decided_by_settings).flatten() {
-        let model = ModelStats { shape: None, estimate: None, whole_reason: Some(why) };
-        return Ok(Outcome::Whole(ModuleStats { module: module_name, partitions: 1, threads, model: Some(model), ..ModuleStats::default() }));
+    let (optimized, debug_info) = (opts.level != OptLevel::O0, module.has_debug_info());
+    if let Some(why) = (opts.cost_model && threads > 1).then(|| cost_model::never_pays(optimized, debug_info, threads)).flatten() {
+        return Ok(whole(ModelStats { shape: None, estimate: None, whole_reason: Some(why) }, 0));
     }
     // The cost model sizes the plan (to 1: whole) unless the user did.
     let mut model = None;
-    let sizing = |facts: &ModuleFacts, plan: &PartitionPlan| {
-        if plan.partitions < 2 {
-            return plan.partitions;
-        }
+    let sizing = |facts: &ModuleFacts, largest_group: u64, requested: u32| {
         let shape = ModuleShape {
             instructions: facts.total_instructions(),
             data_bytes: facts.data_bytes(),
-            largest_group: plan.largest_group,
+            largest_group,
             debug_info,
-            optimized: opts.level != OptLevel::O0,
+            optimized,
         };
         // Estimated whatever decides, so that the stats can check the model
-        // (a forced split: the estimate of that split).
+        // (a forced split: the estimate of the count asked for).
         let (verdict, estimate) = match opts.cost_model {
-            true => cost_model::decide(&shape, plan.partitions, threads),
-            false => (Verdict::Split(plan.partitions), cost_model::estimate(&shape, plan.partitions, threads)),
+            true => cost_model::decide(&shape, requested, threads),
+            false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads)),
         };
         let (partitions, whole_reason) = match verdict {
             Verdict::Split(n) => (n, None),
@@ -136,16 +136,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let partitions = plan.partitions.partitions;
     if partitions < 2 {
         return Ok(match model {
-            Some(model) if model.whole_reason.is_some() => Outcome::Whole(ModuleStats {
-                module: module_name,
-                partitions: 1,
-                threads,
-                instructions: plan.facts.total_instructions(),
-                split_ms: ms(start),
-                wall_ms: ms(start),
-                model: Some(model),
-                ..ModuleStats::default()
-            }),
+            Some(model) if model.whole_reason.is_some() => whole(model, plan.facts.total_instructions()),
             _ => Outcome::NotSplit,
         });
     }

@@ -57,17 +57,13 @@ pub struct PartitionPlan {
     pub owner: Vec<Option<u32>>,
     /// Cost (instructions) owned by each partition.
     pub cost: Vec<u64>,
-    /// Instructions of the largest group, which no plan divides (the
-    /// cost model's bound on what more partitions can gain).
-    pub largest_group: u64,
 }
 
 impl PartitionPlan {
     /// Everything in the primary partition: what `min-size` gives small modules.
     pub fn single(facts: &ModuleFacts) -> Self {
         let owner = facts.globals.iter().map(|g| owns_a_definition(g).then_some(0)).collect();
-        let total = facts.total_instructions();
-        PartitionPlan { partitions: 1, owner, cost: vec![total], largest_group: total }
+        PartitionPlan { partitions: 1, owner, cost: vec![facts.total_instructions()] }
     }
 }
 
@@ -77,12 +73,24 @@ fn owns_a_definition(g: &crate::module_facts::GlobalFacts) -> bool {
 
 /// Plans `requested` partitions (fewer if the module has fewer units).
 pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
+    plan_sized(facts, requested, |_| requested)
+}
+
+/// [`plan`], where `sizing` may lower the count once the groups are known:
+/// it is given the instructions of the largest group, which no plan
+/// divides (what bounds the gain of more partitions), and returns the
+/// count to plan (1: the module stays whole).
+pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) -> u32) -> PartitionPlan {
     if requested <= 1 || facts.globals.is_empty() {
         return PartitionPlan::single(facts);
     }
     let cg = CallGraph::build(facts);
     let groups = GroupGraph::build(facts, &cg);
     if groups.count() == 0 {
+        return PartitionPlan::single(facts);
+    }
+    let requested = sizing(groups.code.iter().copied().max().unwrap_or(0)).min(requested);
+    if requested <= 1 {
         return PartitionPlan::single(facts);
     }
     let children = groups.dominator_tree();
@@ -114,8 +122,7 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
             cost[*p as usize] += u64::from(facts.globals[i].instructions);
         }
     }
-    let largest_group = groups.code.iter().copied().max().unwrap_or(0);
-    PartitionPlan { partitions, owner, cost, largest_group }
+    PartitionPlan { partitions, owner, cost }
 }
 
 /// The groups (see [`groups`]) and the references between them.

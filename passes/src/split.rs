@@ -84,15 +84,17 @@ impl Split {
 /// where it is used: while it is split ([`write_partitions`]) or before it
 /// is annotated ([`annotate`]).
 pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions, content_digest: impl FnOnce() -> u64) -> Result<Split, SplitError> {
-    plan_module_sized(module, opts, |_, plan| plan.partitions, content_digest)
+    plan_module_sized(module, opts, |_, _, requested| requested, content_digest)
 }
 
-/// [`plan_module`], where `sizing` may lower the partition count once the
-/// plan is known (to 1: the module stays whole), as the cost model does.
+/// [`plan_module`], where `sizing` may lower the partition count, as the
+/// cost model does: given the module, its largest group's instructions
+/// and the count asked for, it returns the count to plan (1: whole). See
+/// [`partition_plan::plan_sized`].
 pub fn plan_module_sized(
     module: &ModuleRef<'_>,
     opts: &SplitOptions,
-    sizing: impl FnOnce(&ModuleFacts, &PartitionPlan) -> u32,
+    sizing: impl FnOnce(&ModuleFacts, u64, u32) -> u32,
     content_digest: impl FnOnce() -> u64,
 ) -> Result<Split, SplitError> {
     let start = Instant::now();
@@ -101,11 +103,7 @@ pub fn plan_module_sized(
     log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
     let requested = opts.partitions_for(facts.total_instructions());
     let t = Instant::now();
-    let mut partitions = partition_plan::plan(&facts, requested);
-    let sized = sizing(&facts, &partitions);
-    if sized < partitions.partitions {
-        partitions = partition_plan::plan(&facts, sized);
-    }
+    let partitions = partition_plan::plan_sized(&facts, requested, |largest_group| sizing(&facts, largest_group, requested));
     log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
     if partitions.partitions > 1 {
         facts.content_digest = content_digest();

@@ -53,6 +53,14 @@ pub struct ModuleStats {
     pub parts: Vec<PartitionStats>,
 }
 
+impl ModuleStats {
+    /// Why the module was left whole: the failure's reason, or the cost model's.
+    pub fn whole_reason(&self) -> Option<&str> {
+        let model_reason = || self.model.as_ref().and_then(|m| m.whole_reason.as_deref());
+        self.fallback_reason.as_deref().or_else(model_reason)
+    }
+}
+
 /// The cost model's view of a module (`cost_model`), to check it against
 /// the times measured.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -96,6 +104,7 @@ mod tests {
 
     #[test]
     fn serializes_the_documented_fields() {
+        let shape = crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true };
         let s = ModuleStats {
             module: "m.c".into(),
             partitions: 2,
@@ -109,15 +118,7 @@ mod tests {
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
-            model: Some(ModelStats {
-                shape: Some(crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true }),
-                estimate: Some(crate::cost_model::estimate(
-                    &crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true },
-                    2,
-                    2,
-                )),
-                whole_reason: None,
-            }),
+            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), whole_reason: None }),
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
