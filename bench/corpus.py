@@ -9,7 +9,7 @@ import json
 import os
 import tarfile
 
-from harness import PROGRAMS_DIR, ROOT, SQLITE_DEFINES, run
+from harness import PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, ROOT, SQLITE_DEFINES, quickjs_dir, run
 
 CACHE = os.environ.get("MTPC_CORPUS_CACHE",
                        os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "mtpc-corpus"))
@@ -101,17 +101,36 @@ def tree_sitter_cpp():
                 ["-I" + src])
 
 
+def quickjs(scale):
+    """QuickJS 2021-03-27's engine, quickjs.c: 54,000 lines in one file (an
+    interpreter, a parser and compiler to bytecode, and the built-in
+    library), and a workload running a JavaScript script through it
+    (tests/programs/quickjs_workload.c, linked with the engine's other
+    files built by stock clang)."""
+    src = quickjs_dir()
+    flags = QUICKJS_FLAGS + ["-I" + src]
+    workload = Workload([os.path.join(PROGRAMS_DIR, "quickjs_workload.c")]
+                        + [os.path.join(src, f) for f in QUICKJS_OTHER_SOURCES], [str(scale)], ["-lm", "-lpthread"],
+                        ["-w"] + flags)
+    return Unit("quickjs", "C JavaScript engine, one 54k-line file (libquickjs-sys 0.10.0)",
+                os.path.join(src, "quickjs.c"), False, flags, workload)
+
+
+# Scale of the QuickJS workload (about 2 s stock on this machine).
+QUICKJS_SCALE = 2
+
 # Shaping rounds of the HarfBuzz workload (about 2 s stock on this machine).
 HARFBUZZ_ITERATIONS = 5
 
-SELECTIONS = ("sqlite3", "sqlite3-default", "duckdb", "harfbuzz", "tree-sitter")
+SELECTIONS = ("sqlite3", "sqlite3-default", "duckdb", "harfbuzz", "tree-sitter", "quickjs")
 
 
 def corpus(selection, rows):
     """The units of `selection`: all (every one but sqlite3-default, which
     only the inlining measurement uses), or one of SELECTIONS."""
     parts = {"sqlite3": lambda: [sqlite3(rows)], "sqlite3-default": lambda: [sqlite3_default()], "duckdb": duckdb,
-             "harfbuzz": lambda: [harfbuzz(HARFBUZZ_ITERATIONS)], "tree-sitter": lambda: [tree_sitter_cpp()]}
+             "harfbuzz": lambda: [harfbuzz(HARFBUZZ_ITERATIONS)], "tree-sitter": lambda: [tree_sitter_cpp()],
+             "quickjs": lambda: [quickjs(QUICKJS_SCALE)]}
     if selection == "all":
         return [unit for name in parts if name != "sqlite3-default" for unit in parts[name]()]
     return parts[selection]()

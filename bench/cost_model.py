@@ -36,7 +36,7 @@ sys.path.insert(0, HERE)
 import configs  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
 from harness import PLUGIN  # noqa: E402
-from measure import run_steps  # noqa: E402
+from measure import clean_env, run_steps, take_stats_lines  # noqa: E402
 
 LEVELS = {"O0": ["-O0"], "O0g": ["-O0", "-g"], "O2": ["-O2"], "O2g": ["-O2", "-g"]}
 
@@ -45,18 +45,8 @@ def flags(unit, level):
     return LEVELS[level] + ["-w"] + unit.flags
 
 
-def clean_env(**extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MTPC_")}
-    env.update(extra)
-    return env
-
-
 def read_stats(path):
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        lines = [json.loads(x) for x in f if x.strip()]
-    os.remove(path)
+    lines = take_stats_lines(path)
     return lines[-1] if lines else None
 
 

@@ -13,6 +13,27 @@ class BuildFailed(Exception):
     pass
 
 
+def clean_env(**extra):
+    """The environment without any MTPC_* setting of the caller's, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MTPC_")}
+    env.update(extra)
+    return env
+
+
+def take_stats_lines(path):
+    """The MTPC_STATS lines written to `path` (none if it does not exist);
+    the file is removed, so that the next run starts without it."""
+    if not os.path.exists(path):
+        return []
+    try:
+        with open(path) as f:
+            return [json.loads(line) for line in f if line.strip()]
+    except ValueError as e:
+        raise BuildFailed("%s: not MTPC_STATS lines (%s)" % (path, e))
+    finally:
+        os.remove(path)
+
+
 class Measured:
     def __init__(self, wall, cpu, rss_mib):
         self.wall, self.cpu, self.rss_mib = wall, cpu, rss_mib

@@ -8,6 +8,11 @@ scheduled on the cores: on c cores its wall time is
     serial + makespan(partition times, c)
 with the partitions handed out longest first, as mtpc starts their jobs
 (largest first, by the instructions each holds).
+
+No number of cores makes a compile faster than its critical path (bound):
+what runs outside the pass (the front end, the host assembling the merged
+text, process exit), the pass's serial steps, and the largest unit the
+plan cannot divide, optimized and compiled alone.
 """
 import heapq
 import statistics
@@ -50,6 +55,40 @@ def summarize(runs):
     return serial, parts
 
 
+def serial_tail(wall, front_end, stats_line):
+    """The serial tail of a compile: everything serial but the front end (the
+    split, the merge, the check, the host assembling the merged text,
+    process exit)."""
+    return serial_seconds(wall, stats_line) - front_end
+
+
+def largest_unit_seconds(stats_line):
+    """Optimization and code generation of the largest unit the plan cannot
+    divide (a function with the callees it must keep, or a COMDAT group),
+    from a run with so many partitions that it has one of its own: the
+    partition that owns the most instructions, its time scaled down to the
+    unit's share of what it owns if it owns more."""
+    largest = stats_line["model"]["shape"]["largest_group"]
+    part = max(stats_line["parts"], key=lambda p: p["instructions"])
+    seconds = (part["build_ms"] + part["opt_ms"] + part["codegen_ms"]) / 1e3
+    return seconds * min(1.0, largest / max(1, part["instructions"]))
+
+
+def bound(front_end, runs):
+    """The critical-path bound of function-level splitting, from (wall,
+    stats line) runs with several partition counts: the front end, the
+    largest indivisible unit alone (from the run with the most partitions),
+    and the smallest serial tail seen. An estimate, not a proof: the unit's
+    time is its share of its partition's, and the check of the merged text
+    (on the pool, after the partitions) is counted as serial; a projection
+    above it means the estimate was too high."""
+    most = max((s for _, s in runs), key=lambda s: s["partitions"])
+    unit = largest_unit_seconds(most)
+    tail = min(serial_tail(w, front_end, s) for w, s in runs)
+    return {"front_end": front_end, "largest_unit": unit, "tail": tail, "wall": front_end + unit + tail,
+            "largest_unit_instructions": most["model"]["shape"]["largest_group"]}
+
+
 def self_test():
     assert makespan([3, 3, 2, 2, 2], 2) == 7
     assert makespan([5, 1, 1], 4) == 5
@@ -58,6 +97,12 @@ def self_test():
         {"build_ms": 100, "opt_ms": 4000, "codegen_ms": 3900}, {"build_ms": 50, "opt_ms": 3000, "codegen_ms": 2950}]}
     assert abs(serial_seconds(10.0, line) - 1.3) < 1e-9
     assert abs(predict(1.3, part_seconds(line), 2) - 9.3) < 1e-9
+    line["model"], line["partitions"] = {"shape": {"largest_group": 500}}, 2
+    line["parts"][0]["instructions"], line["parts"][1]["instructions"] = 1000, 400
+    assert abs(largest_unit_seconds(line) - 4.0) < 1e-9
+    assert abs(serial_tail(10.0, 1.0, line) - 0.3) < 1e-9
+    b = bound(1.0, [(10.0, line), (11.0, line)])
+    assert abs(b["wall"] - (1.0 + 4.0 + 0.3)) < 1e-9
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ import json
 import os
 import statistics
 
+import levels
+
 README_BEGIN = "<!-- bench:begin (written by bench/suite.py --update-readme) -->"
 README_END = "<!-- bench:end -->"
 
@@ -96,19 +98,35 @@ def model_table(unit):
         return "(no model: an mtpc configuration failed)"
     stock_wall = unit["configs"]["stock"]["median"]["wall"]
     head, wall, speed, infl = ["cores"], ["wall"], ["speedup vs stock"], ["work inflation (1 thread; instructions held)"]
+    of_bound, tail = ["fraction of the bound (target at 16: 90 %)"], ["serial tail, of stock's back end (target at 16: 3 %)"]
     for n, p in sorted(mdl["predicted"].items(), key=lambda kv: int(kv[0])):
         err = 100.0 * (p["predicted"] / p["measured"] - 1)
         head.append("%s (measured)" % n)
         wall.append("%.2f s (model %.2f s, %+.1f %%)" % (p["measured"], p["predicted"], err))
         speed.append("%.2fx" % (stock_wall / p["measured"]))
         infl.append("")
+        of_bound.append("")
+        tail.append("")
+    back_end = mdl.get("stock_back_end")
     for n, p in sorted(mdl["projected"].items(), key=lambda kv: int(kv[0])):
         head.append("%s (projected)" % n)
         wall.append("%.2f s" % p["wall"])
         speed.append("%.2fx" % p["speedup"])
         infl.append("%.2fx (%.2fx)" % (p["inflation"], p.get("held", 0)))
-    rows = [head, ["---"] * len(head), wall, speed, infl]
-    return "\n".join("| " + " | ".join(r) + " |" for r in rows)
+        of_bound.append(("%.0f %%" % (100 * p["of_bound"]) + (" (above: the bound is an estimate)" if p["of_bound"] > 1 else ""))
+                        if "of_bound" in p else "")
+        tail.append("%.2f s, %.1f %%" % (p["tail"], 100 * p["tail"] / back_end) if p.get("tail") and back_end else "")
+    rows = [head, ["---"] * len(head), wall, speed, infl] + ([of_bound, tail] if "bound" in mdl else [])
+    table = "\n".join("| " + " | ".join(r) + " |" for r in rows)
+    if "bound" not in mdl:
+        return table
+    b = mdl["bound"]
+    return table + ("\n\nCritical-path bound (estimated; see bench/model.py): front end %.2f s + the largest "
+                    "indivisible unit (%d IR instructions) %.2f s + the smallest serial tail %.2f s = %.2f s, a speedup "
+                    "of at most %.2fx over stock (stock's back end: %.2f s). Each tail is what that run spent outside its "
+                    "partitions but the front end (timed alone, once per round): the split, the merge, the check, the "
+                    "host assembling the merged text, exit." % (b["front_end"], b["largest_unit_instructions"], b["largest_unit"],
+                                                     b["tail"], b["wall"], b["speedup"], back_end))
 
 
 def markdown(results):
@@ -123,6 +141,10 @@ def markdown(results):
                 "thread: their work inflation is the CPU time of that many partitions, and in brackets the "
                 "instructions the partitions hold, copies included, against the module's):"
                 % "/".join(str(c) for c in s["projection_cores"]), "", model_table(unit)]
+        if unit.get("levels"):
+            out += ["", "With mtpc's default settings (the cost model decides; %d threads), at four levels, in "
+                    "alternating rounds (at least %d; short compiles get more; speedup: median of the rounds' ratios):"
+                    % (m["cores"], s["level_rounds"]), "", levels.table(unit["levels"])]
     return "\n".join(out) + "\n"
 
 

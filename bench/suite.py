@@ -4,27 +4,33 @@ memory on real large translation units, side by side with the
 alternatives, in one run.
 
 For each unit of the corpus (sqlite3; DuckDB's two largest unity files;
-HarfBuzz's unity build; the tree-sitter C++ grammar's generated parser),
+HarfBuzz's unity build; the tree-sitter C++ grammar's generated parser;
+QuickJS's engine),
 every configuration of bench/configs.py builds the one object, in
 alternating rounds (A B C ..., A B C ...) so that drift on a shared machine
 touches all alike. Measured: wall and CPU time, work inflation (CPU / stock
 CPU), peak RSS, .text, the calls the object makes that stock's inlined
 (bench/calls.py), debug-section sizes and variable location coverage
 (llvm-dwarfdump --statistics) of a -g build of each, which must verify, and
-for sqlite3 and HarfBuzz the runtime of a workload (a SQL script, HarfBuzz's
-shaping benchmark) whose printed checksum must match stock (a mismatch
+for sqlite3, HarfBuzz and QuickJS the runtime of a workload (a SQL script,
+HarfBuzz's shaping benchmark, a JavaScript script) whose printed output
+must match stock (a mismatch
 fails that configuration), with the noise band of stock's own runs.
 mtpc's per-partition stats give the critical-path model's speedup on 4, 8,
 16 and 64 cores (bench/model.py), checked against the measured 1- and
 2-thread times; those runs are made on one thread, so their CPU time is
 the work at that many partitions, without what two threads on one machine
-slow each other down by.
+slow each other down by. With the front end timed alone they also give the
+critical-path bound (model.bound) and the serial tail at each projection.
+Last, stock against mtpc's default settings at -O0, -O0 -g, -O2 and
+-O2 -g (bench/levels.py).
 
 Writes bench/results/latest.{md,json,png}; --update-readme puts the table
 in README.md. A failed build or a wrong output stops that configuration,
 with its message in the report, and the others go on.
 
-  python3 bench/suite.py                 # everything, about 40 minutes on 2 cores
+  python3 bench/suite.py                 # everything, about 80 minutes on 2 cores
+  python3 bench/suite.py --skip-levels   # without the four levels, about 55 minutes
   python3 bench/suite.py --quick         # sqlite3 only, one round (CI smoke)
   python3 bench/suite.py --corpus duckdb --rounds 2
 """
@@ -45,10 +51,11 @@ sys.path.insert(0, HERE)
 import calls as calls_mod  # noqa: E402
 import configs as configs_mod  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
+import levels as levels_mod  # noqa: E402
 import model  # noqa: E402
 import report  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
-from measure import (BuildFailed, debug_bytes, debug_quality, defined_symbols, missing_definitions, run_steps,  # noqa: E402
+from measure import (BuildFailed, clean_env, debug_bytes, debug_quality, defined_symbols, missing_definitions, run_steps,  # noqa: E402
                      section_sizes, text_bytes, timed_run)
 
 PROJECTION_CORES = (4, 8, 16, 64)
@@ -61,6 +68,14 @@ class Progress:
     def step(self, what):
         self.done += 1
         print("[%3d/%d] %s" % (self.done, self.total, what), flush=True)
+
+    def add(self, steps):
+        """More steps than planned (more rounds for a short compile)."""
+        self.total += steps
+
+    def skip(self, steps):
+        """Planned steps that will not run (after a failure)."""
+        self.total -= steps
 
 
 def read_stats(path):
@@ -90,7 +105,14 @@ def build(config, unit, work, tag, debug=False):
 def measure_unit(unit, configs, args, progress, work):
     results = {c.name: {"label": c.label, "runs": [], "failure": None} for c in configs}
     objects = {}
+    front_end = []
     for r in range(args.rounds):
+        progress.step("%s: front end alone (-emit-llvm -disable-llvm-passes), round %d/%d" % (unit.name, r + 1, args.rounds))
+        try:
+            front_end.append(time_front_end(unit, work))
+            print("  %.2f s wall" % front_end[-1], flush=True)
+        except BuildFailed as e:
+            print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
         for c in configs:
             res = results[c.name]
             progress.step("%s: %s, round %d/%d" % (unit.name, c.label, r + 1, args.rounds))
@@ -136,11 +158,23 @@ def measure_unit(unit, configs, args, progress, work):
         progress.step("%s: %s (stats for the %d-core projection)" % (unit.name, c.label, cores))
         try:
             _, m, stats = build(c, unit, work, "projection")
-            projections[cores] = (m.cpu, stats)
+            projections[cores] = (m.wall, m.cpu, stats)
         except BuildFailed as e:
             print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
-    return {"name": unit.name, "kind": unit.kind, "configs": results,
-            "model": project(results, projections, args.cores)}
+    levels = None
+    if not args.skip_levels:
+        levels = levels_mod.measure(unit, args.level_rounds, progress, work, extend=not args.quick)
+    front_end_wall = statistics.median(front_end) if front_end else None
+    return {"name": unit.name, "kind": unit.kind, "configs": results, "front_end": front_end_wall,
+            "model": project(results, projections, args.cores, front_end_wall), "levels": levels}
+
+
+def time_front_end(unit, work):
+    """Wall time of the front end alone at -O2: what every configuration
+    runs before the back end, the first term of the critical path."""
+    cmd = ([configs_mod.driver(unit)] + configs_mod.compile_flags(unit, False)
+           + ["-emit-llvm", "-Xclang", "-disable-llvm-passes", "-c", unit.source, "-o", os.path.join(work, "front-end.bc")])
+    return run_steps([[cmd]], clean_env()).wall
 
 
 def check_complete(configs, results, objects):
@@ -200,9 +234,10 @@ def mtpc_runs(config_results):
     return [(r["wall"], s) for r, s in zip(config_results["runs"], config_results.get("stats", []))]
 
 
-def project(results, projections, cores):
+def project(results, projections, cores, front_end):
     """The critical-path model: its predictions of the measured 1- and
-    2-thread times (each from the other's stats), and its projections."""
+    2-thread times (each from the other's stats), its projections, and the
+    bound that function-level splitting cannot beat (model.bound)."""
     one, two = mtpc_runs(results["mtpc-1"]), mtpc_runs(results["mtpc-%d" % min(2, cores)])
     out = {"predicted": {}, "projected": {}}
     if not (one and two) or not results["stock"]["runs"]:
@@ -214,15 +249,21 @@ def project(results, projections, cores):
     for threads, serial, parts, measured in ((1, serial2, parts2, one), (2, serial1, parts1, two)):
         out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads),
                                      "measured": statistics.median(w for w, _ in measured)}
-    # Outside the partitions and the pass: the front end, host assembly, process.
-    outside = serial2 - statistics.median(model.pass_serial_ms(s) / 1e3 for _, s in two)
-    for n, (cpu, stats) in sorted(projections.items()):
-        serial = outside + model.pass_serial_ms(stats) / 1e3
-        parts = model.part_seconds(stats)
-        predicted = model.predict(serial, parts, n)
+    for n, (wall, cpu, stats) in sorted(projections.items()):
+        # Serial: what runs outside the pass (the front end, the host
+        # assembling this run's merged text, exit) and the pass's own steps.
+        serial = model.serial_seconds(wall, stats)
+        predicted = model.predict(serial, model.part_seconds(stats), n)
         held = sum(p["held_instructions"] for p in stats["parts"]) / stats["instructions"]
         out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted, "inflation": cpu / stock_cpu,
-                               "held": held, "partitions": stats["partitions"]}
+                               "held": held, "partitions": stats["partitions"],
+                               "tail": model.serial_tail(wall, front_end, stats) if front_end else None}
+    if front_end and projections:
+        out["bound"] = model.bound(front_end, [(w, s) for w, _, s in projections.values()])
+        out["bound"]["speedup"] = stock_wall / out["bound"]["wall"]
+        out["stock_back_end"] = stock_wall - front_end
+        for p in out["projected"].values():
+            p["of_bound"] = p["speedup"] / out["bound"]["speedup"]
     return out
 
 
@@ -240,11 +281,15 @@ def machine(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", default="all", choices=("all",) + corpus_mod.SELECTIONS)
-    ap.add_argument("--quick", action="store_true", help="sqlite3 only, one round: a smoke run for CI")
+    ap.add_argument("--quick", action="store_true",
+                    help="sqlite3 only, one round (one per level too): a smoke run for CI")
     ap.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3; 1 with --quick)")
     ap.add_argument("--rows", type=int, default=300000, help="rows of sqlite3's SQL workload")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     ap.add_argument("--update-readme", action="store_true", help="put the new table in README.md")
+    ap.add_argument("--skip-levels", action="store_true",
+                    help="leave out stock vs mtpc's default settings at -O0, -O0 -g, -O2, -O2 -g")
+    ap.add_argument("--level-rounds", type=int, default=2, help="alternating rounds per level (default 2)")
     args = ap.parse_args()
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.cores = os.cpu_count() or 2
@@ -254,13 +299,18 @@ def main():
     print("fetching the corpus ...", flush=True)
     units = corpus_mod.corpus("sqlite3" if args.quick else args.corpus, args.rows)
     configs = configs_mod.configurations(args.cores)
-    per_unit = args.rounds * len(configs) + len(configs) + len(PROJECTION_CORES)
+    per_unit = args.rounds * (len(configs) + 1) + len(configs) + len(PROJECTION_CORES)
+    if args.quick:
+        args.level_rounds = 1
+    if not args.skip_levels:
+        per_unit += args.level_rounds * len(levels_mod.LEVELS)  # short compiles add rounds as they go
     total = sum(per_unit + (runtime_rounds(args) * len(configs) if u.workload else 0) for u in units)
     progress = Progress(total)
     print("%d units x %d configurations, %d rounds: %d steps" % (len(units), len(configs), args.rounds, total), flush=True)
 
     results = {"machine": machine(args),
-               "settings": {"rounds": args.rounds, "rows": args.rows, "projection_cores": list(PROJECTION_CORES),
+               "settings": {"rounds": args.rounds, "level_rounds": None if args.skip_levels else args.level_rounds,
+                            "rows": args.rows, "projection_cores": list(PROJECTION_CORES),
                             "configs": [{"name": c.name, "label": c.label} for c in configs]},
                "units": []}
     for unit in units:
@@ -278,6 +328,8 @@ def main():
         report.update_readme(results, os.path.join(ROOT, "README.md"))
         print("updated README.md")
     failed = [(u["name"], n) for u in results["units"] for n, c in u["configs"].items() if c["failure"]]
+    failed += [(u["name"], "mtpc default %s" % lv) for u in results["units"] for lv, r in (u["levels"] or {}).items()
+               if r["failure"]]
     if failed:
         print("configurations that failed: " + ", ".join("%s/%s" % f for f in failed))
     sys.exit(1 if any(n == "stock" or n.startswith("mtpc") for _, n in failed) else 0)

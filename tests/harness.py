@@ -41,6 +41,21 @@ def harfbuzz_dir():
     return os.path.join(out.strip(), "harfbuzz")
 
 
+def quickjs_dir():
+    """QuickJS 2021-03-27's sources (quickjs.c, 54,000 lines, and the
+    engine's other files), from the libquickjs-sys crate."""
+    out = run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), "libquickjs-sys", "0.10.0"])
+    return os.path.join(out.strip(), "embed", "quickjs")
+
+
+# How libquickjs-sys's build.rs compiles QuickJS: definitions, then options.
+QUICKJS_DEFINES = ["_GNU_SOURCE", 'CONFIG_VERSION="2021-03-27"', "CONFIG_BIGNUM"]
+QUICKJS_OPTIONS = ["-funsigned-char"]
+QUICKJS_FLAGS = ["-D" + d for d in QUICKJS_DEFINES] + QUICKJS_OPTIONS
+# The engine's other files, which a program using quickjs.c links with.
+QUICKJS_OTHER_SOURCES = ("cutils.c", "libbf.c", "libregexp.c", "libunicode.c")
+
+
 def stop_location(exe, function, args=(), cwd=None):
     """`file:line` where gdb first stops at a breakpoint on `function`."""
     out = run(["gdb", "-batch", "-nx", "-ex", "break " + function, "-ex", "run", "-ex", "frame", "--args", exe] + list(args),

@@ -1,0 +1,113 @@
+"""The suite's "never slower" part: stock clang against mtpc with its
+default settings (what a user gets by adding the one flag: no MTPC_*
+setting, so the cost model decides whether and how far to split, on the
+threads mtpc finds) at -O0, -O0 -g, -O2 and -O2 -g, in alternating rounds
+(the order of the two compiles swapped every round). Target: mtpc at least
+0.99x stock at every level on every unit; the spread of the rounds' ratios
+is shown beside the median, since a single compile on this machine varies
+by more than 1 %.
+"""
+import math
+import os
+import statistics
+
+from harness import PLUGIN
+from measure import BuildFailed, clean_env, defined_symbols, missing_definitions, run_steps, take_stats_lines
+
+import configs
+
+LEVELS = (("-O0", ["-O0"]), ("-O0 -g", ["-O0", "-g"]), ("-O2", ["-O2"]), ("-O2 -g", ["-O2", "-g"]))
+TARGET = 0.99
+# A short compile gets more rounds, up to MAX_ROUNDS, so that each level
+# has at least MIN_SECONDS of stock compiles.
+MIN_SECONDS, MAX_ROUNDS = 20.0, 9
+
+
+def command(unit, level_flags, obj, plugin):
+    return ([configs.driver(unit)] + (["-fpass-plugin=" + PLUGIN] if plugin else []) + level_flags + ["-w"]
+            + unit.flags + ["-c", unit.source, "-o", obj])
+
+
+def choice(stats_path):
+    """What mtpc did with the module, from its MTPC_STATS line:
+    ("N partitions", None) or ("whole", the reason)."""
+    lines = take_stats_lines(stats_path)
+    if len(lines) != 1:
+        raise BuildFailed("expected one MTPC_STATS line from the mtpc compile, got %d" % len(lines))
+    line = lines[0]
+    if line["partitions"] >= 2 and not line["fallback"]:
+        return "%d partitions" % line["partitions"], None
+    return "whole", line.get("fallback_reason") or (line.get("model") or {}).get("whole_reason")
+
+
+def one_round(unit, flags, r, work):
+    """(stock wall, mtpc wall, choice, reason) of one round; the mtpc object
+    must define what stock's does."""
+    stock_obj, mtpc_obj = os.path.join(work, "level-stock.o"), os.path.join(work, "level-mtpc.o")
+    stats = os.path.join(work, "level.stats.jsonl")
+    take_stats_lines(stats)  # nothing left from an earlier failed run
+    runs = {"stock": ([command(unit, flags, stock_obj, False)], clean_env()),
+            "mtpc": ([command(unit, flags, mtpc_obj, True)], clean_env(MTPC_STATS=stats))}
+    order = ("stock", "mtpc") if r % 2 == 0 else ("mtpc", "stock")
+    wall = {name: run_steps([runs[name][0]], runs[name][1]).wall for name in order}
+    chose, reason = choice(stats)
+    missing = missing_definitions(mtpc_obj, defined_symbols(stock_obj))
+    if missing:
+        raise BuildFailed("INCOMPLETE OBJECT: %d symbols stock defines are undefined (%s)"
+                          % (len(missing), ", ".join(missing[:3])))
+    return wall["stock"], wall["mtpc"], chose, reason
+
+
+def measure(unit, rounds, progress, work, extend=True):
+    """{level: {"stock": [wall...], "mtpc": [wall...], "choice": [...],
+    "reasons": [why whole], "failure": str|None, "speedup": median of the
+    rounds' stock/mtpc, "spread": [lowest, highest]}}: `rounds` each, more
+    for short compiles if `extend`."""
+    out = {}
+    for name, flags in LEVELS:
+        res = out[name] = {"stock": [], "mtpc": [], "choice": [], "reasons": [], "failure": None}
+        r, planned = 0, rounds
+        while r < planned:
+            progress.step("%s: default settings at %s, round %d/%d" % (unit.name, name, r + 1, planned))
+            try:
+                stock, mtpc, chose, reason = one_round(unit, flags, r, work)
+            except (BuildFailed, OSError, KeyError) as e:
+                res["failure"] = "%s: %s" % (type(e).__name__, e) if not isinstance(e, BuildFailed) else str(e)
+                print("  FAILED: %s" % res["failure"].splitlines()[0], flush=True)
+                progress.skip(planned - r - 1)
+                break
+            res["stock"].append(stock)
+            res["mtpc"].append(mtpc)
+            res["choice"].append(chose)
+            if reason and reason not in res["reasons"]:
+                res["reasons"].append(reason)
+            print("  stock %.2f s, mtpc %.2f s (%s)" % (stock, mtpc, chose), flush=True)
+            r += 1
+            if r == 1 and extend:
+                more = max(rounds, min(MAX_ROUNDS, math.ceil(MIN_SECONDS / max(0.1, stock))))
+                progress.add(more - planned)
+                planned = more
+        if res["stock"] and not res["failure"]:
+            ratios = [s / m for s, m in zip(res["stock"], res["mtpc"])]
+            res["speedup"], res["spread"] = statistics.median(ratios), [min(ratios), max(ratios)]
+    return out
+
+
+def table(levels):
+    lines = ["| level | rounds | stock | mtpc (default settings) | speedup (lowest–highest round) | target 0.99x | "
+             "mtpc chose |", "|---|---|---|---|---|---|---|"]
+    for name, _ in LEVELS:
+        res = levels.get(name)
+        if not res:
+            continue
+        if res["failure"] or "speedup" not in res:
+            first = (res["failure"] or "no run").splitlines()[0].replace("|", "/")[:160]
+            lines.append("| %s | FAILED: %s |  |  |  |  |  |" % (name, first))
+            continue
+        ratios = [s / m for s, m in zip(res["stock"], res["mtpc"])]
+        spread = [min(ratios), max(ratios)]
+        lines.append("| %s | %d | %.2f s | %.2f s | %.2fx (%.2f–%.2f) | %s | %s |" % (
+            name, len(res["stock"]), statistics.median(res["stock"]), statistics.median(res["mtpc"]), res["speedup"],
+            spread[0], spread[1], "met" if res["speedup"] >= TARGET else "**missed**",
+            "; ".join(sorted(set(res["choice"])))))
+    return "\n".join(lines)
