@@ -14,6 +14,7 @@ would run.
 import os
 
 from harness import PLUGIN, tool
+from measure import clean_env
 
 
 class Config:
@@ -26,10 +27,9 @@ class Config:
         return self.threads is not None
 
     def env(self, stats):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MTPC_")}
-        if self.is_mtpc:
-            env.update(MTPC_THREADS=str(self.threads), MTPC_PARTITIONS=str(self.partitions), MTPC_STATS=stats)
-        return env
+        if not self.is_mtpc:
+            return clean_env()
+        return clean_env(MTPC_THREADS=str(self.threads), MTPC_PARTITIONS=str(self.partitions), MTPC_STATS=stats)
 
     def steps(self, unit, obj, work, debug):
         """[[cmd, ...], ...]: the steps, in order; the commands of a step run at once."""

@@ -36,7 +36,6 @@ with its message in the report, and the others go on.
 """
 import argparse
 import datetime
-import json
 import os
 import shutil
 import statistics
@@ -56,7 +55,7 @@ import model  # noqa: E402
 import report  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
 from measure import (BuildFailed, clean_env, debug_bytes, debug_quality, defined_symbols, missing_definitions, run_steps,  # noqa: E402
-                     section_sizes, text_bytes, timed_run)
+                     section_sizes, take_stats_lines, text_bytes, timed_run)
 
 PROJECTION_CORES = (4, 8, 16, 64)
 
@@ -79,8 +78,7 @@ class Progress:
 
 
 def read_stats(path):
-    with open(path) as f:
-        lines = [json.loads(l) for l in f if l.strip()]
+    lines = take_stats_lines(path)
     if len(lines) != 1:
         raise BuildFailed("expected one MTPC_STATS line, got %d" % len(lines))
     line = lines[0]
@@ -96,8 +94,7 @@ def build(config, unit, work, tag, debug=False):
     os.makedirs(out, exist_ok=True)
     obj = os.path.join(out, "%s.o" % tag)
     stats = os.path.join(out, "%s.stats.jsonl" % tag)
-    if os.path.exists(stats):
-        os.remove(stats)
+    take_stats_lines(stats)  # nothing left from an earlier failed run
     measured = run_steps(config.steps(unit, obj, out, debug), config.env(stats))
     return obj, measured, (read_stats(stats) if config.is_mtpc else None)
 
