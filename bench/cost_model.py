@@ -62,7 +62,8 @@ def measure(unit, level, work, threads):
     plugin = [cc, "-fpass-plugin=" + PLUGIN] + flags(unit, level) + ["-c", unit.source, "-o", obj]
     forced = run_steps([[plugin]], clean_env(MTPC_THREADS=str(threads), MTPC_PARTITIONS=str(threads), MTPC_STATS=stats))
     out["forced"], out["forced_stats"] = forced.wall, read_stats(stats)
-    auto = run_steps([[plugin]], clean_env(MTPC_THREADS=str(threads), MTPC_STATS=stats))
+    # The model's decision on the module itself, not on the machine's load.
+    auto = run_steps([[plugin]], clean_env(MTPC_THREADS=str(threads), MTPC_STATS=stats, MTPC_LOAD_AWARE="0"))
     out["automatic"], out["automatic_stats"] = auto.wall, read_stats(stats)
     return out
 

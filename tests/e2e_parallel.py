@@ -22,7 +22,10 @@ and the stats (MTPC_STATS) must show the module was really split.
     and explicit with --lto-newpm-passes), and the pre-link compile left as
     bitcode;
   * the host's settings reach the partitions (-ffunction-sections);
-  * invalid MTPC_* values: a clear message and a normal build.
+  * invalid MTPC_* values: a clear message and a normal build;
+  * sqlite3 with default settings (the cost model): split at -O2, whole
+    (stock's object) at -O0; with every core busy, whole at -O2 too, and
+    with SOURCE_DATE_EPOCH split into the idle machine's object.
 
   tests/e2e_parallel.py [--only NAME]
 Prints one line per check and 'N passed, N failed' at the end.
@@ -35,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from harness import (PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, harfbuzz_dir, quickjs_dir, run,
                      sqlite_dir, stop_location, tool)
@@ -88,7 +92,8 @@ def programs():
 def env_with(**extra):
     env = dict(os.environ)
     for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
-              "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG", "MTPC_MACHINE_SLOTS"):
+              "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG", "MTPC_MACHINE_SLOTS",
+              "MTPC_LOAD_AWARE", "SOURCE_DATE_EPOCH"):
         env.pop(k, None)
     env.update(extra)
     return env
@@ -293,32 +298,81 @@ def test_fallback(p, work, checker):
         checker.check(run([exe] + p.args) == expected, label + ": the program is still correct")
 
 
+def compile_by_default(p, work, checker, label, tag, flags, **env):
+    """Compiles p's module with the plugin's default settings (2 threads,
+    info log, stats); returns (object, stderr, the model's stats or None)."""
+    stats, obj = os.path.join(work, "%s.%s.jsonl" % (p.name, tag)), os.path.join(work, "%s.%s.o" % (p.name, tag))
+    r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
+                       env=env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="info", **env),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
+    s = read_stats(stats)
+    return obj, r.stderr, (s[0] if len(s) == 1 and s[0].get("model") else None)
+
+
 def test_cost_model(p, work, checker):
     """Default settings on 2 threads: the cost model splits the optimized
     compile, and leaves the -O0 one whole (its back end is shorter than
     assembling the partitions' text again), which is then stock's."""
     for flags, split in ((["-O2"], True), (["-O0"], False)):
         label = "%s %s, default settings" % (p.name, " ".join(flags))
-        stats = os.path.join(work, "%s.model%s.jsonl" % (p.name, flags[0]))
-        obj = os.path.join(work, "%s.model%s.o" % (p.name, flags[0]))
-        env = env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="info")
-        r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
-                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
-        s = read_stats(stats)
-        model = s[0].get("model") if len(s) == 1 else None
+        # The model's decision on the module, whatever else the machine runs
+        # (test_busy_machine is the load's test).
+        obj, stderr, s = compile_by_default(p, work, checker, label, "model" + flags[0], flags, MTPC_LOAD_AWARE="0")
         if split:
-            checker.check(model is not None and s[0]["partitions"] == 2 and model["whole_reason"] is None,
+            checker.check(s is not None and s["partitions"] == 2 and s["model"]["whole_reason"] is None,
                           label + ": the cost model splits it in 2", json.dumps(s)[:800])
             continue
-        checker.check(model is not None and s[0]["partitions"] == 1 and "does not pay" in (model["whole_reason"] or ""),
+        checker.check(s is not None and s["partitions"] == 1 and "does not pay" in (s["model"]["whole_reason"] or ""),
                       label + ": the cost model leaves it whole, and the stats say why", json.dumps(s)[:800])
-        checker.check("does not pay" in r.stderr and "warning" not in r.stderr,
-                      label + ": one info line says why, no warning", r.stderr[-2000:])
+        checker.check("does not pay" in stderr and "warning" not in stderr,
+                      label + ": one info line says why, no warning", stderr[-2000:])
         stock_obj = os.path.join(work, "%s.model-stock%s.o" % (p.name, flags[0]))
         run([p.driver] + flags + p.cflags + ["-c", p.source, "-o", stock_obj])
         with open(obj, "rb") as a, open(stock_obj, "rb") as b:
             checker.check(a.read() == b.read(), label + ": the object is the stock compile's, byte for byte")
+
+
+def spinning_processes(count):
+    """Processes that keep `count` cores busy until killed."""
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
+def test_busy_machine(p, work, checker):
+    """Default settings on a machine whose every core is busy (the other
+    compiles of a parallel build): the module is compiled whole, as stock
+    compiles it, since its partitions could not run side by side. With
+    SOURCE_DATE_EPOCH (a reproducible build) the load is not looked at: the
+    object is the one an idle machine gives. Runs after test_cost_model and
+    test_clang, whose -O2 objects it compares with."""
+    idle_split = os.path.join(work, "%s.model-O2.o" % p.name)
+    stock = os.path.join(work, "%s.stock-O2.o" % p.name)
+    spinners = spinning_processes(len(os.sched_getaffinity(0)))
+    try:
+        time.sleep(0.5)
+        for extra, split in (({}, False), ({"SOURCE_DATE_EPOCH": "1700000000"}, True)):
+            label = "%s -O2, default settings, every core busy%s" % (p.name, ", SOURCE_DATE_EPOCH" if split else "")
+            obj, stderr, s = compile_by_default(p, work, checker, label, "busy%d" % split, ["-O2"], **extra)
+            model = (s or {}).get("model") or {}
+            if split:
+                checker.check(s is not None and s["partitions"] == 2 and model["load"] is None,
+                              label + ": the load is not looked at, the module is split", json.dumps(s)[:800])
+                same_as = idle_split
+            else:
+                checker.check(s is not None and s["partitions"] == 1 and "machine is busy" in
+                              (model["whole_reason"] or "") and (model["load"] or {}).get("busy", 0) >= 1
+                              and model["lanes"] == 1,
+                              label + ": left whole, and the stats say the machine was busy", json.dumps(s)[:800])
+                checker.check("machine is busy" in stderr and "warning" not in stderr,
+                              label + ": one info line says why, no warning", stderr[-2000:])
+                same_as = stock
+            with open(obj, "rb") as a, open(same_as, "rb") as b:
+                checker.check(a.read() == b.read(), label + ": the object is byte for byte %s" %
+                              ("the idle machine's split one" if split else "the stock compile's"))
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
 
 
 def test_opt_llc(p, work, checker):
@@ -411,7 +465,7 @@ def test_host_settings(p, work, checker):
 
 def test_bad_environment(p, work, checker):
     for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe"),
-                       ("MTPC_MACHINE_SLOTS", "all")):
+                       ("MTPC_MACHINE_SLOTS", "all"), ("MTPC_LOAD_AWARE", "sometimes")):
         obj = os.path.join(work, "badenv.o")
         r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
                            env=env_with(**{var: value, "MTPC_MIN_SIZE": "0"}), stdout=subprocess.PIPE,
@@ -438,6 +492,7 @@ def main():
             test_determinism(p, work, checker)
             if p.name == "sqlite3":
                 test_cost_model(p, work, checker)
+                test_busy_machine(p, work, checker)
             if small:
                 test_fallback(p, work, checker)
                 test_opt_llc(p, work, checker)

@@ -18,6 +18,7 @@
 //! [`REQUIRED_GAIN`] of the stock back end, so that an error of the model
 //! costs a missed gain rather than a slower compile.
 
+use crate::machine_load::MachineLoad;
 use serde::Serialize;
 
 /// What the model knows of a module.
@@ -184,6 +185,42 @@ pub fn decide(shape: &ModuleShape, planned: u32, threads: usize) -> (Verdict, Es
     (Verdict::Split(best.partitions), best)
 }
 
+/// [`decide`] for `threads` threads; then, if that splits, again for the
+/// lanes the rest of the machine leaves free (`load`, sampled only then;
+/// `None`: as if idle). On a machine whose cores are all busy (the other
+/// compiles of a parallel build) the partitions would run one after
+/// another, and the split would only add its work. Returns the verdict,
+/// the estimate it rests on, and the load seen with the lanes it left.
+pub fn decide_under_load(
+    shape: &ModuleShape,
+    planned: u32,
+    threads: usize,
+    load: impl FnOnce() -> Option<MachineLoad>,
+) -> (Verdict, Estimate, Option<(MachineLoad, usize)>) {
+    let (verdict, estimate) = decide(shape, planned, threads);
+    let Verdict::Split(_) = verdict else { return (verdict, estimate, None) };
+    let Some(load) = load() else { return (verdict, estimate, None) };
+    let lanes = load.lanes(threads);
+    if lanes == threads {
+        return (verdict, estimate, Some((load, lanes)));
+    }
+    let (verdict, estimate) = decide(shape, planned, lanes);
+    let seen = format!(
+        "{} other thread{} running on {} cores",
+        load.busy,
+        if load.busy == 1 { "" } else { "s" },
+        load.cores
+    );
+    let verdict = match verdict {
+        Verdict::Whole(_) if lanes < 2 => {
+            Verdict::Whole(format!("the machine is busy ({seen}): the partitions could not run side by side"))
+        }
+        Verdict::Whole(why) => Verdict::Whole(format!("{why}, on the {lanes} cores left free ({seen})")),
+        split => split,
+    };
+    (verdict, estimate, Some((load, lanes)))
+}
+
 /// Why no module at all gains from a split when compiled this way, if
 /// none does. Every cost is linear in the module's size, so the best case
 /// (code only, nothing indivisible, as many partitions as threads) decides
@@ -275,5 +312,33 @@ mod tests {
         // bound: more than 5 partitions gain nothing.
         let Verdict::Split(n) = decide(&sqlite3(), 64, 64).0 else { panic!() };
         assert!((4..=6).contains(&n), "{n} partitions");
+    }
+
+    #[test]
+    fn a_busy_machine_leaves_the_module_whole_or_splits_it_for_the_cores_left() {
+        let idle = || Some(MachineLoad { cores: 8, busy: 0 });
+        let (verdict, _, seen) = decide_under_load(&sqlite3(), 8, 8, idle);
+        assert!(matches!(verdict, Verdict::Split(n) if n > 2), "{verdict:?}");
+        assert_eq!(seen, Some((idle().unwrap(), 8)));
+        // Two cores left: no more than two lanes' worth of partitions.
+        let (verdict, estimate, seen) = decide_under_load(&sqlite3(), 8, 8, || Some(MachineLoad { cores: 8, busy: 6 }));
+        assert_eq!(verdict, Verdict::Split(2), "{estimate:?}");
+        assert_eq!(seen.map(|(_, lanes)| lanes), Some(2));
+        // Every core busy (a ninja -j2 build's other compile on 2 cores):
+        // whole, with the estimate of one lane (slower than whole).
+        let (verdict, estimate, seen) = decide_under_load(&sqlite3(), 2, 2, || Some(MachineLoad { cores: 2, busy: 1 }));
+        let Verdict::Whole(why) = verdict else { panic!("split on a busy machine") };
+        assert!(why.contains("busy (1 other thread running on 2 cores)"), "{why}");
+        assert!(estimate.gain() < 0.0, "{estimate:?}");
+        assert_eq!(seen.map(|(load, lanes)| (load.busy, lanes)), Some((1, 1)));
+    }
+
+    #[test]
+    fn the_load_is_looked_at_only_for_a_module_that_would_be_split() {
+        let (verdict, _, seen) = decide_under_load(&parser_tables(), 2, 2, || panic!("sampled for a module left whole"));
+        assert!(matches!(verdict, Verdict::Whole(_)) && seen.is_none());
+        // /proc unreadable: planned as for an idle machine.
+        let (verdict, _, seen) = decide_under_load(&sqlite3(), 2, 2, || None);
+        assert_eq!((verdict, seen), (Verdict::Split(2), None));
     }
 }

@@ -91,7 +91,13 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
             }
         }
     } else {
-        options_of(request)
+        match options_of(request) {
+            Ok(o) => o,
+            Err(e) => {
+                warn_once(&format!("{e}; mtpc-parallel compiles every module whole"));
+                return false;
+            }
+        }
     };
     let Some(settings) = run.host_settings().map(Arc::new) else {
         log::warn!("the host gave no target machine; {} compiled whole", module.source_filename());
@@ -140,16 +146,18 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
     }
 }
 
-/// The options an explicit request carries.
-fn options_of(request: &ParallelRequest) -> ParallelOptions {
-    ParallelOptions {
+/// The options an explicit request carries, and the environment's
+/// `MTPC_LOAD_AWARE` (an invalid value: an error naming it).
+fn options_of(request: &ParallelRequest) -> Result<ParallelOptions, String> {
+    Ok(ParallelOptions {
         level: request.level(),
         phase: request.phase(),
         partitions: (request.partitions > 0).then_some(request.partitions),
         threads: (request.threads > 0).then(|| usize::try_from(request.threads).unwrap_or(usize::MAX)),
         min_size: request.min_size,
         cost_model: request.cost_model != 0,
-    }
+        load_aware: crate::options::load_aware_from_env()?,
+    })
 }
 
 /// `mtpc-parallel<...>` in pipeline text.

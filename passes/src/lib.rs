@@ -14,6 +14,7 @@
 //! - [`split`]: the `mtpc-split` transformation;
 //! - [`parallel`]: the `mtpc-parallel` transformation;
 //! - [`cost_model`]: whether splitting a module pays, and into how many partitions;
+//! - [`machine_load`]: the cores the rest of the machine leaves free;
 //! - [`decline`]: the compiles mtpc leaves to the host, whole;
 //! - [`diagnostics`]: which partition reports a function's diagnostics;
 //! - [`stats`]: `MTPC_STATS` lines;
@@ -40,6 +41,7 @@ pub mod diagnostics;
 pub mod host;
 pub mod ir;
 pub mod logging;
+pub mod machine_load;
 pub mod machine_slots;
 pub mod module_facts;
 pub mod odr_copies;

@@ -57,11 +57,15 @@ pub struct ParallelOptions {
     /// partitions (`cost_model`): unless the user gave a partition count or
     /// a minimum size, which then decide instead.
     pub cost_model: bool,
+    /// The cost model counts only the cores other work leaves free
+    /// (`machine_load`): read from the environment when the module is
+    /// compiled (`load_aware_from_env`), not from pass parameters.
+    pub load_aware: bool,
 }
 
 impl ParallelOptions {
     pub fn new(level: OptLevel, phase: PipelinePhase) -> Self {
-        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true }
+        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true, load_aware: true }
     }
 }
 
@@ -130,6 +134,7 @@ pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Optio
     // Read when the pool starts (and only without a jobserver); checked
     // here so that a bad value is reported whatever the build tool.
     machine_slots_from_env()?;
+    opts.load_aware = load_aware_from_env()?;
     if let Some(v) = var("MTPC_PARTITIONS") {
         let n = parse_count("MTPC_PARTITIONS", v.trim(), 1).map_err(|e| e.replace("parameter", "variable"))?;
         opts.partitions = Some(u32::try_from(n).unwrap_or(u32::MAX));
@@ -153,6 +158,19 @@ pub fn threads_from_env() -> Result<usize, String> {
             .filter(|&n| n >= 1)
             .ok_or_else(|| format!("invalid MTPC_THREADS value '{v}': expected an integer >= 1")),
         Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Whether the cost model looks at the machine's load (`machine_load`):
+/// yes unless `MTPC_LOAD_AWARE=0`, or `SOURCE_DATE_EPOCH` is set (a
+/// reproducible build: the object must not depend on what else ran).
+pub fn load_aware_from_env() -> Result<bool, String> {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    match std::env::var("MTPC_LOAD_AWARE").ok().as_deref().map(str::trim) {
+        None | Some("") => Ok(!set("SOURCE_DATE_EPOCH")),
+        Some("1" | "true" | "yes") => Ok(true),
+        Some("0" | "false" | "no") => Ok(false),
+        Some(other) => Err(format!("invalid MTPC_LOAD_AWARE value '{other}': expected 1 or 0")),
     }
 }
 

@@ -21,6 +21,7 @@ use std::time::Instant;
 use crate::asm_merge::{Files, Merged};
 use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
+use crate::machine_load::MachineLoad;
 use crate::ir::host_pipeline::{DebugFiles, HostSettings, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::PartitionKit;
@@ -103,7 +104,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     // Settings under which no module gains are known before reading it.
     let (optimized, debug_info) = (opts.level != OptLevel::O0, module.has_debug_info());
     if let Some(why) = (opts.cost_model && threads > 1).then(|| cost_model::never_pays(optimized, debug_info, threads)).flatten() {
-        return Ok(whole(ModelStats { shape: None, estimate: None, whole_reason: Some(why) }, 0));
+        return Ok(whole(ModelStats { shape: None, estimate: None, load: None, lanes: None, whole_reason: Some(why) }, 0));
     }
     // The cost model sizes the plan (to 1: whole) unless the user did.
     let mut model = None;
@@ -117,15 +118,16 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         };
         // Estimated whatever decides, so that the stats can check the model
         // (a forced split: the estimate of the count asked for).
-        let (verdict, estimate) = match opts.cost_model {
-            true => cost_model::decide(&shape, requested, threads),
-            false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads)),
+        let (verdict, estimate, seen) = match opts.cost_model {
+            true => cost_model::decide_under_load(&shape, requested, threads, || opts.load_aware.then(MachineLoad::sample).flatten()),
+            false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads), None),
         };
+        let (load, lanes) = (seen.map(|(load, _)| load), seen.map(|(_, lanes)| lanes));
         let (partitions, whole_reason) = match verdict {
             Verdict::Split(n) => (n, None),
             Verdict::Whole(why) => (1, Some(why)),
         };
-        model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), whole_reason });
+        model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason });
         partitions
     };
     // Serialized once the module is known to be split: the partitions are

@@ -68,6 +68,11 @@ pub struct ModelStats {
     /// `None` when the compile's settings alone decided (`cost_model::never_pays`).
     pub shape: Option<crate::cost_model::ModuleShape>,
     pub estimate: Option<crate::cost_model::Estimate>,
+    /// The machine's load when the model looked (only for a module it
+    /// would split on an idle machine, and unless `MTPC_LOAD_AWARE=0`),
+    /// and the lanes (threads side by side) it planned for then.
+    pub load: Option<crate::machine_load::MachineLoad>,
+    pub lanes: Option<usize>,
     /// Why the module was compiled whole, if the model said so.
     pub whole_reason: Option<String>,
 }
@@ -118,7 +123,7 @@ mod tests {
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
-            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), whole_reason: None }),
+            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
