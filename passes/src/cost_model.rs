@@ -205,13 +205,12 @@ pub fn decide_under_load(
         return (verdict, estimate, Some((load, lanes)));
     }
     let (verdict, estimate) = decide(shape, planned, lanes);
-    let seen = format!(
-        "{} other thread{} running on {} cores",
-        load.busy,
-        if load.busy == 1 { "" } else { "s" },
-        load.cores
-    );
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let seen = format!("{} running on {}", plural(load.busy, "other thread"), plural(load.cores, "core"));
     let verdict = match verdict {
+        Verdict::Whole(_) if lanes < 2 && load.busy == 0 => {
+            Verdict::Whole(format!("this process may use {}: the partitions could not run side by side", plural(load.cores, "core")))
+        }
         Verdict::Whole(_) if lanes < 2 => {
             Verdict::Whole(format!("the machine is busy ({seen}): the partitions could not run side by side"))
         }
@@ -331,6 +330,10 @@ mod tests {
         assert!(why.contains("busy (1 other thread running on 2 cores)"), "{why}");
         assert!(estimate.gain() < 0.0, "{estimate:?}");
         assert_eq!(seen.map(|(load, lanes)| (load.busy, lanes)), Some((1, 1)));
+        // More threads asked for than cores, on an idle machine: not "busy".
+        let (verdict, _, _) = decide_under_load(&sqlite3(), 2, 2, || Some(MachineLoad { cores: 1, busy: 0 }));
+        let Verdict::Whole(why) = verdict else { panic!("split on one core") };
+        assert_eq!(why, "this process may use 1 core: the partitions could not run side by side");
     }
 
     #[test]

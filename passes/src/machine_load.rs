@@ -137,6 +137,9 @@ fn parse_cpu_list(list: &str) -> Option<Vec<bool>> {
             Some((a, b)) => (a.parse::<usize>().ok()?, b.parse::<usize>().ok()?),
             None => (range.parse().ok()?, range.parse().ok()?),
         };
+        if first > last {
+            return None;
+        }
         if last >= cpus.len() {
             cpus.resize(last + 1, false);
         }
@@ -186,6 +189,7 @@ mod tests {
         let members: Vec<usize> = (0..cpus.len()).filter(|&c| cpus[c]).collect();
         assert_eq!(members, [0, 1, 2, 5, 7, 8]);
         assert_eq!(parse_cpu_list("x"), None);
+        assert_eq!(parse_cpu_list("3-1"), None);
     }
 
     #[test]
