@@ -36,7 +36,7 @@ sys.path.insert(0, HERE)
 import configs  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
 from harness import PLUGIN  # noqa: E402
-from measure import clean_env, run_steps, take_stats_lines  # noqa: E402
+from measure import clean_env, front_end_wall, run_steps, take_stats_lines  # noqa: E402
 
 LEVELS = {"O0": ["-O0"], "O0g": ["-O0", "-g"], "O2": ["-O2"], "O2g": ["-O2", "-g"]}
 
@@ -56,8 +56,7 @@ def measure(unit, level, work, threads):
     stats = os.path.join(work, "stats.jsonl")
     base = [cc] + flags(unit, level)
     out = {}
-    out["front_end"] = run_steps([[base + ["-emit-llvm", "-Xclang", "-disable-llvm-passes", "-c", unit.source, "-o",
-                                           os.path.join(work, "fe.bc")]]], clean_env()).wall
+    out["front_end"] = front_end_wall(base, unit.source, os.path.join(work, "fe.bc"))
     out["stock"] = run_steps([[base + ["-c", unit.source, "-o", obj]]], clean_env()).wall
     plugin = [cc, "-fpass-plugin=" + PLUGIN] + flags(unit, level) + ["-c", unit.source, "-o", obj]
     forced = run_steps([[plugin]], clean_env(MTPC_THREADS=str(threads), MTPC_PARTITIONS=str(threads), MTPC_STATS=stats))

@@ -104,8 +104,7 @@ def table(levels):
             first = (res["failure"] or "no run").splitlines()[0].replace("|", "/")[:160]
             lines.append("| %s | FAILED: %s |  |  |  |  |  |" % (name, first))
             continue
-        ratios = [s / m for s, m in zip(res["stock"], res["mtpc"])]
-        spread = [min(ratios), max(ratios)]
+        spread = res["spread"]
         lines.append("| %s | %d | %.2f s | %.2f s | %.2fx (%.2f–%.2f) | %s | %s |" % (
             name, len(res["stock"]), statistics.median(res["stock"]), statistics.median(res["mtpc"]), res["speedup"],
             spread[0], spread[1], "met" if res["speedup"] >= TARGET else "**missed**",

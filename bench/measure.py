@@ -34,6 +34,13 @@ def take_stats_lines(path):
         os.remove(path)
 
 
+def front_end_wall(compile_command, source, out):
+    """Wall time of the front end alone: `compile_command` (driver and flags)
+    on `source`, stopped before LLVM's passes, writing the bitcode to `out`."""
+    cmd = compile_command + ["-emit-llvm", "-Xclang", "-disable-llvm-passes", "-c", source, "-o", out]
+    return run_steps([[cmd]], clean_env()).wall
+
+
 class Measured:
     def __init__(self, wall, cpu, rss_mib):
         self.wall, self.cpu, self.rss_mib = wall, cpu, rss_mib

@@ -54,8 +54,8 @@ import levels as levels_mod  # noqa: E402
 import model  # noqa: E402
 import report  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
-from measure import (BuildFailed, clean_env, debug_bytes, debug_quality, defined_symbols, missing_definitions, run_steps,  # noqa: E402
-                     section_sizes, take_stats_lines, text_bytes, timed_run)
+from measure import (BuildFailed, debug_bytes, debug_quality, defined_symbols, front_end_wall,  # noqa: E402
+                     missing_definitions, run_steps, section_sizes, take_stats_lines, text_bytes, timed_run)
 
 PROJECTION_CORES = (4, 8, 16, 64)
 
@@ -169,9 +169,8 @@ def measure_unit(unit, configs, args, progress, work):
 def time_front_end(unit, work):
     """Wall time of the front end alone at -O2: what every configuration
     runs before the back end, the first term of the critical path."""
-    cmd = ([configs_mod.driver(unit)] + configs_mod.compile_flags(unit, False)
-           + ["-emit-llvm", "-Xclang", "-disable-llvm-passes", "-c", unit.source, "-o", os.path.join(work, "front-end.bc")])
-    return run_steps([[cmd]], clean_env()).wall
+    return front_end_wall([configs_mod.driver(unit)] + configs_mod.compile_flags(unit, False), unit.source,
+                          os.path.join(work, "front-end.bc"))
 
 
 def check_complete(configs, results, objects):

@@ -43,7 +43,7 @@ impl MachineLoad {
     /// Samples the machine (see the module comment); `None` if `/proc`
     /// cannot be read (then the model plans as for an idle machine).
     pub fn sample() -> Option<MachineLoad> {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = crate::options::available_cores();
         let me = std::fs::read_link("/proc/thread-self").ok()?;
         let ours = our_cpus();
         let mut busy = usize::MAX;

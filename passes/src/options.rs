@@ -124,10 +124,8 @@ fn parse_level(text: &str) -> Option<OptLevel> {
 pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Option<ParallelOptions>, String> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     if let Some(v) = var("MTPC_DISABLE") {
-        match v.trim() {
-            "1" | "true" | "yes" => return Ok(None),
-            "0" | "false" | "no" => {}
-            other => return Err(format!("invalid MTPC_DISABLE value '{other}': expected 1 or 0")),
+        if parse_switch("MTPC_DISABLE", &v)? {
+            return Ok(None);
         }
     }
     let mut opts = ParallelOptions::new(level, phase);
@@ -157,7 +155,7 @@ pub fn threads_from_env() -> Result<usize, String> {
             .ok()
             .filter(|&n| n >= 1)
             .ok_or_else(|| format!("invalid MTPC_THREADS value '{v}': expected an integer >= 1")),
-        Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Err(_) => Ok(available_cores()),
     }
 }
 
@@ -166,12 +164,24 @@ pub fn threads_from_env() -> Result<usize, String> {
 /// reproducible build: the object must not depend on what else ran).
 pub fn load_aware_from_env() -> Result<bool, String> {
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    match std::env::var("MTPC_LOAD_AWARE").ok().as_deref().map(str::trim) {
-        None | Some("") => Ok(!set("SOURCE_DATE_EPOCH")),
-        Some("1" | "true" | "yes") => Ok(true),
-        Some("0" | "false" | "no") => Ok(false),
-        Some(other) => Err(format!("invalid MTPC_LOAD_AWARE value '{other}': expected 1 or 0")),
+    match std::env::var("MTPC_LOAD_AWARE") {
+        Ok(v) if !v.trim().is_empty() => parse_switch("MTPC_LOAD_AWARE", &v),
+        _ => Ok(!set("SOURCE_DATE_EPOCH")),
     }
+}
+
+/// An on/off variable's value: `1`, `true`, `yes` or `0`, `false`, `no`.
+fn parse_switch(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim() {
+        "1" | "true" | "yes" => Ok(true),
+        "0" | "false" | "no" => Ok(false),
+        other => Err(format!("invalid {name} value '{other}': expected 1 or 0")),
+    }
+}
+
+/// The cores this process may use (its CPU affinity and quota).
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Partition jobs all compiles of this user may run at once without a
@@ -183,7 +193,7 @@ pub fn machine_slots_from_env() -> Result<usize, String> {
             .trim()
             .parse::<usize>()
             .map_err(|_| format!("invalid MTPC_MACHINE_SLOTS value '{v}': expected an integer >= 0 (0 turns the limit off)")),
-        _ => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        _ => Ok(available_cores()),
     }
 }
 

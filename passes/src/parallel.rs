@@ -122,7 +122,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             true => cost_model::decide_under_load(&shape, requested, threads, || opts.load_aware.then(MachineLoad::sample).flatten()),
             false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads), None),
         };
-        let (load, lanes) = (seen.map(|(load, _)| load), seen.map(|(_, lanes)| lanes));
+        let (load, lanes) = seen.unzip();
         let (partitions, whole_reason) = match verdict {
             Verdict::Split(n) => (n, None),
             Verdict::Whole(why) => (1, Some(why)),
