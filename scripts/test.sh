@@ -2,7 +2,8 @@
 # Runs every test of mtpc: the Rust unit tests (planning, symbol rules,
 # options), the lit/FileCheck tests of the passes in lit-tests/, and the
 # differential tests on real programs in the real hosts (tests/e2e_split.py
-# and tests/e2e_parallel.py, which fetch sqlite3 with cargo), host fidelity
+# and tests/e2e_parallel.py, which fetch sqlite3 with cargo), lld's full LTO
+# (tests/e2e_full_lto.py: devirtualization and CFI too), host fidelity
 # (tests/e2e_fidelity.py: sanitizers, coverage, profiles, diagnostics,
 # other plugins, output kinds, options and debug info as without mtpc), the CMake
 # package and toolchain file (tests/e2e_cmake.py), the make jobserver
@@ -22,6 +23,7 @@ python3 bench/model.py
 python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
 python3 tests/e2e_split.py
 python3 tests/e2e_parallel.py
+python3 tests/e2e_full_lto.py
 python3 tests/e2e_fidelity.py
 python3 tests/e2e_cmake.py
 python3 tests/e2e_make.py

@@ -3,9 +3,21 @@
 //
 // Registration. mtpc registers with each host PassBuilder (once per compile
 // in clang, once per ThinLTO backend in lld): automatic mode at PipelineStart
-// (clang's non-LTO compiles, opt's default<On>) and, where PipelineStart does
-// not fire, at PipelineEarlySimplification (lld's ThinLTO backends); explicit
-// mode from pipeline text (mtpc-parallel<...>).
+// (clang's non-LTO compiles, opt's default<On>), where PipelineStart does
+// not fire at PipelineEarlySimplification (lld's ThinLTO backends), and at
+// FullLinkTimeOptimizationLast (lld's full LTO); explicit mode from pipeline
+// text (mtpc-parallel<...>).
+//
+// Full LTO. The full LTO pipeline (buildLTODefaultPipeline) has no extension
+// point between its whole-program part and the rest, so mtpc cuts it, by
+// pass, once it is built: mtpc's FullLinkTimeOptimizationLast callback (kept
+// last) leaves the host's passes up to dead argument elimination (the last
+// whole-program pass before the inliner: global DCE, IPSCCP, function
+// attributes, whole-program devirtualization, global optimization), then
+// adds mtpc's pass, which holds the rest. Before a split, mtpc's pass runs
+// copies of the rest's type-test lowering (CFI, what devirtualization left)
+// on the whole module; each partition then runs the rest, built anew
+// without its whole-program part; a module not split runs the rest whole.
 //
 // mtpc's pass comes last at its extension point. Plugins register before the
 // host does, so callbacks registered after mtpc's at the same point (clang's
@@ -40,6 +52,8 @@
 
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Transforms/IPO/DeadArgumentElimination.h"
+#include "llvm/Transforms/IPO/LowerTypeTests.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace llvm;
@@ -49,7 +63,7 @@ extern "C" {
 struct MtpcParallelRequest {
   int32_t Automatic; // 1: from an extension point; the environment adjusts it
   int32_t Level;     // 0-5: O0 O1 O2 O3 Os Oz
-  int32_t Phase;     // 0: per-module pipeline, 1: ThinLTO post-link pipeline
+  int32_t Phase;     // 0: per-module pipeline, 1: ThinLTO post-link, 2: full LTO after its whole-program part
   uint32_t Partitions; // 0: one per thread
   uint64_t Threads;    // 0: the pool's size
   uint64_t MinSize;
@@ -70,20 +84,24 @@ using FunctionAnalysisPassMap =
     DenseMap<AnalysisKey *, std::unique_ptr<detail::AnalysisPassConcept<Function, PreservedAnalyses,
                                                                         FunctionAnalysisManager::Invalidator>>>;
 using BaselineLibraryInfoImpl = std::optional<TargetLibraryInfoImpl>;
+using ModulePassList = std::vector<std::unique_ptr<detail::PassConcept<Module, ModuleAnalysisManager>>>;
 } // namespace mtpc
 using mtpc::ModuleEPCallbacks;
-// The PassBuilder's callback lists, a function analysis manager's registered
-// analyses and the library info analysis's baseline are private in LLVM 16.
+// The PassBuilder's callback lists, a pass manager's passes, a function
+// analysis manager's registered analyses and the library info analysis's
+// baseline are private in LLVM 16.
 MTPC_EXPOSE_PRIVATE(PipelineStartCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, PipelineStartEPCallbacks);
 MTPC_EXPOSE_PRIVATE(EarlySimplificationCallbacks, mtpc::ModuleEPCallbacks, PassBuilder,
                     PipelineEarlySimplificationEPCallbacks);
 MTPC_EXPOSE_PRIVATE(OptimizerLastCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, OptimizerLastEPCallbacks);
+MTPC_EXPOSE_PRIVATE(FullLtoLastCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, FullLinkTimeOptimizationLastEPCallbacks);
+MTPC_EXPOSE_PRIVATE(ModulePasses, mtpc::ModulePassList, ModulePassManager, Passes);
 MTPC_EXPOSE_PRIVATE(FunctionAnalysisPasses, mtpc::FunctionAnalysisPassMap, FunctionAnalysisManager, AnalysisPasses);
 MTPC_EXPOSE_PRIVATE(BaselineLibraryInfo, mtpc::BaselineLibraryInfoImpl, TargetLibraryAnalysis, BaselineInfoImpl);
 
 namespace {
 
-enum class Phase { PerModule = 0, ThinLtoPostLink = 1 };
+enum class Phase { PerModule = 0, ThinLtoPostLink = 1, FullLtoPostLink = 2 };
 
 // mtpc's numbering of optimization levels (MtpcParallelRequest, the Rust side).
 const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
@@ -96,7 +114,57 @@ int levelNumber(OptimizationLevel L) {
   return It == std::end(Levels) ? 2 : int(It - std::begin(Levels));
 }
 
-Phase phaseOf(int P) { return P == 1 ? Phase::ThinLtoPostLink : Phase::PerModule; }
+Phase phaseOf(int P) { return P == 1 || P == 2 ? Phase(P) : Phase::PerModule; }
+
+// A full LTO pipeline after its whole-program part (see the file's header).
+struct LtoPipelineRest {
+  // Copies of the rest's type-test lowering, for the whole module before a
+  // split (with the host's summary: what the link exports to ThinLTO).
+  ModulePassManager WholeProgramTail;
+  // Everything after the whole-program part: each partition's pipeline, or
+  // the whole module's if it is not split. Its type-test lowering is
+  // skipped once WholeProgramTail has run: it must not run twice on a
+  // module (a second run lowers the branch funnels of whole-program
+  // devirtualization again, from what the first left), nor on a partition.
+  ModulePassManager Rest;
+  std::shared_ptr<bool> TypeTestsLowered = std::make_shared<bool>(false);
+};
+
+// The type-test lowering in LtoPipelineRest::Rest.
+struct TypeTestLoweringUnlessDone : PassInfoMixin<TypeTestLoweringUnlessDone> {
+  TypeTestLoweringUnlessDone(LowerTypeTestsPass Pass, std::shared_ptr<bool> Done)
+      : Pass(std::move(Pass)), Done(std::move(Done)) {}
+  LowerTypeTestsPass Pass;
+  std::shared_ptr<bool> Done;
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    return *Done ? PreservedAnalyses::all() : Pass.run(M, MAM);
+  }
+  static bool isRequired() { return true; }
+};
+
+// Cuts MPM, a full LTO pipeline, after dead argument elimination: MPM keeps
+// the whole-program part, the rest is returned. Null if MPM has no such
+// pass (-O0, -O1: no inliner and optimization after the whole-program part).
+std::shared_ptr<LtoPipelineRest> cutLtoPipeline(ModulePassManager &MPM) {
+  mtpc::ModulePassList &Passes = MPM.*member(mtpc::ModulePasses());
+  auto Cut = llvm::find_if(Passes, [](auto &P) { return P->name() == DeadArgumentEliminationPass::name(); });
+  if (Cut == Passes.end())
+    return nullptr;
+  auto Parts = std::make_shared<LtoPipelineRest>();
+  mtpc::ModulePassList &Rest = Parts->Rest.*member(mtpc::ModulePasses());
+  std::move(std::next(Cut), Passes.end(), std::back_inserter(Rest));
+  Passes.erase(std::next(Cut), Passes.end());
+  using LowerTypeTestsModel = detail::PassModel<Module, LowerTypeTestsPass, PreservedAnalyses, ModuleAnalysisManager>;
+  using GuardedModel = detail::PassModel<Module, TypeTestLoweringUnlessDone, PreservedAnalyses, ModuleAnalysisManager>;
+  for (auto &P : Rest) {
+    if (P->name() != LowerTypeTestsPass::name())
+      continue;
+    const LowerTypeTestsPass &Lowering = static_cast<LowerTypeTestsModel &>(*P).Pass;
+    Parts->WholeProgramTail.addPass(LowerTypeTestsPass(Lowering));
+    P = std::make_unique<GuardedModel>(TypeTestLoweringUnlessDone(Lowering, Parts->TypeTestsLowered));
+  }
+  return Parts;
+}
 
 // The text mtpc's pass left in the module (its inline asm), by length and
 // hash: later passes may append to it, never change it.
@@ -115,11 +183,13 @@ class HostPipeline;
 
 // The mtpc-parallel module pass.
 struct ParallelPass : PassInfoMixin<ParallelPass> {
-  ParallelPass(std::shared_ptr<HostPipeline> Host, MtpcParallelRequest Request, std::shared_ptr<RunState> State)
-      : Host(std::move(Host)), Request(Request), State(std::move(State)) {}
+  ParallelPass(std::shared_ptr<HostPipeline> Host, MtpcParallelRequest Request, std::shared_ptr<RunState> State,
+               std::shared_ptr<LtoPipelineRest> Lto = nullptr)
+      : Host(std::move(Host)), Request(Request), State(std::move(State)), Lto(std::move(Lto)) {}
   std::shared_ptr<HostPipeline> Host;
   MtpcParallelRequest Request;
-  std::shared_ptr<RunState> State; // automatic mode only
+  std::shared_ptr<RunState> State; // automatic mode at PipelineStart and EarlySimplification
+  std::shared_ptr<LtoPipelineRest> Lto; // automatic mode in full LTO: the host's pipeline after this pass
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM);
   static bool isRequired() { return true; }
 };
@@ -160,6 +230,35 @@ public:
   // Positions of mtpc's callbacks in the builder's lists.
   size_t StartIndex = 0, EarlyIndex = 0;
 
+  // The first callback of a build of the full LTO pipeline.
+  void onFullLtoEarly() {
+    if (!BuildingPartitions)
+      placeFullLtoLast();
+  }
+
+  // The end of a build of the full LTO pipeline: mtpc's pass takes the rest
+  // (see the file's header).
+  void onFullLtoLast(ModulePassManager &MPM, OptimizationLevel L) {
+    if (BuildingPartitions)
+      return;
+    if (std::shared_ptr<LtoPipelineRest> Rest = cutLtoPipeline(MPM)) {
+      MtpcParallelRequest Request{1, levelNumber(L), int32_t(Phase::FullLtoPostLink), 0, 0, 0, 1};
+      MPM.addPass(ParallelPass(shared_from_this(), Request, nullptr, std::move(Rest)));
+    }
+  }
+
+  // The host's full LTO pipeline for L, without a summary (as lto<On> in
+  // pipeline text), cut (cutLtoPipeline): its whole-program part, and the
+  // rest, null at -O0 and -O1 (then the first holds all of it).
+  std::pair<ModulePassManager, std::shared_ptr<LtoPipelineRest>> ltoPipeline(OptimizationLevel L) {
+    restoreParked();
+    BuildingPartitions = true;
+    ModulePassManager MPM = PB.buildLTODefaultPipeline(L, /*ExportSummary=*/nullptr);
+    BuildingPartitions = false;
+    std::shared_ptr<LtoPipelineRest> Rest = cutLtoPipeline(MPM);
+    return {std::move(MPM), std::move(Rest)};
+  }
+
   void onPipelineStart(ModulePassManager &MPM, OptimizationLevel L) {
     if (BuildingPartitions)
       return;
@@ -181,6 +280,13 @@ public:
 
   // The pipeline a partition runs (see the file's header).
   ModulePassManager partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
+    if (P == Phase::FullLtoPostLink) {
+      auto [WholeProgram, Rest] = ltoPipeline(L);
+      if (!Rest)
+        return std::move(WholeProgram);
+      *Rest->TypeTestsLowered = true; // on the whole module, before the split
+      return std::move(Rest->Rest);
+    }
     restoreParked();
     BuildingPartitions = true;
     ModulePassManager MPM = Explicit ? defaultPipeline(L, P) : pipelineAfterExtensionPoint(L, P);
@@ -250,6 +356,8 @@ private:
   // its own callbacks before it builds) and moved to the end if others came
   // after it, so that it runs after every other OptimizerLast callback.
   void placeRestoreLast();
+  // The same for mtpc's FullLinkTimeOptimizationLast callback.
+  void placeFullLtoLast();
 
   // Within one build of the host's pipeline: whether PipelineStart fired
   // (then mtpc's pass is there, not at EarlySimplification), and the state
@@ -274,13 +382,29 @@ struct OwnOptimizerLastCallback {
   std::shared_ptr<HostPipeline> Host;
   void operator()(ModulePassManager &MPM, OptimizationLevel) const { Host->onOptimizerLast(MPM); }
 };
+struct OwnFullLtoEarlyCallback {
+  std::shared_ptr<HostPipeline> Host;
+  void operator()(ModulePassManager &, OptimizationLevel) const { Host->onFullLtoEarly(); }
+};
+struct OwnFullLtoLastCallback {
+  std::shared_ptr<HostPipeline> Host;
+  void operator()(ModulePassManager &MPM, OptimizationLevel L) const { Host->onFullLtoLast(MPM, L); }
+};
+
+// Puts Callback (of type CallbackT) at the end of List, where it may be already.
+template <typename CallbackT> void placeLast(ModuleEPCallbacks &List, CallbackT Callback) {
+  if (!List.empty() && List.back().template target<CallbackT>())
+    return;
+  llvm::erase_if(List, [](auto &C) { return C.template target<CallbackT>() != nullptr; });
+  List.push_back(std::move(Callback));
+}
 
 void HostPipeline::placeRestoreLast() {
-  ModuleEPCallbacks &Last = PB.*member(mtpc::OptimizerLastCallbacks());
-  if (!Last.empty() && Last.back().target<OwnOptimizerLastCallback>())
-    return;
-  llvm::erase_if(Last, [](auto &C) { return C.template target<OwnOptimizerLastCallback>() != nullptr; });
-  PB.registerOptimizerLastEPCallback(OwnOptimizerLastCallback{shared_from_this()});
+  placeLast(PB.*member(mtpc::OptimizerLastCallbacks()), OwnOptimizerLastCallback{shared_from_this()});
+}
+
+void HostPipeline::placeFullLtoLast() {
+  placeLast(PB.*member(mtpc::FullLtoLastCallbacks()), OwnFullLtoLastCallback{shared_from_this()});
 }
 
 } // namespace
@@ -293,6 +417,10 @@ struct PassRun {
   ModuleAnalysisManager &MAM;
   RunState *State; // automatic mode only
   bool Explicit;
+  // Full LTO: the pipeline after the whole-program part, and what of it ran
+  // on the whole module.
+  LtoPipelineRest *Lto = nullptr;
+  bool RestRan = false;
 };
 
 // What every partition of one module is built with.
@@ -310,8 +438,23 @@ struct PartitionEnvironment {
 } // namespace mtpc
 
 PreservedAnalyses ParallelPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  mtpc::PassRun Run{Host, M, MAM, State.get(), Request.Automatic == 0};
-  return mtpc_rs_run_parallel(&Request, wrap(&M), &Run) ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  std::shared_ptr<LtoPipelineRest> Rest = Lto;
+  if (phaseOf(Request.Phase) == Phase::FullLtoPostLink && !Rest) {
+    // Explicit mode stands for lto<On>: its whole-program part runs here.
+    auto [WholeProgram, Cut] = Host->ltoPipeline(optimizationLevel(Request.Level));
+    WholeProgram.run(M, MAM);
+    if (!Cut)
+      return PreservedAnalyses::none(); // -O0, -O1: that was all of it
+    Rest = std::move(Cut);
+  }
+  mtpc::PassRun Run{Host, M, MAM, State.get(), Request.Automatic == 0, Rest.get()};
+  bool Changed = mtpc_rs_run_parallel(&Request, wrap(&M), &Run);
+  if (Rest && !Changed && !Run.RestRan) {
+    // Not split: the rest of the full LTO pipeline runs on the whole module.
+    Rest->Rest.run(M, MAM);
+    Changed = true;
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 namespace {
@@ -354,6 +497,8 @@ void mtpc_host_pipeline_register(void *PBP) {
   Host->StartIndex = (PB.*member(mtpc::PipelineStartCallbacks())).size() - 1;
   PB.registerPipelineEarlySimplificationEPCallback(OwnEarlySimplificationCallback{Host});
   Host->EarlyIndex = (PB.*member(mtpc::EarlySimplificationCallbacks())).size() - 1;
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(OwnFullLtoEarlyCallback{Host});
+  PB.registerFullLinkTimeOptimizationLastEPCallback(OwnFullLtoLastCallback{Host});
   PB.registerPipelineParsingCallback(
       [Host](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
         MtpcParallelRequest Request{};
@@ -438,13 +583,29 @@ void *mtpc_environment_build_kit(void *EnvP) {
 
 // Optimizes the run's module whole, in place, with the host's default
 // pipeline for Level and Phase (all of it: what an explicit mtpc-parallel
-// stands for when it does not split the module).
+// stands for when it does not split the module; in full LTO, the rest after
+// the whole-program part, which has run).
 void mtpc_run_optimize_whole(void *RunP, int Level, int P) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  if (Run->Lto) {
+    if (!std::exchange(Run->RestRan, true))
+      Run->Lto->Rest.run(Run->M, Run->MAM);
+    return;
+  }
   ModulePassManager MPM =
       Run->Host->partitionPipeline(optimizationLevel(Level), phaseOf(P),
                                    /*Explicit=*/true);
   MPM.run(Run->M, Run->MAM);
+}
+
+// Full LTO: runs the type-test lowering of the rest of the pipeline on the
+// whole module (see the file's header), once; nothing in other phases.
+void mtpc_run_finish_whole_program(void *RunP) {
+  auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  if (Run->Lto && !*Run->Lto->TypeTestsLowered) {
+    Run->Lto->WholeProgramTail.run(Run->M, Run->MAM);
+    *Run->Lto->TypeTestsLowered = true;
+  }
 }
 
 // Records that the module's inline asm is the text mtpc's pass left, so that

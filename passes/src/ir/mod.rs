@@ -7,8 +7,8 @@
 //! those that LLVM-C lacks go to the C++ shim (`shim/`, see `shim/shim.h`).
 
 mod ffi;
-pub mod host_pipeline;
 mod host_llvm;
+pub mod host_pipeline;
 mod module;
 pub mod time_trace;
 mod values;
@@ -24,6 +24,29 @@ pub enum PipelinePhase {
     PerModule,
     /// The ThinLTO post-link pipeline: what a ThinLTO backend runs.
     ThinLtoPostLink,
+    /// The full LTO pipeline (`lto<On>`) after its whole-program passes:
+    /// what lld runs on the merged module of a full LTO link.
+    FullLtoPostLink,
+}
+
+impl PipelinePhase {
+    /// The shim's number for the phase (`MtpcParallelRequest::Phase`).
+    pub fn number(self) -> i32 {
+        match self {
+            PipelinePhase::PerModule => 0,
+            PipelinePhase::ThinLtoPostLink => 1,
+            PipelinePhase::FullLtoPostLink => 2,
+        }
+    }
+
+    /// The phase the shim numbers `n` (unknown numbers: per-module).
+    pub fn from_number(n: i32) -> PipelinePhase {
+        match n {
+            1 => PipelinePhase::ThinLtoPostLink,
+            2 => PipelinePhase::FullLtoPostLink,
+            _ => PipelinePhase::PerModule,
+        }
+    }
 }
 
 /// Optimization levels in the order the shim numbers them.

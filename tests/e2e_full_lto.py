@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Differential test of mtpc in lld's full LTO (clang -flto -fuse-ld=lld).
+
+Every link below is compared with the stock full LTO link of the same
+objects (same flags, no plugin): the program's output must be equal, and
+the stats (MTPC_STATS) must show that the LTO module (ld-temp.o) was split.
+
+  * automatic mode (-Wl,--load-pass-plugin), forced split, on our C and C++
+    programs and sqlite3 (with its workload); sqlite3 also with default
+    settings (the cost model splits it);
+  * explicit mode: --lto-newpm-passes='mtpc-parallel<fulllto;O2;...>',
+    compared with --lto-newpm-passes='lto<O2>';
+  * with lld's own --lto-partitions=2;
+  * the pre-link compile (-flto) with the plugin loaded stays bitcode;
+  * whole-program devirtualization (-fwhole-program-vtables): the calls it
+    resolves are direct in mtpc's program as in stock's (and indirect
+    without it); CFI (-fsanitize=cfi): the program runs as stock's, and a
+    call through the wrong type dies of SIGILL in both;
+  * -fvirtual-function-elimination: left whole, with one info line;
+  * a failure injected in a partition: one warning, and the stock program
+    byte for byte; the same with default settings on a small module and
+    with MTPC_DISABLE=1;
+  * MTPC_THREADS=1 and 2 link byte-identical programs; -g: llvm-dwarfdump
+    --verify finds no error and gdb stops where it does in stock's; lld's
+    --time-trace shows the partitions' work.
+
+  tests/e2e_full_lto.py [--only NAME]
+Prints one line per check and 'N passed, N failed' at the end.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+from harness import PLUGIN, PROGRAMS_DIR, Checker, run, stop_location, tool
+from e2e_parallel import FORCE_SPLIT, Program, env_with, programs, read_stats, split_happened
+
+# The plugin in lld's full LTO, automatically.
+LOAD = "-Wl,--load-pass-plugin=" + PLUGIN
+LTO = ["-flto", "-fuse-ld=lld"]
+
+
+def pre_link(p, work, tag, flags, plugin=False, env=None):
+    """Compiles p's sources to full LTO bitcode objects; returns them."""
+    objs = []
+    for src in [p.source] + p.extra:
+        obj = os.path.join(work, "%s.%s.%s.o" % (p.name, os.path.basename(src), tag))
+        cmd = [p.driver] + flags + ["-flto"] + p.cflags + ["-c", src, "-o", obj]
+        if plugin:
+            cmd.insert(1, "-fpass-plugin=" + PLUGIN)
+        run(cmd, env=env or env_with())
+        objs.append(obj)
+    return objs
+
+
+def link(p, objs, out, flags, extra=(), env=None):
+    """Links objs with full LTO into out; returns lld's stderr."""
+    r = subprocess.run([p.driver] + flags + LTO + list(extra) + objs + ["-o", out] + p.libs,
+                       env=env or env_with(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("link failed (%d): %s\n%s" % (r.returncode, out, r.stderr[-3000:]))
+    return r.stderr
+
+
+def lto_module_split(stats, what):
+    ok, what, detail = split_happened(stats, what)
+    return ok and all(s["module"] == "ld-temp.o" for s in stats), what, detail
+
+
+def same_file(a, b):
+    with open(a, "rb") as x, open(b, "rb") as y:
+        return x.read() == y.read()
+
+
+def test_program(p, work, checker, flags=("-O2",)):
+    flags = list(flags)
+    label = "%s full LTO" % p.name
+    stats = os.path.join(work, p.name + ".pre.jsonl")
+    objs = pre_link(p, work, "lto", flags, plugin=True, env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+    with open(objs[0], "rb") as f:
+        checker.check(f.read(4) == b"BC\xc0\xde", label + ": the pre-link compile with the plugin is left as bitcode")
+    checker.check(read_stats(stats) == [], label + ": nothing was split before the link")
+    stock = os.path.join(work, p.name + ".lto.stock")
+    link(p, objs, stock, flags)
+    expected = run([stock] + p.args)
+    for what, extra, tag in (("", [], "auto"), (", --lto-partitions=2", ["-Wl,--lto-partitions=2"], "lldparts")):
+        stats = os.path.join(work, "%s.%s.jsonl" % (p.name, tag))
+        exe = os.path.join(work, "%s.lto.%s" % (p.name, tag))
+        link(p, objs, exe, flags, [LOAD] + extra, env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+        checker.check(*lto_module_split(read_stats(stats), label + what + ": the LTO module was split"))
+        checker.check(run([exe] + p.args) == expected, label + what + ": output equals the stock full LTO build's")
+    # Threads change nothing in the program lld writes.
+    one = os.path.join(work, p.name + ".lto.t1")
+    link(p, objs, one, flags, [LOAD], env_with(MTPC_THREADS="1", **FORCE_SPLIT))
+    two = os.path.join(work, p.name + ".lto.t2")
+    link(p, objs, two, flags, [LOAD], env_with(MTPC_THREADS="2", **FORCE_SPLIT))
+    checker.check(same_file(one, two), label + ": MTPC_THREADS=1 and 2 link byte-identical programs")
+    # The explicit form, against lld's lto<O2> pipeline text (no summary).
+    stock_text = os.path.join(work, p.name + ".lto.text")
+    link(p, objs, stock_text, flags, ["-Wl,--lto-newpm-passes=lto<O2>"])
+    stats = os.path.join(work, p.name + ".explicit.jsonl")
+    exe = os.path.join(work, p.name + ".lto.explicit")
+    link(p, objs, exe, flags, [LOAD, "-Wl,--lto-newpm-passes=mtpc-parallel<fulllto;O2;partitions=4;min-size=0>"],
+         env_with(MTPC_STATS=stats))
+    checker.check(*lto_module_split(read_stats(stats), label + " mtpc-parallel<fulllto;O2>: split"))
+    checker.check(run([exe] + p.args) == run([stock_text] + p.args),
+                  label + " mtpc-parallel<fulllto;O2>: output equals lto<O2>'s")
+
+
+def test_fallback(p, work, checker):
+    label = "%s full LTO with a panic injected in partition 1" % p.name
+    objs = pre_link(p, work, "fb", ["-O2"])
+    stock = os.path.join(work, p.name + ".fb.stock")
+    link(p, objs, stock, ["-O2"])
+    stats = os.path.join(work, p.name + ".fb.jsonl")
+    exe = os.path.join(work, p.name + ".fb.mtpc")
+    err = link(p, objs, exe, ["-O2"], [LOAD], env_with(MTPC_STATS=stats, MTPC_TEST_FAIL_PARTITION="1", **FORCE_SPLIT))
+    checker.check("compiling the module whole instead" in err and err.count("warning") == 1,
+                  label + ": one warning says the module is compiled whole", err[-2000:])
+    s = read_stats(stats)
+    checker.check(len(s) == 1 and s[0]["fallback"], label + ": the stats record the fallback", json.dumps(s)[:500])
+    checker.check(same_file(exe, stock), label + ": the program is the stock link's, byte for byte")
+    # Too small for the cost model, or mtpc turned off: nothing changes.
+    for what, env in (("default settings (a small module)", {}), ("MTPC_DISABLE=1", {"MTPC_DISABLE": "1"})):
+        exe = os.path.join(work, p.name + ".fb.whole")
+        link(p, objs, exe, ["-O2"], [LOAD], env_with(**env))
+        checker.check(same_file(exe, stock), "%s full LTO, %s: the stock program, byte for byte" % (p.name, what))
+
+
+def test_debug_info(p, work, checker):
+    label = "%s full LTO -O2 -g" % p.name
+    objs = pre_link(p, work, "g", ["-O2", "-g"])
+    stock = os.path.join(work, p.name + ".g.stock")
+    link(p, objs, stock, ["-O2", "-g"])
+    stats = os.path.join(work, p.name + ".g.jsonl")
+    exe = os.path.join(work, p.name + ".g.mtpc")
+    trace = os.path.join(work, p.name + ".g.trace.json")
+    link(p, objs, exe, ["-O2", "-g"], [LOAD, "-Wl,--time-trace=" + trace], env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+    checker.check(*lto_module_split(read_stats(stats), label + ": the LTO module was split"))
+    verify = run([tool("llvm-dwarfdump"), "--verify", exe])
+    checker.check("No errors." in verify, label + ": llvm-dwarfdump --verify finds no error", verify[-2000:])
+    # gdb stops where it does in stock's program, in the functions stock
+    # kept a trace of (full LTO may delete a static function it inlined).
+    stops = 0
+    for f in p.functions:
+        try:
+            a = stop_location(stock, f, p.args)
+        except RuntimeError:
+            continue
+        b = stop_location(exe, f, p.args)
+        stops += 1
+        checker.check(a == b, label + ": gdb stops in %s at %s as in the stock build" % (f, a), "stock %s, mtpc %s" % (a, b))
+    checker.check(stops > 0, label + ": gdb stops in some of %s in the stock build" % p.functions)
+    with open(trace) as t:
+        names = {e.get("name") for e in json.load(t)["traceEvents"]}
+    checker.check({"mtpc-parallel", "mtpc optimize", "mtpc codegen"} <= names,
+                  label + ": lld's --time-trace shows mtpc's split and each partition's work",
+                  "mtpc events: %s" % sorted(n for n in names if n and "mtpc" in n))
+
+
+def test_by_default(p, work, checker):
+    """sqlite3 with the plugin's default settings: the cost model splits it."""
+    label = "%s full LTO, default settings" % p.name
+    objs = pre_link(p, work, "def", ["-O2"])
+    stock = os.path.join(work, p.name + ".def.stock")
+    link(p, objs, stock, ["-O2"])
+    stats = os.path.join(work, p.name + ".def.jsonl")
+    exe = os.path.join(work, p.name + ".def.mtpc")
+    err = link(p, objs, exe, ["-O2"], [LOAD],
+               env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="info", MTPC_LOAD_AWARE="0"))
+    s = read_stats(stats)
+    checker.check(len(s) == 1 and s[0]["partitions"] >= 2 and not s[0]["fallback"] and s[0].get("model"),
+                  label + ": the cost model splits the LTO module", json.dumps(s)[:600] + "\n" + err[-1000:])
+    checker.check(run([exe] + p.args) == run([stock] + p.args), label + ": output equals the stock full LTO build's")
+
+
+def indirect_calls(exe, function):
+    """Indirect calls in the code of the function whose mangled name holds `function`."""
+    symbol = next((l.split()[-1] for l in run([tool("llvm-nm"), exe]).splitlines()
+                   if re.search(r"\b_Z\d+%s\w*$" % function, l)), None)
+    if symbol is None:
+        return None
+    out = run([tool("llvm-objdump"), "-d", "--no-show-raw-insn", "--disassemble-symbols=" + symbol, exe])
+    return sum(1 for l in out.splitlines() if re.search(r"\bcall[a-z]*\s+\*", l))
+
+
+def test_whole_program(work, checker):
+    """Whole-program devirtualization and CFI, which need the whole program,
+    run once on the whole module before the split."""
+    p = Program("whole-program", os.path.join(PROGRAMS_DIR, "whole_program.cpp"), cxx=True,
+                cflags=["-fvisibility=hidden"], args=["2000"])
+    exes = {}
+    for mode, extra in (("plain", []), ("wpd", ["-fwhole-program-vtables"]), ("cfi", ["-fsanitize=cfi"])):
+        flags = ["-O2"] + extra
+        objs = pre_link(p, work, mode, flags)
+        stock = os.path.join(work, "wp.%s.stock" % mode)
+        link(p, objs, stock, flags)
+        stats = os.path.join(work, "wp.%s.jsonl" % mode)
+        exe = os.path.join(work, "wp.%s.mtpc" % mode)
+        link(p, objs, exe, flags, [LOAD], env_with(MTPC_STATS=stats, MTPC_PARTITIONS="3", MTPC_MIN_SIZE="0"))
+        label = "whole_program.cpp full LTO %s" % " ".join(flags)
+        checker.check(*lto_module_split(read_stats(stats), label + ": the LTO module was split"))
+        checker.check(run([exe] + p.args) == run([stock] + p.args), label + ": output equals the stock build's")
+        exes[mode] = (stock, exe)
+    # Codec has one implementation and Stage::weight() a constant in each
+    # class: with -fwhole-program-vtables their calls are resolved.
+    for function in ("encode_all", "weigh"):
+        plain = indirect_calls(exes["plain"][0], function)
+        stock, mtpc = (indirect_calls(e, function) for e in exes["wpd"])
+        checker.check(plain and stock == 0 and mtpc == 0,
+                      "whole_program.cpp -fwhole-program-vtables: the virtual calls in %s are devirtualized as in stock" % function,
+                      "indirect calls: without devirtualization %s, stock %s, mtpc %s" % (plain, stock, mtpc))
+    # CFI's checks hold across partitions: a call through the wrong type traps.
+    for misuse in ("bad-cast", "bad-icall"):
+        codes = [subprocess.run([e, "10", misuse], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+                 for e in exes["cfi"]]
+        checker.check(codes == [-signal.SIGILL] * 2,
+                      "whole_program.cpp -fsanitize=cfi: a %s dies of SIGILL as in stock" % misuse,
+                      "exit status stock %d, mtpc %d" % tuple(codes))
+    # Virtual function elimination: left whole, with one info line.
+    flags = ["-O2", "-fwhole-program-vtables", "-fvirtual-function-elimination"]
+    objs = pre_link(p, work, "vfe", flags)
+    stock = os.path.join(work, "wp.vfe.stock")
+    link(p, objs, stock, flags)
+    stats = os.path.join(work, "wp.vfe.jsonl")
+    exe = os.path.join(work, "wp.vfe.mtpc")
+    err = link(p, objs, exe, flags, [LOAD], env_with(MTPC_STATS=stats, MTPC_LOG="info", **FORCE_SPLIT))
+    checker.check("virtual function elimination" in err and read_stats(stats) == [],
+                  "whole_program.cpp -fvirtual-function-elimination: left whole, one info line says why", err[-1000:])
+    checker.check(same_file(exe, stock), "whole_program.cpp -fvirtual-function-elimination: the stock program, byte for byte")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="run only the program with this name (whole-program: the C++ one of this file)")
+    a = ap.parse_args()
+    if not os.path.exists(PLUGIN):
+        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    work = tempfile.mkdtemp(prefix="mtpc-full-lto-")
+    checker = Checker()
+    for p in programs():
+        if p.name not in ("constructs-c", "constructs-cpp", "sqlite3") or (a.only and p.name != a.only):
+            continue
+        try:
+            test_program(p, work, checker)
+            if p.name == "sqlite3":
+                test_by_default(p, work, checker)
+            else:
+                test_fallback(p, work, checker)
+                test_debug_info(p, work, checker)
+        except RuntimeError as e:
+            checker.check(False, p.name + ": builds", str(e))
+    if not a.only or a.only == "whole-program":
+        try:
+            test_whole_program(work, checker)
+        except RuntimeError as e:
+            checker.check(False, "whole_program.cpp: builds", str(e))
+    shutil.rmtree(work, ignore_errors=True)
+    print("%d passed, %d failed" % (checker.passed, checker.failed))
+    sys.exit(1 if checker.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
