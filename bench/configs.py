@@ -7,6 +7,8 @@ would run.
                as many partitions as the machine has cores
   lto-parts    LLVM's codegen-only parallelism for one module: full LTO,
                clang -flto -c, then ld.lld -r --lto-partitions=N
+  lto-mtpc     the same full LTO with mtpc in lld (--load-pass-plugin),
+               MTPC_THREADS=2 and N partitions: optimization in parallel too
   llvm-split   a naive function-level split: the unoptimized bitcode cut by
                llvm-split -j N, every part through opt -O2 and llc in
                parallel, the parts joined by ld.lld -r
@@ -60,6 +62,12 @@ def lto_partition_steps(parts):
     return steps
 
 
+def lto_mtpc_steps(unit, obj, work, debug):
+    bc = os.path.join(work, "lto.bc")
+    return [[[driver(unit), "-flto"] + compile_flags(unit, debug) + ["-c", unit.source, "-o", bc]],
+            [[tool("ld.lld"), "-r", "--lto-O2", "--load-pass-plugin=" + PLUGIN, bc, "-o", obj]]]
+
+
 def llvm_split_steps(parts):
     def steps(unit, obj, work, debug):
         bc = os.path.join(work, "split-input.bc")
@@ -84,6 +92,7 @@ def configurations(cores):
         label = "mtpc, %d thread%s" % (threads, "" if threads == 1 else "s") + (" (all cores)" if threads == cores else "")
         configs.append(Config("mtpc-%d" % threads, label, mtpc_steps, threads=threads, partitions=partitions))
     configs.append(Config("lto-parts", "full LTO, lld --lto-partitions=%d" % partitions, lto_partition_steps(partitions)))
+    configs.append(Config("lto-mtpc", "full LTO, mtpc in lld, 2 threads", lto_mtpc_steps, threads=2, partitions=partitions))
     configs.append(Config("llvm-split", "llvm-split -j %d + opt/llc in parallel" % partitions, llvm_split_steps(partitions)))
     return configs
 

@@ -9,7 +9,8 @@
 #   mtpc::clang              INTERFACE target: -fpass-plugin=<plugin> on C and
 #                            C++ compiles (mtpc then splits large modules)
 #   mtpc::lld                INTERFACE target: -fuse-ld=lld and
-#                            --load-pass-plugin=<plugin> on links (ThinLTO)
+#                            --load-pass-plugin=<plugin> on links (ThinLTO
+#                            backends and full LTO)
 # Refuses, with a message, C or C++ compilers that are not that clang.
 
 include("${CMAKE_CURRENT_LIST_DIR}/mtpcPlugin.cmake")
