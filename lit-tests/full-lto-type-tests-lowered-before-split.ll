@@ -7,10 +7,9 @@
 ; on the whole module before the split: one jump table holds @inc and @dbl,
 ; @call (in another partition) checks its pointer against that table, and
 ; @inc and @dbl name their entries; no partition lowers type tests again.
-; Fails if: host_pipeline.cpp's mtpc_run_finish_whole_program does not run
-; the full LTO pipeline's type-test lowering before the split (each
-; partition would then build a jump table of its own, or none), or the
-; partitions' pipelines run it again.
+; Fails if: host_pipeline.cpp's mtpc_run_lower_type_tests_whole does not
+; run the full LTO pipeline's type-test lowering before the split (each
+; partition would then build a jump table of its own, or none).
 ; CHECK-LABEL: module asm "call:"
 ; CHECK: module asm "\09leaq\09.cfi.jumptable[[SUFFIX:[.a-z0-9]*]](%rip), %rcx"
 ; CHECK-DAG: module asm ".set inc, .cfi.jumptable[[SUFFIX]]"

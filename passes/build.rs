@@ -11,23 +11,16 @@ const SHIM_FILES: &[&str] = &[
     "shim/debug_files.cpp",
     "shim/debug_info.cpp",
 ];
-const SHIM_HEADERS: &[&str] = &[
-    "shim/shim.h",
-    "shim/partition_kit.h",
-    "shim/diagnostics.h",
-    "shim/debug_files.h",
-];
+const SHIM_HEADERS: &[&str] = &["shim/shim.h", "shim/partition_kit.h", "shim/diagnostics.h", "shim/debug_files.h"];
 
 fn llvm_config(arg: &str) -> String {
     let prefix = std::env::var("LLVM_SYS_160_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-16".into());
     let tool = format!("{prefix}/bin/llvm-config");
-    let out = Command::new(&tool).arg(arg).output().unwrap_or_else(|e| {
-        panic!("cannot run {tool} ({e}); install llvm-16-dev or set LLVM_SYS_160_PREFIX")
-    });
-    String::from_utf8(out.stdout)
-        .expect("llvm-config output is UTF-8")
-        .trim()
-        .to_string()
+    let out = Command::new(&tool)
+        .arg(arg)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {tool} ({e}); install llvm-16-dev or set LLVM_SYS_160_PREFIX"));
+    String::from_utf8(out.stdout).expect("llvm-config output is UTF-8").trim().to_string()
 }
 
 fn main() {

@@ -2,22 +2,24 @@
 // pipeline each partition runs, built from the host's own PassBuilder.
 //
 // Registration. mtpc registers with each host PassBuilder (once per compile
-// in clang, once per ThinLTO backend in lld): automatic mode at PipelineStart
+// in clang, once per ThinLTO backend and once per full LTO link in lld): automatic mode at PipelineStart
 // (clang's non-LTO compiles, opt's default<On>), where PipelineStart does
 // not fire at PipelineEarlySimplification (lld's ThinLTO backends), and at
 // FullLinkTimeOptimizationLast (lld's full LTO); explicit mode from pipeline
 // text (mtpc-parallel<...>).
 //
 // Full LTO. The full LTO pipeline (buildLTODefaultPipeline) has no extension
-// point between its whole-program part and the rest, so mtpc cuts it, by
-// pass, once it is built: mtpc's FullLinkTimeOptimizationLast callback (kept
-// last) leaves the host's passes up to dead argument elimination (the last
-// whole-program pass before the inliner: global DCE, IPSCCP, function
-// attributes, whole-program devirtualization, global optimization), then
-// adds mtpc's pass, which holds the rest. Before a split, mtpc's pass runs
-// copies of the rest's type-test lowering (CFI, what devirtualization left)
-// on the whole module; each partition then runs the rest, built anew
-// without its whole-program part; a module not split runs the rest whole.
+// point between its whole-program part (global DCE, IPSCCP, function
+// attributes, whole-program devirtualization, global optimization, ...) and
+// the rest, so mtpc cuts it, by pass, once it is built: mtpc's
+// FullLinkTimeOptimizationLast callback (kept last) leaves the host's passes
+// up to the dead argument elimination before the inliner, the last
+// whole-program pass, then adds mtpc's pass, which holds the rest. Before a
+// split, mtpc's pass runs copies of the rest's type-test lowering (CFI, what
+// devirtualization left) on the whole module; each partition then runs the
+// rest, built anew without its whole-program part; a module not split runs
+// the rest whole. Nothing follows mtpc's pass but annotation remarks, so
+// full LTO needs no pass that restores the module (below).
 //
 // mtpc's pass comes last at its extension point. Plugins register before the
 // host does, so callbacks registered after mtpc's at the same point (clang's
@@ -52,7 +54,12 @@
 
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Transforms/IPO/CrossDSOCFI.h"
 #include "llvm/Transforms/IPO/DeadArgumentElimination.h"
+#include "llvm/Transforms/IPO/GlobalSplit.h"
+#include "llvm/Transforms/IPO/Inliner.h"
+#include "llvm/Transforms/IPO/SCCP.h"
+#include "llvm/Transforms/IPO/WholeProgramDevirt.h"
 #include "llvm/Transforms/IPO/LowerTypeTests.h"
 #include "llvm/Support/xxhash.h"
 
@@ -87,9 +94,9 @@ using BaselineLibraryInfoImpl = std::optional<TargetLibraryInfoImpl>;
 using ModulePassList = std::vector<std::unique_ptr<detail::PassConcept<Module, ModuleAnalysisManager>>>;
 } // namespace mtpc
 using mtpc::ModuleEPCallbacks;
-// The PassBuilder's callback lists, a pass manager's passes, a function
-// analysis manager's registered analyses and the library info analysis's
-// baseline are private in LLVM 16.
+// The PassBuilder's callback lists, a function analysis manager's registered
+// analyses and the library info analysis's baseline are private in LLVM 16,
+// a pass manager's passes protected.
 MTPC_EXPOSE_PRIVATE(PipelineStartCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, PipelineStartEPCallbacks);
 MTPC_EXPOSE_PRIVATE(EarlySimplificationCallbacks, mtpc::ModuleEPCallbacks, PassBuilder,
                     PipelineEarlySimplificationEPCallbacks);
@@ -128,6 +135,9 @@ struct LtoPipelineRest {
   // devirtualization again, from what the first left), nor on a partition.
   ModulePassManager Rest;
   std::shared_ptr<bool> TypeTestsLowered = std::make_shared<bool>(false);
+  // FullLinkTimeOptimizationLast callbacks of other plugins, whose passes
+  // are in Rest: passes that may need the whole program.
+  size_t ForeignLastCallbacks = 0;
 };
 
 // The type-test lowering in LtoPipelineRest::Rest.
@@ -142,20 +152,30 @@ struct TypeTestLoweringUnlessDone : PassInfoMixin<TypeTestLoweringUnlessDone> {
   static bool isRequired() { return true; }
 };
 
-// Cuts MPM, a full LTO pipeline, after dead argument elimination: MPM keeps
-// the whole-program part, the rest is returned. Null if MPM has no such
-// pass (-O0, -O1: no inliner and optimization after the whole-program part).
+// Cuts MPM, a full LTO pipeline, after the dead argument elimination that
+// precedes its inliner: MPM keeps the whole-program part, the rest is
+// returned. Null if MPM has no inliner (-O0, -O1: no optimization after the
+// whole-program part) or no such pass before it, or if a whole-program pass
+// comes after it (a pipeline mtpc does not know).
 std::shared_ptr<LtoPipelineRest> cutLtoPipeline(ModulePassManager &MPM) {
   mtpc::ModulePassList &Passes = MPM.*member(mtpc::ModulePasses());
-  auto Cut = llvm::find_if(Passes, [](auto &P) { return P->name() == DeadArgumentEliminationPass::name(); });
-  if (Cut == Passes.end())
-    return nullptr;
+  auto Named = [](StringRef Name) { return [Name](auto &P) { return P->name() == Name; }; };
+  auto Inliner = llvm::find_if(Passes, Named(ModuleInlinerWrapperPass::name()));
+  auto Cut = std::find_if(std::make_reverse_iterator(Inliner), Passes.rend(),
+                          Named(DeadArgumentEliminationPass::name())).base();
+  if (Inliner == Passes.end() || Cut == Passes.begin())
+    return nullptr; // Cut is one past the pass found
+  for (StringRef WholeProgram : {WholeProgramDevirtPass::name(), IPSCCPPass::name(), GlobalSplitPass::name(),
+                                 CrossDSOCFIPass::name()})
+    if (std::any_of(Cut, Passes.end(), Named(WholeProgram)))
+      return nullptr;
   auto Parts = std::make_shared<LtoPipelineRest>();
   mtpc::ModulePassList &Rest = Parts->Rest.*member(mtpc::ModulePasses());
-  std::move(std::next(Cut), Passes.end(), std::back_inserter(Rest));
-  Passes.erase(std::next(Cut), Passes.end());
+  std::move(Cut, Passes.end(), std::back_inserter(Rest));
+  Passes.erase(Cut, Passes.end());
   using LowerTypeTestsModel = detail::PassModel<Module, LowerTypeTestsPass, PreservedAnalyses, ModuleAnalysisManager>;
   using GuardedModel = detail::PassModel<Module, TypeTestLoweringUnlessDone, PreservedAnalyses, ModuleAnalysisManager>;
+  // Only LowerTypeTestsPass is named so: P is its PassModel.
   for (auto &P : Rest) {
     if (P->name() != LowerTypeTestsPass::name())
       continue;
@@ -242,6 +262,7 @@ public:
     if (BuildingPartitions)
       return;
     if (std::shared_ptr<LtoPipelineRest> Rest = cutLtoPipeline(MPM)) {
+      Rest->ForeignLastCallbacks = foreignFullLtoLastCallbacks();
       MtpcParallelRequest Request{1, levelNumber(L), int32_t(Phase::FullLtoPostLink), 0, 0, 0, 1};
       MPM.addPass(ParallelPass(shared_from_this(), Request, nullptr, std::move(Rest)));
     }
@@ -256,6 +277,8 @@ public:
     ModulePassManager MPM = PB.buildLTODefaultPipeline(L, /*ExportSummary=*/nullptr);
     BuildingPartitions = false;
     std::shared_ptr<LtoPipelineRest> Rest = cutLtoPipeline(MPM);
+    if (Rest)
+      Rest->ForeignLastCallbacks = foreignFullLtoLastCallbacks();
     return {std::move(MPM), std::move(Rest)};
   }
 
@@ -278,12 +301,13 @@ public:
     addAutomaticPass(MPM, L, Phase::ThinLtoPostLink);
   }
 
-  // The pipeline a partition runs (see the file's header).
-  ModulePassManager partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
+  // The pipeline a partition runs (see the file's header); none if the
+  // full LTO pipeline cannot be cut (mtpc's pass then never splits).
+  std::optional<ModulePassManager> partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
     if (P == Phase::FullLtoPostLink) {
-      auto [WholeProgram, Rest] = ltoPipeline(L);
+      std::shared_ptr<LtoPipelineRest> Rest = ltoPipeline(L).second;
       if (!Rest)
-        return std::move(WholeProgram);
+        return std::nullopt;
       *Rest->TypeTestsLowered = true; // on the whole module, before the split
       return std::move(Rest->Rest);
     }
@@ -358,6 +382,8 @@ private:
   void placeRestoreLast();
   // The same for mtpc's FullLinkTimeOptimizationLast callback.
   void placeFullLtoLast();
+  // FullLinkTimeOptimizationLast callbacks that are not mtpc's.
+  size_t foreignFullLtoLastCallbacks();
 
   // Within one build of the host's pipeline: whether PipelineStart fired
   // (then mtpc's pass is there, not at EarlySimplification), and the state
@@ -407,6 +433,11 @@ void HostPipeline::placeFullLtoLast() {
   placeLast(PB.*member(mtpc::FullLtoLastCallbacks()), OwnFullLtoLastCallback{shared_from_this()});
 }
 
+size_t HostPipeline::foreignFullLtoLastCallbacks() {
+  return llvm::count_if(PB.*member(mtpc::FullLtoLastCallbacks()),
+                        [](auto &C) { return C.template target<OwnFullLtoLastCallback>() == nullptr; });
+}
+
 } // namespace
 
 namespace mtpc {
@@ -439,6 +470,8 @@ struct PartitionEnvironment {
 
 PreservedAnalyses ParallelPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::shared_ptr<LtoPipelineRest> Rest = Lto;
+  if (Rest)
+    *Rest->TypeTestsLowered = false; // a new run of the host's pipeline
   if (phaseOf(Request.Phase) == Phase::FullLtoPostLink && !Rest) {
     // Explicit mode stands for lto<On>: its whole-program part runs here.
     auto [WholeProgram, Cut] = Host->ltoPipeline(optimizationLevel(Request.Level));
@@ -544,8 +577,7 @@ void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnviro
 
 // Builds the kit one partition is compiled with (optimize and compile with
 // mtpc_kit_optimize and mtpc_kit_codegen, or free it with mtpc_kit_free);
-// null if no target machine
-// can be made. Only on the thread running mtpc's pass.
+// null if no target machine or pipeline can be made. Only on the thread running mtpc's pass.
 void *mtpc_environment_build_kit(void *EnvP) {
   auto *Env = static_cast<mtpc::PartitionEnvironment *>(EnvP);
   auto Kit = std::make_unique<mtpc::PartitionKit>();
@@ -573,7 +605,10 @@ void *mtpc_environment_build_kit(void *EnvP) {
   PB.registerFunctionAnalyses(Kit->FAM);
   PB.registerLoopAnalyses(Kit->LAM);
   PB.crossRegisterProxies(Kit->LAM, Kit->FAM, Kit->CGAM, Kit->MAM);
-  Kit->MPM = Env->Host->partitionPipeline(Env->Level, Env->P, Env->Explicit);
+  std::optional<ModulePassManager> MPM = Env->Host->partitionPipeline(Env->Level, Env->P, Env->Explicit);
+  if (!MPM)
+    return nullptr;
+  Kit->MPM = std::move(*MPM);
   Kit->LibraryInfo = Env->Analyses.LibraryInfoImpl;
   Kit->Remarks = Env->Remarks;
   Kit->Files = Env->Files;
@@ -592,15 +627,22 @@ void mtpc_run_optimize_whole(void *RunP, int Level, int P) {
       Run->Lto->Rest.run(Run->M, Run->MAM);
     return;
   }
-  ModulePassManager MPM =
-      Run->Host->partitionPipeline(optimizationLevel(Level), phaseOf(P),
-                                   /*Explicit=*/true);
-  MPM.run(Run->M, Run->MAM);
+  std::optional<ModulePassManager> MPM = Run->Host->partitionPipeline(optimizationLevel(Level), phaseOf(P),
+                                                                     /*Explicit=*/true);
+  if (MPM)
+    MPM->run(Run->M, Run->MAM);
+}
+
+// Full LTO: the FullLinkTimeOptimizationLast callbacks of other plugins
+// (their passes run after the cut); 0 in other phases.
+size_t mtpc_run_foreign_full_lto_last_callbacks(void *RunP) {
+  auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  return Run->Lto ? Run->Lto->ForeignLastCallbacks : 0;
 }
 
 // Full LTO: runs the type-test lowering of the rest of the pipeline on the
 // whole module (see the file's header), once; nothing in other phases.
-void mtpc_run_finish_whole_program(void *RunP) {
+void mtpc_run_lower_type_tests_whole(void *RunP) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
   if (Run->Lto && !*Run->Lto->TypeTestsLowered) {
     Run->Lto->WholeProgramTail.run(Run->M, Run->MAM);

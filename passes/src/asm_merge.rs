@@ -97,21 +97,12 @@ pub struct Files<'a> {
 
 /// Merges parts given as bytes: assembly is ASCII, but string data may
 /// hold any byte, so each byte is carried as the char of the same value.
-pub fn merge_bytes<B: AsRef<[u8]>>(
-    parts: &[B],
-    files: Files<'_>,
-) -> Result<Merged<Vec<u8>>, MergeError> {
+pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B], files: Files<'_>) -> Result<Merged<Vec<u8>>, MergeError> {
     let as_chars = |bytes: &[u8]| bytes.iter().map(|&b| char::from(b)).collect::<String>();
     let texts: Vec<String> = parts.iter().map(|p| as_chars(p.as_ref())).collect();
     let table = files.table.map(|t| as_chars(t.as_bytes()));
     let directory = files.compile_unit_directory.map(|d| as_chars(d.as_bytes()));
-    let merged = merge_in(
-        &texts,
-        Files {
-            table: table.as_deref(),
-            compile_unit_directory: directory.as_deref(),
-        },
-    )?;
+    let merged = merge_in(&texts, Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() })?;
     // Every char came from one byte, so it converts back exactly.
     let mut text = Vec::with_capacity(merged.text.len());
     let mut bytes = |range: Range<usize>| {
@@ -120,16 +111,8 @@ pub fn merge_bytes<B: AsRef<[u8]>>(
         start..text.len()
     };
     let table = bytes(0..merged.table).end;
-    let segments = merged
-        .segments
-        .iter()
-        .map(|range| bytes(range.clone()))
-        .collect();
-    Ok(Merged {
-        text,
-        table,
-        segments,
-    })
+    let segments = merged.segments.iter().map(|range| bytes(range.clone())).collect();
+    Ok(Merged { text, table, segments })
 }
 
 /// Merges the parts, in order, into one assembly text.
@@ -138,10 +121,7 @@ pub fn merge<S: AsRef<str>>(parts: &[S]) -> Result<Merged<String>, MergeError> {
 }
 
 /// Merges the parts of a module whose source files are `files`.
-pub fn merge_in<S: AsRef<str>>(
-    parts: &[S],
-    files: Files<'_>,
-) -> Result<Merged<String>, MergeError> {
+pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<String>, MergeError> {
     let texts: Vec<&str> = parts.iter().map(|p| p.as_ref()).collect();
     let table = FileTable::build(&texts, &files)?;
     let repeated = repeated_across_parts(&texts);
@@ -161,12 +141,7 @@ pub fn merge_in<S: AsRef<str>>(
         colliding_locals: colliding_local_symbols(&texts),
         repeated_groups: repeated.groups,
         repeated_objects: repeated.objects,
-        pooled_strings: repeated
-            .strings
-            .into_iter()
-            .enumerate()
-            .map(|(m, s)| (s, m))
-            .collect(),
+        pooled_strings: repeated.strings.into_iter().enumerate().map(|(m, s)| (s, m)).collect(),
         ..Default::default()
     };
     let mut segments = Vec::with_capacity(texts.len());
@@ -175,11 +150,7 @@ pub fn merge_in<S: AsRef<str>>(
         state.merge_part(k, part, &table.numbers, &mut text)?;
         segments.push(start..text.len());
     }
-    Ok(Merged {
-        text,
-        table: table_end,
-        segments,
-    })
+    Ok(Merged { text, table: table_end, segments })
 }
 
 /// The merged DWARF file table. Every part numbers its files alike (the
@@ -202,17 +173,11 @@ struct FileTable {
 
 /// One `.file N` directive: its number and operands.
 fn file_directive(line: &str) -> Option<Result<(u32, &str), ()>> {
-    let rest = strip_comment(line)
-        .trim()
-        .strip_prefix(".file")?
-        .trim_start();
+    let rest = strip_comment(line).trim().strip_prefix(".file")?.trim_start();
     if rest.starts_with('"') || rest.is_empty() {
         return None; // the object's file symbol: the host writes its own
     }
-    let (num, tail) = rest.split_at(
-        rest.find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len()),
-    );
+    let (num, tail) = rest.split_at(rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len()));
     Some(num.parse().map(|n| (n, tail.trim())).map_err(|_| ()))
 }
 
@@ -220,16 +185,8 @@ impl FileTable {
     fn build(parts: &[&str], files: &Files<'_>) -> Result<FileTable, MergeError> {
         let mut entries: BTreeMap<u32, (String, FileKey)> = BTreeMap::new();
         let mut add = |origin: &str, line_no: usize, line: &str| -> Result<(), MergeError> {
-            let bad = || {
-                MergeError(format!(
-                    "{origin}, line {}: bad .file directive: {}",
-                    line_no + 1,
-                    line.trim()
-                ))
-            };
-            let Some(directive) = file_directive(line) else {
-                return Ok(());
-            };
+            let bad = || MergeError(format!("{origin}, line {}: bad .file directive: {}", line_no + 1, line.trim()));
+            let Some(directive) = file_directive(line) else { return Ok(()) };
             let (n, tail) = directive.map_err(|_| bad())?;
             let key = file_key(tail).ok_or_else(bad)?;
             match entries.get(&n) {
@@ -257,24 +214,10 @@ impl FileTable {
         // does when it writes an object.
         let keep_md5 = entries.values().all(|(tail, _)| has_md5(tail));
         let dwarf5 = entries.contains_key(&0);
-        let mut table = FileTable {
-            lines: Vec::new(),
-            numbers: entries.keys().copied().collect(),
-        };
-        for (&n, (tail, _)) in entries
-            .iter()
-            .filter(|(&n, _)| n != 0)
-            .chain(entries.get_key_value(&0))
-        {
-            let mut tail = if keep_md5 {
-                tail.clone()
-            } else {
-                without_md5(tail)
-            };
-            if !dwarf5
-                && file_key(&tail)
-                    .is_some_and(|k| files.compile_unit_directory == Some(k.0.as_str()))
-            {
+        let mut table = FileTable { lines: Vec::new(), numbers: entries.keys().copied().collect() };
+        for (&n, (tail, _)) in entries.iter().filter(|(&n, _)| n != 0).chain(entries.get_key_value(&0)) {
+            let mut tail = if keep_md5 { tail.clone() } else { without_md5(tail) };
+            if !dwarf5 && file_key(&tail).is_some_and(|k| files.compile_unit_directory == Some(k.0.as_str())) {
                 // DWARF 4: named as in an object, relative to the unit's directory.
                 tail = tail_without_directory(&tail);
             }
@@ -368,10 +311,7 @@ fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
     for part in parts {
         let (defined, global) = defined_and_global(part);
         for (name, group) in defined {
-            if !name.starts_with(".L")
-                && !global.contains(name)
-                && !name.bytes().all(|b| b.is_ascii_digit())
-            {
+            if !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
                 let entry = seen.entry(name).or_default();
                 entry.0 += 1;
                 entry.1.insert(group);
@@ -405,33 +345,25 @@ fn pooled_string_label(m: usize) -> String {
 /// A string of the DWARF string table: a private label, then its `.asciz`.
 /// Given the line after such a label, the string's operand.
 fn string_after_label(line: &str) -> Option<&str> {
-    strip_comment(line)
-        .trim()
-        .strip_prefix(".asciz")
-        .map(str::trim)
+    strip_comment(line).trim().strip_prefix(".asciz").map(str::trim)
 }
 
 fn is_private_label(code: &str) -> bool {
-    code.starts_with(".L")
-        && code.ends_with(':')
-        && code[..code.len() - 1].bytes().all(is_symbol_char)
+    code.starts_with(".L") && code.ends_with(':') && code[..code.len() - 1].bytes().all(is_symbol_char)
 }
 
 fn repeated_across_parts(parts: &[&str]) -> Repeated {
-    let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) =
-        (HashMap::new(), HashMap::new());
+    let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
     let mut strings: HashMap<&str, (usize, usize)> = HashMap::new();
     for (k, part) in parts.iter().enumerate() {
-        let (mut own_groups, mut weak, mut typed) =
-            (HashSet::new(), HashSet::new(), HashSet::new());
+        let (mut own_groups, mut weak, mut typed) = (HashSet::new(), HashSet::new(), HashSet::new());
         let mut in_debug_str = false;
         let mut lines = part.lines().peekable();
         while let Some(line) = lines.next() {
             let t = strip_comment(line).trim();
             let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
             if is_section_switch(directive) {
-                in_debug_str = directive == ".section"
-                    && t[".section".len()..].trim_start() == DEBUG_STR_SECTION;
+                in_debug_str = directive == ".section" && t[".section".len()..].trim_start() == DEBUG_STR_SECTION;
             }
             match directive {
                 ".section" | ".pushsection" => own_groups.extend(comdat_key(t)),
@@ -460,23 +392,11 @@ fn repeated_across_parts(parts: &[&str]) -> Repeated {
             *objects.entry(o).or_default() += 1;
         }
     }
-    let several = |m: HashMap<&str, usize>| {
-        m.into_iter()
-            .filter(|&(_, n)| n > 1)
-            .map(|(name, _)| name.to_string())
-            .collect()
-    };
-    let mut shared: Vec<(usize, &str)> = strings
-        .into_iter()
-        .filter(|&(_, (_, part))| part == usize::MAX)
-        .map(|(s, (first, _))| (first, s))
-        .collect();
+    let several = |m: HashMap<&str, usize>| m.into_iter().filter(|&(_, n)| n > 1).map(|(name, _)| name.to_string()).collect();
+    let mut shared: Vec<(usize, &str)> =
+        strings.into_iter().filter(|&(_, (_, part))| part == usize::MAX).map(|(s, (first, _))| (first, s)).collect();
     shared.sort_unstable();
-    Repeated {
-        groups: several(groups),
-        objects: several(objects),
-        strings: shared.into_iter().map(|(_, s)| s.to_string()).collect(),
-    }
+    Repeated { groups: several(groups), objects: several(objects), strings: shared.into_iter().map(|(_, s)| s.to_string()).collect() }
 }
 
 /// The operands of a `.file N` entry split after its quoted directory and
@@ -502,10 +422,7 @@ fn without_md5(operands: &str) -> String {
     let (names, rest) = split_after_names(operands);
     match rest.strip_prefix("md5 ") {
         Some(after) => {
-            let after_sum = after
-                .trim_start()
-                .split_once(char::is_whitespace)
-                .map_or("", |(_, r)| r.trim_start());
+            let after_sum = after.trim_start().split_once(char::is_whitespace).map_or("", |(_, r)| r.trim_start());
             format!("{names}{after_sum}").trim_end().to_string()
         }
         None => operands.to_string(),
@@ -553,16 +470,9 @@ impl<'t> SectionTracker<'t> {
     /// Follows a switch; `dropped(key)` says whether a switch into that
     /// section of a group is dropped. Returns whether to keep the line, or why the merge
     /// cannot follow the part.
-    fn switch(
-        &mut self,
-        directive: &str,
-        line: &'t str,
-        dropped: impl Fn(&str) -> bool,
-    ) -> Result<bool, String> {
+    fn switch(&mut self, directive: &str, line: &'t str, dropped: impl Fn(&str) -> bool) -> Result<bool, String> {
         let inside_dropped_push = self.stack.last().is_some_and(|p| p.dropped);
-        let lost = || {
-            format!("`{directive}` after a switch into a COMDAT group an earlier part emitted (the merge keeps one copy and cannot follow this)")
-        };
+        let lost = || format!("`{directive}` after a switch into a COMDAT group an earlier part emitted (the merge keeps one copy and cannot follow this)");
         match directive {
             ".popsection" => {
                 // A kept pop restores the pushed state whatever happened
@@ -572,8 +482,7 @@ impl<'t> SectionTracker<'t> {
                 if self.out_of_step && pushed.dropped {
                     return Err(lost());
                 }
-                (self.current, self.previous, self.out_of_step) =
-                    (pushed.current, pushed.previous, pushed.out_of_step);
+                (self.current, self.previous, self.out_of_step) = (pushed.current, pushed.previous, pushed.out_of_step);
                 Ok(!pushed.dropped)
             }
             ".previous" => {
@@ -584,16 +493,10 @@ impl<'t> SectionTracker<'t> {
                 Ok(true)
             }
             _ => {
-                let group =
-                    comdat_key(line).filter(|_| matches!(directive, ".section" | ".pushsection"));
+                let group = comdat_key(line).filter(|_| matches!(directive, ".section" | ".pushsection"));
                 let drop = group.is_some_and(&dropped);
                 if directive == ".pushsection" {
-                    let pushed = Pushed {
-                        current: self.current,
-                        previous: self.previous,
-                        dropped: drop,
-                        out_of_step: self.out_of_step,
-                    };
+                    let pushed = Pushed { current: self.current, previous: self.previous, dropped: drop, out_of_step: self.out_of_step };
                     self.stack.push(pushed);
                     self.out_of_step = false;
                 } else if drop || inside_dropped_push {
@@ -630,14 +533,8 @@ impl Body {
     /// The lines with their private labels numbered: `.L#n` for those the
     /// copy defines, `.L@n` for those it only refers to.
     fn normalized(&self) -> Vec<String> {
-        let defined: HashSet<&str> = self
-            .lines
-            .iter()
-            .filter_map(|l| definition(l))
-            .filter(|n| n.starts_with(".L"))
-            .collect();
-        let (mut own, mut outside): (HashMap<&str, usize>, HashMap<&str, usize>) =
-            (HashMap::new(), HashMap::new());
+        let defined: HashSet<&str> = self.lines.iter().filter_map(|l| definition(l)).filter(|n| n.starts_with(".L")).collect();
+        let (mut own, mut outside): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
         let mut out = Vec::with_capacity(self.lines.len());
         for line in &self.lines {
             let code = strip_comment(line);
@@ -649,16 +546,9 @@ impl Body {
                 if bytes[i] == b'"' {
                     i += 1 + closing_quote(&code[i + 1..]).map_or(code.len() - i - 1, |e| e + 1);
                 } else if at_token && code[i..].starts_with(".L") {
-                    let end = code[i..]
-                        .bytes()
-                        .position(|b| !is_symbol_char(b))
-                        .map_or(code.len(), |e| i + e);
+                    let end = code[i..].bytes().position(|b| !is_symbol_char(b)).map_or(code.len(), |e| i + e);
                     let label = &code[i..end];
-                    let (numbers, mark) = if defined.contains(label) {
-                        (&mut own, '#')
-                    } else {
-                        (&mut outside, '@')
-                    };
+                    let (numbers, mark) = if defined.contains(label) { (&mut own, '#') } else { (&mut outside, '@') };
                     let next = numbers.len();
                     let n = *numbers.entry(label).or_insert(next);
                     normal.push_str(&code[copied..i]);
@@ -676,13 +566,7 @@ impl Body {
 }
 
 impl MergeState {
-    fn merge_part(
-        &mut self,
-        k: usize,
-        text: &str,
-        files: &HashSet<u32>,
-        out: &mut String,
-    ) -> Result<(), MergeError> {
+    fn merge_part(&mut self, k: usize, text: &str, files: &HashSet<u32>, out: &mut String) -> Result<(), MergeError> {
         let label_prefix = format!(".Lmtpc{k}.");
         // Sections this part switches to, for section-start references.
         let section_starts = sections_with_content(text);
@@ -720,20 +604,13 @@ impl MergeState {
         while let Some((line_no, raw)) = lines.next() {
             let line = strip_comment(raw);
             let trimmed = line.trim_start();
-            let directive = trimmed
-                .split(|c: char| c.is_whitespace())
-                .next()
-                .unwrap_or("");
+            let directive = trimmed.split(|c: char| c.is_whitespace()).next().unwrap_or("");
             if is_section_switch(directive) {
-                in_debug_str = directive == ".section"
-                    && trimmed[".section".len()..].trim() == DEBUG_STR_SECTION;
+                in_debug_str = directive == ".section" && trimmed[".section".len()..].trim() == DEBUG_STR_SECTION;
                 if position == Position::TopPropertyNote {
                     position = Position::Top;
                 }
-                if position == Position::Top
-                    && directive == ".section"
-                    && section_name(trimmed) == ".note.gnu.property"
-                {
+                if position == Position::Top && directive == ".section" && section_name(trimmed) == ".note.gnu.property" {
                     position = Position::TopPropertyNote;
                 }
                 let keep = sections
@@ -742,14 +619,8 @@ impl MergeState {
                 object = None;
                 (placed_in, aligned) = (trimmed.trim_end(), None);
                 if !keep {
-                    if let Some(g) = sections
-                        .current
-                        .filter(|g| self.repeated_groups.contains(*g))
-                    {
-                        bodies
-                            .entry(format!("section {g}"))
-                            .or_default()
-                            .push(&without_unique_id(trimmed.trim_end()));
+                    if let Some(g) = sections.current.filter(|g| self.repeated_groups.contains(*g)) {
+                        bodies.entry(format!("section {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
                     }
                     continue;
                 }
@@ -759,19 +630,11 @@ impl MergeState {
             }
             let code = trimmed.trim_end();
             if in_debug_str && is_private_label(code) {
-                let pooled = lines
-                    .peek()
-                    .and_then(|(_, next)| string_after_label(next))
-                    .and_then(|s| self.pooled_strings.get(s));
+                let pooled = lines.peek().and_then(|(_, next)| string_after_label(next)).and_then(|s| self.pooled_strings.get(s));
                 if let Some(&m) = pooled {
                     // The pool holds the string: this part's label names it there.
                     lines.next();
-                    let _ = writeln!(
-                        out,
-                        "\t.set\t{label_prefix}{}, {}",
-                        &code[2..code.len() - 1],
-                        pooled_string_label(m)
-                    );
+                    let _ = writeln!(out, "\t.set\t{label_prefix}{}, {}", &code[2..code.len() - 1], pooled_string_label(m));
                     continue;
                 }
             }
@@ -780,18 +643,10 @@ impl MergeState {
             // `.set`, a `.size` by labels or by bytes) may differ.
             let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
             let content = !SYMBOL_DIRECTIVES.contains(&directive) && !sectionless;
-            if let Some(g) = sections
-                .current
-                .filter(|g| content && self.repeated_groups.contains(*g))
-            {
-                bodies
-                    .entry(format!("section {g}"))
-                    .or_default()
-                    .push(&without_unique_id(code));
+            if let Some(g) = sections.current.filter(|g| content && self.repeated_groups.contains(*g)) {
+                bodies.entry(format!("section {g}")).or_default().push(&without_unique_id(code));
             }
-            let skipping_group = sections
-                .current
-                .is_some_and(|g| self.group_sections.contains(g));
+            let skipping_group = sections.current.is_some_and(|g| self.group_sections.contains(g));
             if let Some(g) = sections.current.filter(|_| !skipping_group) {
                 own_groups.insert(g);
             }
@@ -825,16 +680,11 @@ impl MergeState {
             }
             let at = |what: String| MergeError(format!("part {k}, line {}: {what}", line_no + 1));
             if let Some(name) = defines {
-                if !name.starts_with(".L")
-                    && !self.colliding_locals.contains(name)
-                    && !name.bytes().all(|b| b.is_ascii_digit())
-                {
+                if !name.starts_with(".L") && !self.colliding_locals.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
                     let is_weak_object = weak.contains(name) && objects.contains(name);
                     match self.defined.get(name) {
                         Some(&first) if first != k && is_weak_object => object = Some((name, true)),
-                        Some(&first) if first != k => {
-                            return Err(at(format!("{name} is defined by part {first} too")))
-                        }
+                        Some(&first) if first != k => return Err(at(format!("{name} is defined by part {first} too"))),
                         _ => {
                             self.defined.insert(name.to_string(), k);
                             if is_weak_object && self.repeated_objects.contains(name) {
@@ -842,9 +692,7 @@ impl MergeState {
                             }
                         }
                     }
-                    if let Some((name, _)) =
-                        object.filter(|&(o, _)| o == name && self.repeated_objects.contains(o))
-                    {
+                    if let Some((name, _)) = object.filter(|&(o, _)| o == name && self.repeated_objects.contains(o)) {
                         let body = bodies.entry(format!("object {name}")).or_default();
                         body.push(&without_unique_id(placed_in));
                         body.extend(aligned);
@@ -855,10 +703,7 @@ impl MergeState {
             }
             if let Some((name, skip)) = object {
                 if content && self.repeated_objects.contains(name) {
-                    bodies
-                        .entry(format!("object {name}"))
-                        .or_default()
-                        .push(code);
+                    bodies.entry(format!("object {name}")).or_default().push(code);
                 }
                 if directive == ".size" && first_operand(trimmed) == name {
                     object = None;
@@ -871,8 +716,7 @@ impl MergeState {
                 }
             }
             if matches!(directive, ".uleb128" | ".sleb128") {
-                measured
-                    .extend(symbols_in(&trimmed[directive.len()..]).map(|name| (line_no, name)));
+                measured.extend(symbols_in(&trimmed[directive.len()..]).map(|name| (line_no, name)));
             }
             match directive {
                 ".file" => {
@@ -881,9 +725,7 @@ impl MergeState {
                 }
                 ".loc" => {
                     let rest = trimmed[".loc".len()..].trim_start();
-                    let num = &rest[..rest
-                        .find(|c: char| !c.is_ascii_digit())
-                        .unwrap_or(rest.len())];
+                    let num = &rest[..rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len())];
                     let n: u32 = num.parse().map_err(|_| at(format!("bad .loc: {raw}")))?;
                     if !files.contains(&n) {
                         return Err(at(format!(".loc names file {n}, which no .file gives")));
@@ -899,19 +741,11 @@ impl MergeState {
                 _ => {}
             }
             let renumbered = if directive == ".section" && trimmed.contains(",unique,") {
-                Some(
-                    self.renumber_unique(raw, &mut unique_ids)
-                        .ok_or_else(|| at(format!("bad unique section id: {raw}")))?,
-                )
+                Some(self.renumber_unique(raw, &mut unique_ids).ok_or_else(|| at(format!("bad unique section id: {raw}")))?)
             } else {
                 None
             };
-            let renames = Renames {
-                label_prefix: &label_prefix,
-                section_starts: &section_starts,
-                locals: &self.colliding_locals,
-                part: k,
-            };
+            let renames = Renames { label_prefix: &label_prefix, section_starts: &section_starts, locals: &self.colliding_locals, part: k };
             rename_line(renumbered.as_deref().unwrap_or(raw), &renames, out);
             out.push('\n');
             if directive == ".section" {
@@ -925,9 +759,7 @@ impl MergeState {
         // it cannot resolve there is a fatal error, not a diagnostic: every
         // symbol it measures must be this part's own (private labels are).
         let foreign = measured.iter().find(|(_, name)| {
-            !name.starts_with(".L")
-                && !self.colliding_locals.contains(*name)
-                && self.defined.get(*name) != Some(&k)
+            !name.starts_with(".L") && !self.colliding_locals.contains(*name) && self.defined.get(*name) != Some(&k)
         });
         if let Some((line_no, name)) = foreign {
             return Err(MergeError(format!(
@@ -947,12 +779,8 @@ impl MergeState {
             let body = body.normalized();
             match self.kept_bodies.get(&what) {
                 Some(kept) if *kept != body => {
-                    let what = what
-                        .strip_prefix("section ")
-                        .map_or(what.clone(), describe_key);
-                    return Err(MergeError(format!(
-                        "part {k}: its copy of {what} differs from an earlier part's"
-                    )));
+                    let what = what.strip_prefix("section ").map_or(what.clone(), describe_key);
+                    return Err(MergeError(format!("part {k}: its copy of {what} differs from an earlier part's")));
                 }
                 Some(_) => {}
                 None => {
@@ -960,17 +788,14 @@ impl MergeState {
                 }
             }
         }
-        self.group_sections
-            .extend(own_groups.into_iter().map(str::to_string));
+        self.group_sections.extend(own_groups.into_iter().map(str::to_string));
         Ok(())
     }
 
     /// `.section ...,unique,N` with N replaced by an id no other part uses.
     fn renumber_unique(&mut self, line: &str, ids: &mut HashMap<u32, u32>) -> Option<String> {
         let at = line.find(",unique,")? + ",unique,".len();
-        let digits = line[at..]
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(line.len() - at);
+        let digits = line[at..].find(|c: char| !c.is_ascii_digit()).unwrap_or(line.len() - at);
         let n: u32 = line[at..at + digits].parse().ok()?;
         let next = &mut self.unique_ids;
         let id = *ids.entry(n).or_insert_with(|| {
@@ -990,10 +815,7 @@ fn referenced_label<'l>(text: &str, prefix: &str, labels: &HashSet<&'l str>) -> 
     let by_name: HashMap<&str, &'l str> = labels.iter().map(|&l| (&l[2..], l)).collect();
     text.match_indices(prefix).find_map(|(at, _)| {
         let rest = &text[at + prefix.len()..];
-        let name = &rest[..rest
-            .bytes()
-            .position(|b| !is_symbol_char(b))
-            .unwrap_or(rest.len())];
+        let name = &rest[..rest.bytes().position(|b| !is_symbol_char(b)).unwrap_or(rest.len())];
         by_name.get(name).copied()
     })
 }
@@ -1010,9 +832,7 @@ fn without_unique_id(line: &str) -> String {
     match line.find(",unique,") {
         Some(at) => {
             let rest = &line[at + ",unique,".len()..];
-            let digits = rest
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(rest.len());
+            let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
             format!("{}{}", &line[..at], &rest[digits..])
         }
         None => line.to_string(),
@@ -1023,10 +843,7 @@ fn without_unique_id(line: &str) -> String {
 /// The first operand of a directive, unquoted if it is a quoted symbol
 /// name (as `definition` gives a quoted label's name).
 fn first_operand(line: &str) -> &str {
-    let rest = line
-        .split_once(|c: char| c.is_whitespace())
-        .map_or("", |(_, r)| r)
-        .trim_start();
+    let rest = line.split_once(|c: char| c.is_whitespace()).map_or("", |(_, r)| r).trim_start();
     if let Some(quoted) = rest.strip_prefix('"') {
         return quoted.split('"').next().unwrap_or("");
     }
@@ -1035,38 +852,16 @@ fn first_operand(line: &str) -> &str {
 
 /// Directives that put nothing into the current section (a profile's
 /// call-graph edges, `.cg_profile`, follow a part's last function).
-const SECTIONLESS_DIRECTIVES: &[&str] = &[
-    ".comm",
-    ".lcomm",
-    ".file",
-    ".ident",
-    ".addrsig",
-    ".cg_profile",
-];
+const SECTIONLESS_DIRECTIVES: &[&str] = &[".comm", ".lcomm", ".file", ".ident", ".addrsig", ".cg_profile"];
 
 /// Directives that say something about a symbol, not the current section.
 const SYMBOL_DIRECTIVES: &[&str] = &[
-    ".set",
-    ".equ",
-    ".equiv",
-    ".globl",
-    ".global",
-    ".weak",
-    ".hidden",
-    ".protected",
-    ".internal",
-    ".local",
-    ".type",
-    ".size",
-    ".symver",
-    ".addrsig_sym",
+    ".set", ".equ", ".equiv", ".globl", ".global", ".weak", ".hidden", ".protected", ".internal", ".local", ".type",
+    ".size", ".symver", ".addrsig_sym",
 ];
 
 fn is_section_switch(directive: &str) -> bool {
-    matches!(
-        directive,
-        ".section" | ".text" | ".data" | ".bss" | ".pushsection" | ".popsection" | ".previous"
-    )
+    matches!(directive, ".section" | ".text" | ".data" | ".bss" | ".pushsection" | ".popsection" | ".previous")
 }
 
 /// The section name of a `.section` directive.
@@ -1075,9 +870,7 @@ fn section_name(line: &str) -> &str {
     if let Some(quoted) = rest.strip_prefix('"') {
         return quoted.split('"').next().unwrap_or("");
     }
-    rest.split(|c: char| c == ',' || c.is_whitespace())
-        .next()
-        .unwrap_or("")
+    rest.split(|c: char| c == ',' || c.is_whitespace()).next().unwrap_or("")
 }
 
 /// What identifies a section of a COMDAT group: `name,"flagsG",@type,GROUP`
@@ -1085,10 +878,7 @@ fn section_name(line: &str) -> &str {
 /// `.pushsection`); `None` for a section in no group.
 fn comdat_key(line: &str) -> Option<&str> {
     let rest = line.trim_start();
-    let rest = rest
-        .strip_prefix(".section")
-        .or_else(|| rest.strip_prefix(".pushsection"))?
-        .trim_start();
+    let rest = rest.strip_prefix(".section").or_else(|| rest.strip_prefix(".pushsection"))?.trim_start();
     let mut fields = Vec::new();
     let mut offset = 0;
     for field in rest.split(',') {
@@ -1105,12 +895,7 @@ fn comdat_key(line: &str) -> Option<&str> {
 
 /// The group and the section of a `comdat_key`, for messages.
 fn describe_key(key: &str) -> String {
-    let group = key
-        .rsplit(',')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .trim_matches('"');
+    let group = key.rsplit(',').next().unwrap_or("").trim().trim_matches('"');
     let section = key.split(',').next().unwrap_or("").trim().trim_matches('"');
     format!("section {section} of group {group}")
 }
@@ -1224,9 +1009,7 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
                 let renamed = if let Some(rest) = name.strip_prefix(".L") {
                     Some(format!("{}{rest}", r.label_prefix))
                 } else {
-                    r.locals
-                        .contains(name)
-                        .then(|| format!("{name}.mtpc{}", r.part))
+                    r.locals.contains(name).then(|| format!("{name}.mtpc{}", r.part))
                 };
                 if let Some(renamed) = renamed {
                     out.push_str(&line[copied..i]);
@@ -1259,10 +1042,7 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
                     Some(format!("{}{rest}", r.label_prefix))
                 } else if r.locals.contains(token) {
                     Some(format!("{token}.mtpc{}", r.part))
-                } else if !first_word
-                    && r.section_starts.contains(token)
-                    && !is_section_directive(line)
-                {
+                } else if !first_word && r.section_starts.contains(token) && !is_section_directive(line) {
                     Some(section_start_label(r.part, token))
                 } else {
                     None
@@ -1283,43 +1063,15 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
 /// labels, and on directives whose operands are symbols or expressions, but
 /// not on those that take text (strings, file names, section names).
 fn names_symbols_when_quoted(line: &str) -> bool {
-    let first = line
-        .trim_start()
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .next()
-        .unwrap_or("");
+    let first = line.trim_start().split(|c: char| c.is_whitespace() || c == ',').next().unwrap_or("");
     if !first.starts_with('.') || first.ends_with(':') {
         return true;
     }
     matches!(
         first,
-        ".globl"
-            | ".global"
-            | ".local"
-            | ".weak"
-            | ".hidden"
-            | ".protected"
-            | ".internal"
-            | ".type"
-            | ".size"
-            | ".set"
-            | ".equ"
-            | ".equiv"
-            | ".comm"
-            | ".lcomm"
-            | ".quad"
-            | ".long"
-            | ".short"
-            | ".byte"
-            | ".word"
-            | ".int"
-            | ".value"
-            | ".4byte"
-            | ".8byte"
-            | ".2byte"
-            | ".symver"
-            | ".addrsig_sym"
-            | ".reloc"
+        ".globl" | ".global" | ".local" | ".weak" | ".hidden" | ".protected" | ".internal" | ".type" | ".size"
+            | ".set" | ".equ" | ".equiv" | ".comm" | ".lcomm" | ".quad" | ".long" | ".short" | ".byte" | ".word"
+            | ".int" | ".value" | ".4byte" | ".8byte" | ".2byte" | ".symver" | ".addrsig_sym" | ".reloc"
     )
 }
 
@@ -1353,23 +1105,13 @@ mod tests {
     fn quoted_locals_several_parts_define_are_renamed_per_part() {
         let a = "\t.type\t\"f-q1\",@function\n\"f-q1\":\n\tcallq\t\"f-q1\"\n\t.size\t\"f-q1\", .Lend-\"f-q1\"\n\t.asciz\t\"f-q1\"\n";
         let m = merged(&[a, a]);
-        assert!(
-            m.contains("\"f-q1.mtpc0\":") && m.contains("\"f-q1.mtpc1\":"),
-            "{m}"
-        );
-        assert!(
-            m.contains("callq\t\"f-q1.mtpc1\"")
-                && m.contains(".size\t\"f-q1.mtpc0\", .Lmtpc0.end-\"f-q1.mtpc0\""),
-            "{m}"
-        );
+        assert!(m.contains("\"f-q1.mtpc0\":") && m.contains("\"f-q1.mtpc1\":"), "{m}");
+        assert!(m.contains("callq\t\"f-q1.mtpc1\"") && m.contains(".size\t\"f-q1.mtpc0\", .Lmtpc0.end-\"f-q1.mtpc0\""), "{m}");
         assert!(m.contains(".asciz\t\"f-q1\""), "text stays: {m}");
         // A quoted private label is private to its part all the same.
         let p = "\".Lf-q4\":\n\tcallq\t\".Lf-q4\"\n";
         let m = merged(&[p, p]);
-        assert!(
-            m.contains("\".Lmtpc0.f-q4\":") && m.contains("callq\t\".Lmtpc1.f-q4\""),
-            "{m}"
-        );
+        assert!(m.contains("\".Lmtpc0.f-q4\":") && m.contains("callq\t\".Lmtpc1.f-q4\""), "{m}");
     }
 
     #[test]
@@ -1377,10 +1119,7 @@ mod tests {
         let a = "f:\n.Ltmp0:\n\tjmp .LBB0_1\n.LBB0_1:\n\tret\n";
         let b = "g:\n.Ltmp0:\n\tjmp .LBB0_1\n.LBB0_1:\n\tret\n";
         let m = merged(&[a, b]);
-        assert!(
-            m.contains(".Lmtpc0.tmp0:") && m.contains(".Lmtpc1.tmp0:"),
-            "{m}"
-        );
+        assert!(m.contains(".Lmtpc0.tmp0:") && m.contains(".Lmtpc1.tmp0:"), "{m}");
         assert!(m.contains("jmp .Lmtpc1.BB0_1"), "{m}");
         assert!(!m.contains(".Ltmp0"), "{m}");
     }
@@ -1399,17 +1138,11 @@ mod tests {
     #[test]
     fn strings_and_comments_are_not_renamed() {
         let a = "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n";
-        assert_eq!(
-            merged(&[a]),
-            "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n"
-        );
+        assert_eq!(merged(&[a]), "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n");
     }
 
     fn with_table<'a>(table: &'a str) -> Files<'a> {
-        Files {
-            table: Some(table),
-            compile_unit_directory: None,
-        }
+        Files { table: Some(table), compile_unit_directory: None }
     }
 
     #[test]
@@ -1426,14 +1159,8 @@ mod tests {
         // The file symbol is the host's to write; the table is not repeated.
         assert!(!m.text.contains(".file\t\"x.c\""), "{}", m.text);
         assert_eq!(m.text.matches(".file").count(), 4, "{}", m.text);
-        assert_eq!(
-            &m.text[m.segments[0].clone()],
-            "\t.loc\t1 3 0\n\t.loc\t0 7 2 prologue_end\n"
-        );
-        assert_eq!(
-            &m.text[m.segments[1].clone()],
-            "\t.loc\t2 4 0\n\t.loc\t3 5 0\n"
-        );
+        assert_eq!(&m.text[m.segments[0].clone()], "\t.loc\t1 3 0\n\t.loc\t0 7 2 prologue_end\n");
+        assert_eq!(&m.text[m.segments[1].clone()], "\t.loc\t2 4 0\n\t.loc\t3 5 0\n");
     }
 
     #[test]
@@ -1443,15 +1170,9 @@ mod tests {
         let a = "\t.file\t1 \"/d\" \"x.h\"\n\t.loc\t1 3 0\n";
         let b = "\t.file\t1 \"/d\" \"y.h\"\n\t.loc\t1 4 0\n";
         let e = merge(&[a, b]).unwrap_err();
-        assert!(
-            e.0.contains("part 1, line 1: file 1 is \"/d\" \"y.h\", but \"/d\" \"x.h\" elsewhere"),
-            "{e}"
-        );
+        assert!(e.0.contains("part 1, line 1: file 1 is \"/d\" \"y.h\", but \"/d\" \"x.h\" elsewhere"), "{e}");
         let e = merge_in(&[b], with_table("\t.file\t1 \"/d\" \"x.h\"\n")).unwrap_err();
-        assert!(
-            e.0.contains("the parts number their files differently"),
-            "{e}"
-        );
+        assert!(e.0.contains("the parts number their files differently"), "{e}");
     }
 
     #[test]
@@ -1460,38 +1181,22 @@ mod tests {
         // checksums are dropped (not every entry has one), the entry has the
         // root's name and checksum. Parsed after `.file 0`, the assembler
         // would give it no number (DWARF 5), and `.loc 2` would name nothing.
-        let table =
-            "\t.file\t0 \"/d\" \"s.c\" md5 0x01\n\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n";
+        let table = "\t.file\t0 \"/d\" \"s.c\" md5 0x01\n\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n";
         let m = merge_in(&["\t.loc\t2 20 0\n"], with_table(table)).unwrap();
-        assert_eq!(
-            &m.text[..m.table],
-            "\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n\t.file\t0 \"/d\" \"s.c\"\n"
-        );
+        assert_eq!(&m.text[..m.table], "\t.file\t1 \"three.h\"\n\t.file\t2 \"s.c\"\n\t.file\t0 \"/d\" \"s.c\"\n");
         assert_eq!(&m.text[m.segments[0].clone()], "\t.loc\t2 20 0\n");
     }
 
     #[test]
     fn a_dwarf4_file_in_the_compile_units_directory_is_named_without_it() {
         let table = "\t.file\t1 \"/d\" \"x.h\"\n\t.file\t2 \"/usr/include\" \"stdio.h\"\n";
-        let files = Files {
-            table: Some(table),
-            compile_unit_directory: Some("/d"),
-        };
+        let files = Files { table: Some(table), compile_unit_directory: Some("/d") };
         let m = merge_in(&["\t.loc\t2 1 0\n"], files).unwrap();
-        assert_eq!(
-            &m.text[..m.table],
-            "\t.file\t1 \"x.h\"\n\t.file\t2 \"/usr/include\" \"stdio.h\"\n"
-        );
+        assert_eq!(&m.text[..m.table], "\t.file\t1 \"x.h\"\n\t.file\t2 \"/usr/include\" \"stdio.h\"\n");
         // DWARF 5 names the directory in the root: entries keep theirs.
         let table = "\t.file\t0 \"/d\" \"s.c\"\n\t.file\t1 \"/d\" \"x.h\"\n";
-        let files = Files {
-            table: Some(table),
-            compile_unit_directory: Some("/d"),
-        };
-        assert!(merge_in(&[""], files)
-            .unwrap()
-            .text
-            .contains("\t.file\t1 \"/d\" \"x.h\"\n"));
+        let files = Files { table: Some(table), compile_unit_directory: Some("/d") };
+        assert!(merge_in(&[""], files).unwrap().text.contains("\t.file\t1 \"/d\" \"x.h\"\n"));
     }
 
     #[test]
@@ -1504,10 +1209,7 @@ mod tests {
     fn abbrev_section_references_become_part_labels() {
         let part = "\t.section\t.debug_abbrev,\"\",@progbits\n\t.byte\t1\n\t.section\t.debug_info,\"\",@progbits\n\t.long\t.debug_abbrev\n";
         let m = merged(&[part, part]);
-        assert!(
-            m.contains(".debug_abbrev,\"\",@progbits\n.Lmtpc0.start.debug_abbrev:\n"),
-            "{m}"
-        );
+        assert!(m.contains(".debug_abbrev,\"\",@progbits\n.Lmtpc0.start.debug_abbrev:\n"), "{m}");
         assert!(m.contains("\t.long\t.Lmtpc1.start.debug_abbrev\n"), "{m}");
         assert!(!m.contains("\t.long\t.debug_abbrev"), "{m}");
     }
@@ -1520,10 +1222,7 @@ mod tests {
                 "\t.text\nf{k}:\n\tret\n\t.section\t.data.DW.ref.p,\"awG\",@progbits,DW.ref.p,comdat\n\t.weak\tDW.ref.p\nDW.ref.p:\n\t.quad\t{value}\n.Lend{k}:\n\t.size\tDW.ref.p, .Lend{k}-DW.ref.p\n\t.text\ng{k}:\n\tret\n"
             )
         };
-        let with_alias = part(1, "p").replace(
-            "\t.text\ng1:",
-            "\t.globl\talias1\n.set alias1, g1\n\t.text\ng1:",
-        );
+        let with_alias = part(1, "p").replace("\t.text\ng1:", "\t.globl\talias1\n.set alias1, g1\n\t.text\ng1:");
         let m = merged(&[&part(0, "p"), &with_alias]);
         assert_eq!(m.matches("DW.ref.p:").count(), 1, "{m}");
         // The size of the dropped copy, which measures labels that are gone, goes too.
@@ -1534,10 +1233,7 @@ mod tests {
         assert!(m.contains(".set alias1, g1"), "{m}");
         // A copy with other contents cannot be dropped for the first.
         let e = merge(&[part(0, "p"), part(1, "q")]).unwrap_err();
-        assert!(
-            e.0.contains("part 1: its copy of section .data.DW.ref.p of group DW.ref.p differs"),
-            "{e}"
-        );
+        assert!(e.0.contains("part 1: its copy of section .data.DW.ref.p of group DW.ref.p differs"), "{e}");
     }
 
     #[test]
@@ -1545,20 +1241,14 @@ mod tests {
         // Part 0 emits member f of group G, part 1 members f (the same) and g.
         let f = "\t.section\t.text.f,\"axG\",@progbits,G,comdat\n\t.weak\tf\nf:\n\tret\n";
         let g = "\t.section\t.text.g,\"axG\",@progbits,G,comdat\n\t.weak\tg\ng:\n\tret\n";
-        let m = merged(&[
-            &format!("\t.text\na:\n{f}"),
-            &format!("\t.text\nb:\n{f}{g}"),
-        ]);
+        let m = merged(&[&format!("\t.text\na:\n{f}"), &format!("\t.text\nb:\n{f}{g}")]);
         assert_eq!(m.matches("\nf:").count(), 1, "{m}");
         assert_eq!(m.matches("\ng:").count(), 1, "{m}");
         assert_eq!(m.matches(".section\t.text.g,").count(), 1, "{m}");
         // A member two parts emit differently is still an error.
         let other_f = f.replace("\tret", "\tnop\n\tret");
         let e = merge(&[f.to_string(), format!("{other_f}{g}")]).unwrap_err();
-        assert!(
-            e.0.contains("its copy of section .text.f of group G differs"),
-            "{e}"
-        );
+        assert!(e.0.contains("its copy of section .text.f of group G differs"), "{e}");
     }
 
     #[test]
@@ -1572,21 +1262,12 @@ mod tests {
         let text = &m.text;
         // "int", which both hold, once, in the prefix; each part's own string in its segment.
         assert_eq!(text.matches("\"int\"").count(), 1, "{text}");
-        assert!(
-            text[..m.table].contains(".Lmtpc.str0:\n\t.asciz\t\"int\"\n"),
-            "{text}"
-        );
+        assert!(text[..m.table].contains(".Lmtpc.str0:\n\t.asciz\t\"int\"\n"), "{text}");
         assert!(text[..m.table].ends_with("\t.text\n"), "{text}");
         for k in 0..2 {
             let segment = &text[m.segments[k].clone()];
-            assert!(
-                segment.contains(&format!("\t.set\t.Lmtpc{k}.info_string0, .Lmtpc.str0\n")),
-                "{segment}"
-            );
-            assert!(
-                segment.contains(&format!(".Lmtpc{k}.info_string1:\n")),
-                "{segment}"
-            );
+            assert!(segment.contains(&format!("\t.set\t.Lmtpc{k}.info_string0, .Lmtpc.str0\n")), "{segment}");
+            assert!(segment.contains(&format!(".Lmtpc{k}.info_string1:\n")), "{segment}");
         }
     }
 
@@ -1618,36 +1299,22 @@ mod tests {
         assert_eq!(m.matches("\nt:").count(), 1, "{m}");
         // Part 1's push and pop go together; its `.previous` toggles
         // between its own sections only.
-        assert!(
-            m.contains("f1:\n\t.weak\tt\n\tret\n\t.section\t.text.v1"),
-            "{m}"
-        );
+        assert!(m.contains("f1:\n\t.weak\tt\n\tret\n\t.section\t.text.v1"), "{m}");
         assert_eq!(m.matches(".popsection").count(), 1, "{m}");
         assert!(m.ends_with("\t.previous\nh1:\n\tret\n"), "{m}");
         // A `.previous` back from a group whose switch was dropped cannot be followed.
         let group = "\t.section\t.text.u,\"axG\",@progbits,u,comdat\n\t.weak\tu\nu:\n\tnop\n";
         let back = format!("\t.text\n{group}\t.previous\n\tret\n");
         let e = merge(&[group, &back]).unwrap_err();
-        assert!(
-            e.0.contains("part 1, line 6: `.previous` after a switch into a COMDAT group"),
-            "{e}"
-        );
+        assert!(e.0.contains("part 1, line 6: `.previous` after a switch into a COMDAT group"), "{e}");
         // A kept `.popsection` restores what was pushed, whatever was dropped since.
         let within = "\t.text\nf:\n\t.pushsection\t.data.x,\"aw\",@progbits\n\t.section\t.text.u,\"axG\",@progbits,u,comdat\n\t.weak\tu\nu:\n\tnop\n\t.popsection\n\tret\n\t.section\t.text.w,\"ax\",@progbits\n\tnop\n\t.previous\nh:\n\tret\n";
         let m = merged(&[group, within]);
         assert_eq!(m.matches("\nu:").count(), 1, "{m}");
-        assert!(
-            m.contains(
-                "\t.pushsection\t.data.x,\"aw\",@progbits\n\t.weak\tu\n\t.popsection\n\tret\n"
-            ),
-            "{m}"
-        );
+        assert!(m.contains("\t.pushsection\t.data.x,\"aw\",@progbits\n\t.weak\tu\n\t.popsection\n\tret\n"), "{m}");
         // A dropped one leaves the merged text where a kept switch within it went.
         let pushed = "\t.text\nf:\n\t.pushsection\t.text.u,\"axG\",@progbits,u,comdat\n\t.weak\tu\nu:\n\t.section\t.data.y,\"aw\",@progbits\n\t.long\t1\n\t.popsection\n\tret\n";
-        assert!(merge(&[group, pushed])
-            .unwrap_err()
-            .0
-            .contains("`.popsection` after a switch"));
+        assert!(merge(&[group, pushed]).unwrap_err().0.contains("`.popsection` after a switch"));
     }
 
     #[test]
@@ -1705,22 +1372,12 @@ mod tests {
         // A static zero-initialised variable is a local common.
         let part = "\t.local\tcounter\n\t.comm\tcounter,4,4\n\tmovl\tcounter(%rip), %eax\n";
         let m = merged(&[part, part]);
-        assert!(
-            m.contains("\t.comm\tcounter.mtpc0,4,4") && m.contains("\t.comm\tcounter.mtpc1,4,4"),
-            "{m}"
-        );
+        assert!(m.contains("\t.comm\tcounter.mtpc0,4,4") && m.contains("\t.comm\tcounter.mtpc1,4,4"), "{m}");
         assert!(m.contains("counter.mtpc1(%rip)"), "{m}");
         // A global common, or a symbol assigned in two parts, is defined twice.
-        assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,4,4\n"])
-            .unwrap_err()
-            .0
-            .contains("shared is defined by part 0 too"));
+        assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,4,4\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
         assert!(merge(&["\t.globl\ta\n\t.set\ta, f\n", "\t.globl\ta\n\t.set\ta, g\n"]).is_err());
-        assert!(merge(&[
-            "\t.globl\t\"odd name\"\n\"odd name\":\n",
-            "\t.globl\t\"odd name\"\n\"odd name\":\n"
-        ])
-        .is_err());
+        assert!(merge(&["\t.globl\t\"odd name\"\n\"odd name\":\n", "\t.globl\t\"odd name\"\n\"odd name\":\n"]).is_err());
     }
 
     #[test]
@@ -1729,12 +1386,7 @@ mod tests {
         merged(&["\t.globl\tg\ng:\n\tret\n", own]);
         let other = "\tnop\n\t.section\t.foo,\"a\",@progbits\n\t.uleb128\tg-0x10\n";
         let e = merge(&["\t.globl\tg\ng:\n\tret\n", other]).unwrap_err();
-        assert!(
-            e.0.contains(
-                "part 1, line 3: a LEB128 value measures g, which the part does not define"
-            ),
-            "{e}"
-        );
+        assert!(e.0.contains("part 1, line 3: a LEB128 value measures g, which the part does not define"), "{e}");
     }
 
     #[test]
@@ -1748,10 +1400,7 @@ mod tests {
         let part = "\t.section\t.gcc_except_table,\"a\",@progbits\nGCC_except_table1:\n\t.byte\t255\n\t.long\tGCC_except_table1\nshared:\n";
         let global = "\t.globl\tshared\nshared:\n";
         let m = merged(&[part, part, global]);
-        assert!(
-            m.contains("GCC_except_table1.mtpc0:") && m.contains("GCC_except_table1.mtpc1:"),
-            "{m}"
-        );
+        assert!(m.contains("GCC_except_table1.mtpc0:") && m.contains("GCC_except_table1.mtpc1:"), "{m}");
         assert!(m.contains(".long\tGCC_except_table1.mtpc1"), "{m}");
         assert!(!m.contains("\nGCC_except_table1:"), "{m}");
     }
@@ -1759,13 +1408,9 @@ mod tests {
     #[test]
     fn a_local_in_a_group_in_one_part_and_outside_in_another_is_renamed() {
         let in_group = "\t.section\t.gcc_except_table._Z1fv,\"aG\",@progbits,_Z1fv,comdat\nGCC_except_table3:\n\t.byte\t255\n";
-        let outside =
-            "\t.section\t.gcc_except_table,\"a\",@progbits\nGCC_except_table3:\n\t.byte\t1\n";
+        let outside = "\t.section\t.gcc_except_table,\"a\",@progbits\nGCC_except_table3:\n\t.byte\t1\n";
         let m = merged(&[in_group, outside]);
-        assert!(
-            m.contains("GCC_except_table3.mtpc0:") && m.contains("GCC_except_table3.mtpc1:"),
-            "{m}"
-        );
+        assert!(m.contains("GCC_except_table3.mtpc0:") && m.contains("GCC_except_table3.mtpc1:"), "{m}");
     }
 
     #[test]
@@ -1777,31 +1422,17 @@ mod tests {
         // Names and embedded sources may hold the word: only the checksum goes.
         let c = "\t.file\t0 \"/d\" \"md5 x.c\" md5 0x01 source \"// md5 0x02\"\n\t.file\t1 \"/d md5 0x03\" \"x.h\" source \"md5 \"\n";
         let m = merged(&[c]);
-        assert!(
-            m.contains("\t.file\t0 \"/d\" \"md5 x.c\" source \"// md5 0x02\"\n"),
-            "{m}"
-        );
-        assert!(
-            m.contains("\t.file\t1 \"/d md5 0x03\" \"x.h\" source \"md5 \"\n"),
-            "{m}"
-        );
+        assert!(m.contains("\t.file\t0 \"/d\" \"md5 x.c\" source \"// md5 0x02\"\n"), "{m}");
+        assert!(m.contains("\t.file\t1 \"/d md5 0x03\" \"x.h\" source \"md5 \"\n"), "{m}");
     }
 
     #[test]
     fn any_byte_survives_and_segments_are_byte_ranges() {
-        let part: Vec<u8> =
-            b"\t.file\t1 \"\xe9t\xe9.h\"\n\t.ascii\t\"\xff\x80\xe9\"\n.Lx:\n\t.loc\t1 2 3\n"
-                .to_vec();
+        let part: Vec<u8> = b"\t.file\t1 \"\xe9t\xe9.h\"\n\t.ascii\t\"\xff\x80\xe9\"\n.Lx:\n\t.loc\t1 2 3\n".to_vec();
         let m = merge_bytes(&[part.clone(), part], Files::default()).unwrap();
         assert_eq!(&m.text[..m.table], b"\t.file\t1 \"\xe9t\xe9.h\"\n");
-        assert_eq!(
-            &m.text[m.segments[1].clone()],
-            b"\t.ascii\t\"\xff\x80\xe9\"\n.Lmtpc1.x:\n\t.loc\t1 2 3\n"
-        );
-        assert_eq!(
-            m.segment_with_table(1),
-            [&m.text[..m.table], &m.text[m.segments[1].clone()]].concat()
-        );
+        assert_eq!(&m.text[m.segments[1].clone()], b"\t.ascii\t\"\xff\x80\xe9\"\n.Lmtpc1.x:\n\t.loc\t1 2 3\n");
+        assert_eq!(m.segment_with_table(1), [&m.text[..m.table], &m.text[m.segments[1].clone()]].concat());
     }
 
     #[test]

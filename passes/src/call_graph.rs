@@ -26,9 +26,7 @@ impl CallGraph {
             .globals
             .iter()
             .enumerate()
-            .map(|(i, g)| {
-                (g.is_definition && g.special.is_none()).then(|| graph.add_node(i as u32))
-            })
+            .map(|(i, g)| (g.is_definition && g.special.is_none()).then(|| graph.add_node(i as u32)))
             .collect();
         for (i, g) in facts.globals.iter().enumerate() {
             let Some(from) = node_of[i] else { continue };
@@ -48,9 +46,7 @@ impl CallGraph {
     /// indices. Address references and metadata-resolved indirect calls
     /// still place callees with callers, but do not force them together.
     pub fn recursive_sccs(&self) -> Vec<Vec<u32>> {
-        let calls = self
-            .graph
-            .filter_map(|_, &w| Some(w), |_, &k| (k == RefKind::Call).then_some(k));
+        let calls = self.graph.filter_map(|_, &w| Some(w), |_, &k| (k == RefKind::Call).then_some(k));
         tarjan_scc(&calls)
             .into_iter()
             .filter(|scc| scc.len() > 1)

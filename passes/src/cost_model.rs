@@ -146,20 +146,14 @@ pub fn estimate(shape: &ModuleShape, partitions: u32, threads: usize) -> Estimat
     let debug = |factor: f64| if shape.debug_info { factor } else { 1.0 };
     let stock_us = instructions * c.backend_us_per_instruction * debug(c.debug_backend_factor)
         + shape.data_bytes as f64 * c.backend_us_per_data_byte;
-    let text = instructions * c.text_per_instruction * debug(c.debug_text_factor)
-        + shape.data_bytes as f64 * c.text_per_data_byte;
+    let text = instructions * c.text_per_instruction * debug(c.debug_text_factor) + shape.data_bytes as f64 * c.text_per_data_byte;
     let tail_us = text * c.tail_us_per_text_byte;
     let split_us = instructions * c.split_us_per_instruction * debug(c.debug_split_factor);
     let partitions = partitions.max(1);
-    let inflation =
-        c.inflation_at_two + c.inflation_per_partition * f64::from(partitions.saturating_sub(2));
+    let inflation = c.inflation_at_two + c.inflation_per_partition * f64::from(partitions.saturating_sub(2));
     let lanes = (partitions as usize).min(threads.max(1)) as f64;
     // The largest group is compiled by one thread, whatever the rest does.
-    let largest_share = if instructions > 0.0 {
-        (shape.largest_group as f64 / instructions).min(1.0)
-    } else {
-        1.0
-    };
+    let largest_share = if instructions > 0.0 { (shape.largest_group as f64 / instructions).min(1.0) } else { 1.0 };
     let parallel_us = (stock_us * inflation / lanes).max(stock_us * largest_share);
     Estimate {
         partitions,
@@ -204,34 +198,23 @@ pub fn decide_under_load(
     load: impl FnOnce() -> Option<MachineLoad>,
 ) -> (Verdict, Estimate, Option<(MachineLoad, usize)>) {
     let (verdict, estimate) = decide(shape, planned, threads);
-    let Verdict::Split(_) = verdict else {
-        return (verdict, estimate, None);
-    };
-    let Some(load) = load() else {
-        return (verdict, estimate, None);
-    };
+    let Verdict::Split(_) = verdict else { return (verdict, estimate, None) };
+    let Some(load) = load() else { return (verdict, estimate, None) };
     let lanes = load.lanes(threads);
     if lanes == threads {
         return (verdict, estimate, Some((load, lanes)));
     }
     let (verdict, estimate) = decide(shape, planned, lanes);
     let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let seen = format!(
-        "{} running on {}",
-        plural(load.busy, "other thread"),
-        plural(load.cores, "core")
-    );
+    let seen = format!("{} running on {}", plural(load.busy, "other thread"), plural(load.cores, "core"));
     let verdict = match verdict {
-        Verdict::Whole(_) if lanes < 2 && load.busy == 0 => Verdict::Whole(format!(
-            "this process may use {}: the partitions could not run side by side",
-            plural(load.cores, "core")
-        )),
-        Verdict::Whole(_) if lanes < 2 => Verdict::Whole(format!(
-            "the machine is busy ({seen}): the partitions could not run side by side"
-        )),
-        Verdict::Whole(why) => {
-            Verdict::Whole(format!("{why}, on the {lanes} cores left free ({seen})"))
+        Verdict::Whole(_) if lanes < 2 && load.busy == 0 => {
+            Verdict::Whole(format!("this process may use {}: the partitions could not run side by side", plural(load.cores, "core")))
         }
+        Verdict::Whole(_) if lanes < 2 => {
+            Verdict::Whole(format!("the machine is busy ({seen}): the partitions could not run side by side"))
+        }
+        Verdict::Whole(why) => Verdict::Whole(format!("{why}, on the {lanes} cores left free ({seen})")),
         split => split,
     };
     (verdict, estimate, Some((load, lanes)))
@@ -242,13 +225,7 @@ pub fn decide_under_load(
 /// (code only, nothing indivisible, as many partitions as threads) decides
 /// for every module: a compile that cannot gain skips reading its module.
 pub fn never_pays(optimized: bool, debug_info: bool, threads: usize) -> Option<String> {
-    let best_case = ModuleShape {
-        instructions: 1_000_000,
-        data_bytes: 0,
-        largest_group: 0,
-        debug_info,
-        optimized,
-    };
+    let best_case = ModuleShape { instructions: 1_000_000, data_bytes: 0, largest_group: 0, debug_info, optimized };
     let planned = u32::try_from(threads).unwrap_or(u32::MAX);
     let (verdict, estimate) = decide(&best_case, planned, threads);
     matches!(verdict, Verdict::Whole(_)).then(|| {
@@ -267,33 +244,18 @@ mod tests {
 
     /// sqlite3's amalgamation as the model sees it at -O2 (from MTPC_STATS).
     fn sqlite3() -> ModuleShape {
-        ModuleShape {
-            instructions: 285_138,
-            data_bytes: 64_512,
-            largest_group: 66_229,
-            debug_info: false,
-            optimized: true,
-        }
+        ModuleShape { instructions: 285_138, data_bytes: 64_512, largest_group: 66_229, debug_info: false, optimized: true }
     }
 
     /// tree-sitter's generated C++ parser: 3.3 MB of tables, little code.
     fn parser_tables() -> ModuleShape {
-        ModuleShape {
-            instructions: 26_521,
-            data_bytes: 3_307_492,
-            largest_group: 19_457,
-            debug_info: false,
-            optimized: true,
-        }
+        ModuleShape { instructions: 26_521, data_bytes: 3_307_492, largest_group: 19_457, debug_info: false, optimized: true }
     }
 
     #[test]
     fn a_large_optimized_module_is_split_with_or_without_debug_info() {
         assert_eq!(decide(&sqlite3(), 2, 2).0, Verdict::Split(2));
-        let with_g = ModuleShape {
-            debug_info: true,
-            ..sqlite3()
-        };
+        let with_g = ModuleShape { debug_info: true, ..sqlite3() };
         let (verdict, estimate) = decide(&with_g, 2, 2);
         assert_eq!(verdict, Verdict::Split(2));
         // The text of -g is assembled again: the tail weighs more.
@@ -307,20 +269,10 @@ mod tests {
     #[test]
     fn unoptimized_compiles_stay_whole() {
         for debug_info in [false, true] {
-            let o0 = ModuleShape {
-                debug_info,
-                optimized: false,
-                ..sqlite3()
-            };
+            let o0 = ModuleShape { debug_info, optimized: false, ..sqlite3() };
             let (verdict, estimate) = decide(&o0, 2, 2);
-            assert!(
-                matches!(verdict, Verdict::Whole(_)),
-                "-O0 (debug {debug_info}): {estimate:?}"
-            );
-            assert!(
-                estimate.mtpc_ms > estimate.stock_ms,
-                "slower than whole: {estimate:?}"
-            );
+            assert!(matches!(verdict, Verdict::Whole(_)), "-O0 (debug {debug_info}): {estimate:?}");
+            assert!(estimate.mtpc_ms > estimate.stock_ms, "slower than whole: {estimate:?}");
         }
     }
 
@@ -329,10 +281,7 @@ mod tests {
         for debug_info in [false, true] {
             let reason = never_pays(false, debug_info, 2).expect("-O0 never pays");
             assert!(reason.contains("does not pay at -O0"), "{reason}");
-            assert!(
-                never_pays(false, debug_info, 64).is_some(),
-                "not with more threads either"
-            );
+            assert!(never_pays(false, debug_info, 64).is_some(), "not with more threads either");
             assert_eq!(never_pays(true, debug_info, 2), None);
         }
     }
@@ -340,9 +289,7 @@ mod tests {
     #[test]
     fn a_module_of_data_stays_whole() {
         let (verdict, _) = decide(&parser_tables(), 2, 2);
-        let Verdict::Whole(reason) = verdict else {
-            panic!("tables split: {verdict:?}")
-        };
+        let Verdict::Whole(reason) = verdict else { panic!("tables split: {verdict:?}") };
         assert!(reason.contains("does not pay"), "{reason}");
     }
 
@@ -355,19 +302,14 @@ mod tests {
     #[test]
     fn the_largest_group_bounds_what_more_partitions_gain() {
         // A module that is mostly one function gains little from threads.
-        let one_function = ModuleShape {
-            largest_group: 270_000,
-            ..sqlite3()
-        };
+        let one_function = ModuleShape { largest_group: 270_000, ..sqlite3() };
         assert!(matches!(decide(&one_function, 2, 2).0, Verdict::Whole(_)));
         // Beyond the lanes that can run at once, partitions only add work.
         let (verdict, _) = decide(&sqlite3(), 16, 4);
         assert_eq!(verdict, Verdict::Split(4));
         // With enough threads, the largest group (23 % of sqlite3) is the
         // bound: more than 5 partitions gain nothing.
-        let Verdict::Split(n) = decide(&sqlite3(), 64, 64).0 else {
-            panic!()
-        };
+        let Verdict::Split(n) = decide(&sqlite3(), 64, 64).0 else { panic!() };
         assert!((4..=6).contains(&n), "{n} partitions");
     }
 
@@ -378,40 +320,25 @@ mod tests {
         assert!(matches!(verdict, Verdict::Split(n) if n > 2), "{verdict:?}");
         assert_eq!(seen, Some((idle().unwrap(), 8)));
         // Two cores left: no more than two lanes' worth of partitions.
-        let (verdict, estimate, seen) =
-            decide_under_load(&sqlite3(), 8, 8, || Some(MachineLoad { cores: 8, busy: 6 }));
+        let (verdict, estimate, seen) = decide_under_load(&sqlite3(), 8, 8, || Some(MachineLoad { cores: 8, busy: 6 }));
         assert_eq!(verdict, Verdict::Split(2), "{estimate:?}");
         assert_eq!(seen.map(|(_, lanes)| lanes), Some(2));
         // Every core busy (a ninja -j2 build's other compile on 2 cores):
         // whole, with the estimate of one lane (slower than whole).
-        let (verdict, estimate, seen) =
-            decide_under_load(&sqlite3(), 2, 2, || Some(MachineLoad { cores: 2, busy: 1 }));
-        let Verdict::Whole(why) = verdict else {
-            panic!("split on a busy machine")
-        };
-        assert!(
-            why.contains("busy (1 other thread running on 2 cores)"),
-            "{why}"
-        );
+        let (verdict, estimate, seen) = decide_under_load(&sqlite3(), 2, 2, || Some(MachineLoad { cores: 2, busy: 1 }));
+        let Verdict::Whole(why) = verdict else { panic!("split on a busy machine") };
+        assert!(why.contains("busy (1 other thread running on 2 cores)"), "{why}");
         assert!(estimate.gain() < 0.0, "{estimate:?}");
         assert_eq!(seen.map(|(load, lanes)| (load.busy, lanes)), Some((1, 1)));
         // More threads asked for than cores, on an idle machine: not "busy".
-        let (verdict, _, _) =
-            decide_under_load(&sqlite3(), 2, 2, || Some(MachineLoad { cores: 1, busy: 0 }));
-        let Verdict::Whole(why) = verdict else {
-            panic!("split on one core")
-        };
-        assert_eq!(
-            why,
-            "this process may use 1 core: the partitions could not run side by side"
-        );
+        let (verdict, _, _) = decide_under_load(&sqlite3(), 2, 2, || Some(MachineLoad { cores: 1, busy: 0 }));
+        let Verdict::Whole(why) = verdict else { panic!("split on one core") };
+        assert_eq!(why, "this process may use 1 core: the partitions could not run side by side");
     }
 
     #[test]
     fn the_load_is_looked_at_only_for_a_module_that_would_be_split() {
-        let (verdict, _, seen) = decide_under_load(&parser_tables(), 2, 2, || {
-            panic!("sampled for a module left whole")
-        });
+        let (verdict, _, seen) = decide_under_load(&parser_tables(), 2, 2, || panic!("sampled for a module left whole"));
         assert!(matches!(verdict, Verdict::Whole(_)) && seen.is_none());
         // /proc unreadable: planned as for an idle machine.
         let (verdict, _, seen) = decide_under_load(&sqlite3(), 2, 2, || None);

@@ -27,10 +27,7 @@ impl HostProgram {
     /// The program this process runs, from its name.
     pub fn current() -> HostProgram {
         let program = std::env::args_os().next().map(std::path::PathBuf::from);
-        let name = program
-            .as_deref()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned());
+        let name = program.as_deref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
         match name.as_deref() {
             Some(n) if n == "opt" || n.starts_with("opt-") => HostProgram::Opt,
             _ => HostProgram::Other,
@@ -47,8 +44,7 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
         ));
     }
     // clang's own (`-fdebug-pass-manager`) is a `-cc1` argument, not an LLVM option.
-    let clang_debugging =
-        has_arg(facts, |a| a == "-fdebug-pass-manager").then(|| "fdebug-pass-manager".to_string());
+    let clang_debugging = has_arg(facts, |a| a == "-fdebug-pass-manager").then(|| "fdebug-pass-manager".to_string());
     if let Some(option) = facts.debugging_option.clone().or(clang_debugging) {
         return Some(format!(
             "the pass debugging option -{option} is on: it follows the host's pipeline, and partitions' passes run outside it"
@@ -64,9 +60,7 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
         (PgoAction::IrInstrument, _) => Some("IR profile instrumentation (-fprofile-generate)"),
         (PgoAction::IrUse, _) => Some("an IR profile (-fprofile-use)"),
         (PgoAction::SampleUse, _) => Some("a sample profile (-fprofile-sample-use)"),
-        (_, CsPgoAction::Instrument) => {
-            Some("context-sensitive profile instrumentation (-fcs-profile-generate)")
-        }
+        (_, CsPgoAction::Instrument) => Some("context-sensitive profile instrumentation (-fcs-profile-generate)"),
         (_, CsPgoAction::Use) => Some("a context-sensitive profile"),
         _ if facts.pseudo_probes => Some("pseudo probes (-fpseudo-probe-for-profiling)"),
         _ => None,
@@ -90,16 +84,26 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
     None
 }
 
-/// Why mtpc declines a full LTO module, if it does, from what the module's
-/// flags say: virtual function elimination (`-fvirtual-function-elimination`)
-/// removes the vtable slots no call in the module loads, at the end of the
-/// LTO pipeline, which in a partition would be the slots no call in that
-/// partition loads.
-pub fn full_lto_reason(virtual_function_elimination: bool) -> Option<String> {
-    virtual_function_elimination.then(|| {
-        "virtual function elimination (-fvirtual-function-elimination) must see every virtual call of the program, \
-         and a partition sees its own"
-            .to_string()
+/// Why mtpc declines a full LTO module, if it does: passes after the
+/// whole-program part of the LTO pipeline that need the whole program.
+/// Virtual function elimination (the module's flag, from
+/// `-fvirtual-function-elimination`) removes the vtable slots no call in the
+/// module loads, which in a partition would be the slots no call in that
+/// partition loads; what other plugins add at the end of the LTO pipeline
+/// (`other_plugins` callbacks) may need the whole program too.
+pub fn full_lto_reason(virtual_function_elimination: bool, other_plugins: usize) -> Option<String> {
+    if virtual_function_elimination {
+        return Some(
+            "virtual function elimination (-fvirtual-function-elimination) must see every virtual call of the program, \
+             and a partition sees its own"
+                .into(),
+        );
+    }
+    (other_plugins > 0).then(|| {
+        format!(
+            "{other_plugins} callback(s) of other plugins add passes at the end of the full LTO pipeline, \
+             which may need the whole program"
+        )
     })
 }
 
@@ -129,33 +133,16 @@ mod tests {
     #[test]
     fn a_plain_x86_elf_compile_is_split() {
         assert_eq!(automatic(&x86_elf()), None);
-        assert_eq!(
-            reason(&x86_elf(), Request::Explicit, HostProgram::Opt),
-            None
-        );
+        assert_eq!(reason(&x86_elf(), Request::Explicit, HostProgram::Opt), None);
     }
 
     #[test]
     fn other_object_formats_and_targets_decline() {
-        let mac = HostFacts {
-            triple: "x86_64-apple-macosx11.0.0".into(),
-            object_format_elf: false,
-            ..x86_elf()
-        };
-        assert!(automatic(&mac)
-            .unwrap()
-            .contains("x86_64-apple-macosx11.0.0"));
-        let i386 = HostFacts {
-            triple: "i386-pc-linux-gnu".into(),
-            arch_x86_64: false,
-            ..x86_elf()
-        };
+        let mac = HostFacts { triple: "x86_64-apple-macosx11.0.0".into(), object_format_elf: false, ..x86_elf() };
+        assert!(automatic(&mac).unwrap().contains("x86_64-apple-macosx11.0.0"));
+        let i386 = HostFacts { triple: "i386-pc-linux-gnu".into(), arch_x86_64: false, ..x86_elf() };
         assert!(automatic(&i386).unwrap().contains("not x86-64 ELF"));
-        let arm = HostFacts {
-            triple: "aarch64-linux-gnu".into(),
-            arch_x86_64: false,
-            ..x86_elf()
-        };
+        let arm = HostFacts { triple: "aarch64-linux-gnu".into(), arch_x86_64: false, ..x86_elf() };
         assert!(automatic(&arm).unwrap().contains("not x86-64 ELF"));
         assert!(reason(&arm, Request::Explicit, HostProgram::Other).is_some());
     }
@@ -168,71 +155,36 @@ mod tests {
         f.command_line = vec!["-cc1".into(), "-S".into(), "-emit-llvm".into()];
         assert!(automatic(&f).is_some());
         // -emit-llvm-uselists is not an output kind.
-        f.command_line = vec![
-            "-cc1".into(),
-            "-emit-obj".into(),
-            "-emit-llvm-uselists".into(),
-        ];
+        f.command_line = vec!["-cc1".into(), "-emit-obj".into(), "-emit-llvm-uselists".into()];
         assert_eq!(automatic(&f), None);
-        let opt = HostFacts {
-            command_line: vec![],
-            ..x86_elf()
-        };
-        assert!(reason(&opt, Request::Automatic, HostProgram::Opt)
-            .unwrap()
-            .contains("opt writes LLVM IR"));
+        let opt = HostFacts { command_line: vec![], ..x86_elf() };
+        assert!(reason(&opt, Request::Automatic, HostProgram::Opt).unwrap().contains("opt writes LLVM IR"));
         assert_eq!(reason(&opt, Request::Explicit, HostProgram::Opt), None);
     }
 
     #[test]
     fn profiles_applied_by_name_decline() {
-        for pgo in [
-            PgoAction::IrInstrument,
-            PgoAction::IrUse,
-            PgoAction::SampleUse,
-        ] {
-            assert!(automatic(&HostFacts { pgo, ..x86_elf() })
-                .unwrap()
-                .contains("profile"));
+        for pgo in [PgoAction::IrInstrument, PgoAction::IrUse, PgoAction::SampleUse] {
+            assert!(automatic(&HostFacts { pgo, ..x86_elf() }).unwrap().contains("profile"));
         }
-        assert!(automatic(&HostFacts {
-            cs_pgo: CsPgoAction::Instrument,
-            ..x86_elf()
-        })
-        .is_some());
-        assert!(automatic(&HostFacts {
-            pseudo_probes: true,
-            ..x86_elf()
-        })
-        .unwrap()
-        .contains("pseudo probes"));
+        assert!(automatic(&HostFacts { cs_pgo: CsPgoAction::Instrument, ..x86_elf() }).is_some());
+        assert!(automatic(&HostFacts { pseudo_probes: true, ..x86_elf() }).unwrap().contains("pseudo probes"));
     }
 
     #[test]
     fn split_dwarf_external_assembler_and_memory_profiling_decline() {
-        assert!(automatic(&HostFacts {
-            split_dwarf: true,
-            ..x86_elf()
-        })
-        .unwrap()
-        .contains("-gsplit-dwarf"));
-        assert!(automatic(&HostFacts {
-            integrated_assembler: false,
-            ..x86_elf()
-        })
-        .unwrap()
-        .contains("-fno-integrated-as"));
+        assert!(automatic(&HostFacts { split_dwarf: true, ..x86_elf() }).unwrap().contains("-gsplit-dwarf"));
+        assert!(automatic(&HostFacts { integrated_assembler: false, ..x86_elf() }).unwrap().contains("-fno-integrated-as"));
         let mut f = x86_elf();
         f.command_line.push("-fmemory-profile=/tmp/p".into());
         assert!(automatic(&f).unwrap().contains("-fmemory-profile"));
     }
 
     #[test]
-    fn full_lto_declines_virtual_function_elimination_only() {
-        assert!(full_lto_reason(true)
-            .unwrap()
-            .contains("-fvirtual-function-elimination"));
-        assert_eq!(full_lto_reason(false), None);
+    fn full_lto_declines_virtual_function_elimination_and_other_plugins_last_passes() {
+        assert!(full_lto_reason(true, 0).unwrap().contains("-fvirtual-function-elimination"));
+        assert!(full_lto_reason(false, 1).unwrap().contains("1 callback(s) of other plugins"));
+        assert_eq!(full_lto_reason(false, 0), None);
     }
 
     #[test]
@@ -241,13 +193,8 @@ mod tests {
         clang.command_line.push("-fdebug-pass-manager".into());
         let why = reason(&clang, Request::Explicit, HostProgram::Other).expect("declined");
         assert!(why.contains("-fdebug-pass-manager"), "{why}");
-        let f = HostFacts {
-            debugging_option: Some("opt-bisect-limit".into()),
-            ..x86_elf()
-        };
+        let f = HostFacts { debugging_option: Some("opt-bisect-limit".into()), ..x86_elf() };
         assert!(automatic(&f).unwrap().contains("-opt-bisect-limit"));
-        assert!(reason(&f, Request::Explicit, HostProgram::Opt)
-            .unwrap()
-            .contains("-opt-bisect-limit is on"));
+        assert!(reason(&f, Request::Explicit, HostProgram::Opt).unwrap().contains("-opt-bisect-limit is on"));
     }
 }

@@ -53,32 +53,20 @@ impl DiagnosticRouting {
             }
             let reporter = plan.owner_of(i).or_else(|| {
                 (0..plan.partitions).find(|&p| {
-                    matches!(
-                        plan.decision(p, i),
-                        Decision::Define | Decision::AvailableExternally | Decision::LocalCopy
-                    )
+                    matches!(plan.decision(p, i), Decision::Define | Decision::AvailableExternally | Decision::LocalCopy)
                 })
             });
-            let partition_name = plan.promotions[i]
-                .as_ref()
-                .and_then(|p| p.new_name.clone())
-                .unwrap_or_else(|| g.name.clone());
+            let partition_name = plan.promotions[i].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| g.name.clone());
             functions.insert(partition_name, (reporter, g.name.clone()));
         }
-        DiagnosticRouting {
-            functions,
-            created: HashMap::new(),
-            said: HashMap::new(),
-        }
+        DiagnosticRouting { functions, created: HashMap::new(), said: HashMap::new() }
     }
 
     /// Notes that `partition` reports on `function`: call it for every
     /// diagnostic, partitions in order, before routing any.
     pub fn note(&mut self, partition: u32, function: &str) {
         if !self.functions.contains_key(function) && !function.is_empty() {
-            self.created
-                .entry(function.to_string())
-                .or_insert(partition);
+            self.created.entry(function.to_string()).or_insert(partition);
         }
     }
 
@@ -92,26 +80,14 @@ impl DiagnosticRouting {
     /// An empty name (a diagnostic about no function) stays empty; such a
     /// diagnostic is passed on by the first partition its `identity` is seen
     /// in, and always if it has none (each copy is one of its own).
-    pub fn route<'a>(
-        &'a mut self,
-        partition: u32,
-        function: &'a str,
-        identity: impl FnOnce() -> Option<String>,
-    ) -> Option<&'a str> {
+    pub fn route<'a>(&'a mut self, partition: u32, function: &'a str, identity: impl FnOnce() -> Option<String>) -> Option<&'a str> {
         if function.is_empty() {
-            let reporter =
-                identity().map_or(partition, |id| *self.said.entry(id).or_insert(partition));
+            let reporter = identity().map_or(partition, |id| *self.said.entry(id).or_insert(partition));
             return (reporter == partition).then_some(function);
         }
         match self.functions.get(function) {
-            Some((reporter, host_name)) => {
-                (*reporter == Some(partition)).then_some(host_name.as_str())
-            }
-            None => self
-                .created
-                .get(function)
-                .is_none_or(|&first| first == partition)
-                .then_some(function),
+            Some((reporter, host_name)) => (*reporter == Some(partition)).then_some(host_name.as_str()),
+            None => self.created.get(function).is_none_or(|&first| first == partition).then_some(function),
         }
     }
 }
@@ -132,11 +108,7 @@ mod tests {
             internal(func("helper", 5, &[])),
             func("big", 500, &[]),
         ]);
-        let plan = PartitionPlan {
-            partitions: 2,
-            owner: vec![Some(0), Some(1), Some(1)],
-            cost: vec![10, 505],
-        };
+        let plan = PartitionPlan { partitions: 2, owner: vec![Some(0), Some(1), Some(1)], cost: vec![10, 505] };
         let symbols = decide(&facts, &plan);
         (facts, symbols)
     }
@@ -156,10 +128,7 @@ mod tests {
     fn promoted_and_copied_locals_are_reported_once_under_their_own_name() {
         let (facts, plan) = split();
         let mut routing = DiagnosticRouting::new(&facts, &plan);
-        let in_partitions = plan.promotions[1]
-            .as_ref()
-            .and_then(|p| p.new_name.clone())
-            .unwrap_or_else(|| "helper".into());
+        let in_partitions = plan.promotions[1].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| "helper".into());
         assert_eq!(routing.route(1, &in_partitions, || None), Some("helper"));
         assert_eq!(routing.route(0, &in_partitions, || None), None);
     }
@@ -175,9 +144,7 @@ mod tests {
         assert_eq!(routing.route(1, "big.cold.1", || None), Some("big.cold.1"));
         assert_eq!(routing.route(0, "ctor", || None), Some("ctor"));
         assert_eq!(routing.route(1, "ctor", || None), None);
-        assert!(
-            routing.defines("big") && !routing.defines("big.cold.1") && !routing.defines("printf")
-        );
+        assert!(routing.defines("big") && !routing.defines("big.cold.1") && !routing.defines("printf"));
     }
 
     #[test]
@@ -189,10 +156,7 @@ mod tests {
         assert_eq!(routing.route(1, "", stale), None);
         // As often as that partition gives it.
         assert_eq!(routing.route(0, "", stale), Some(""));
-        assert_eq!(
-            routing.route(1, "", || Some("warning: something else".into())),
-            Some("")
-        );
+        assert_eq!(routing.route(1, "", || Some("warning: something else".into())), Some(""));
         // A diagnostic without an identity (a call to a `warning` function) is its own.
         assert_eq!(routing.route(0, "", || None), Some(""));
         assert_eq!(routing.route(1, "", || None), Some(""));

@@ -22,17 +22,12 @@
 use std::sync::Arc;
 
 use llvm_plugin::inkwell::module::Module;
-use llvm_plugin::{
-    LlvmModulePass, ModuleAnalysisManager, ModulePassManager, PipelineParsing, PreservedAnalyses,
-};
+use llvm_plugin::{LlvmModulePass, ModuleAnalysisManager, ModulePassManager, PipelineParsing, PreservedAnalyses};
 
 use crate::decline::{self, HostProgram};
 use crate::ir::host_pipeline::{Hooks, ParallelRequest, ParseOutcome, PassRun};
 use crate::ir::{report_fatal_error, ModuleRef, PipelinePhase};
-use crate::options::{
-    automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name,
-    ParallelOptions, SplitOptions,
-};
+use crate::options::{automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name, ParallelOptions, SplitOptions};
 use crate::parallel::{self, Outcome};
 use crate::split;
 
@@ -43,9 +38,7 @@ pub const PARALLEL_PASS_NAME: &str = "mtpc-parallel";
 /// shared libLLVM of LLVM 16); a host of another LLVM would crash on the
 /// first call. The error names both versions and what to do.
 pub fn check_host_llvm() -> Result<(), String> {
-    let Some(foreign) = crate::ir::foreign_host_llvm() else {
-        return Ok(());
-    };
+    let Some(foreign) = crate::ir::foreign_host_llvm() else { return Ok(()) };
     let ours = crate::ir::llvm_version_major();
     let program = std::env::args_os().next().map(std::path::PathBuf::from);
     let host = program.and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
@@ -64,14 +57,12 @@ pub fn check_host_llvm() -> Result<(), String> {
 }
 
 /// What the shim calls for `mtpc-parallel`.
-pub const PARALLEL_HOOKS: Hooks = Hooks {
-    run: run_parallel,
-    parse: parse_parallel,
-};
+pub const PARALLEL_HOOKS: Hooks = Hooks { run: run_parallel, parse: parse_parallel };
 
 /// One run of `mtpc-parallel` on `module`; true if it changed the module.
 /// An explicit `mtpc-parallel<On>` that does not split the module (small,
-/// declined, failed) optimizes it whole, as `default<On>` would.
+/// declined, failed) optimizes it whole, as `default<On>` would (for
+/// `fulllto`: what `lto<On>` runs after its whole-program part, which ran).
 fn run_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run: &PassRun<'_>) -> bool {
     if split_in_parallel(request, module, run) {
         return true;
@@ -85,15 +76,10 @@ fn run_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run: &Pas
 
 /// Splits `module` and compiles it in parallel, unless that is declined or
 /// fails; true if the module now holds the compiled code.
-fn split_in_parallel(
-    request: &ParallelRequest,
-    module: &mut ModuleRef<'_>,
-    run: &PassRun<'_>,
-) -> bool {
+fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run: &PassRun<'_>) -> bool {
     let automatic = request.automatic != 0;
     let options = if automatic {
-        let is_pre_link =
-            module.flag("EnableSplitLTOUnit").is_some() || module.flag("ThinLTO").is_some();
+        let is_pre_link = module.flag("EnableSplitLTOUnit").is_some() || module.flag("ThinLTO").is_some();
         if request.phase() == PipelinePhase::PerModule && is_pre_link {
             return false;
         }
@@ -115,42 +101,24 @@ fn split_in_parallel(
         }
     };
     let Some(settings) = run.host_settings().map(Arc::new) else {
-        log::warn!(
-            "the host gave no target machine; {} compiled whole",
-            module.source_filename()
-        );
+        log::warn!("the host gave no target machine; {} compiled whole", module.source_filename());
         return false;
     };
     log::debug!("host settings: {}", settings.describe());
-    let mode = if automatic {
-        decline::Request::Automatic
-    } else {
-        decline::Request::Explicit
-    };
+    let mode = if automatic { decline::Request::Automatic } else { decline::Request::Explicit };
     if let Some(reason) = decline::reason(&settings.facts(), mode, HostProgram::current()) {
-        log::info!(
-            "{}: {reason}; mtpc leaves it to the host, whole",
-            module.source_filename()
-        );
+        log::info!("{}: {reason}; mtpc leaves it to the host, whole", module.source_filename());
         return false;
     }
     if request.phase() == PipelinePhase::FullLtoPostLink {
-        let virtual_function_elimination =
-            module.flag("Virtual Function Elim").is_some_and(|v| v != 0);
-        if let Some(reason) = decline::full_lto_reason(virtual_function_elimination) {
-            log::info!(
-                "{}: {reason}; mtpc leaves it to the host, whole",
-                module.source_filename()
-            );
+        let virtual_function_elimination = module.flag("Virtual Function Elim").is_some_and(|v| v != 0);
+        let other_plugins = run.foreign_full_lto_last_callbacks();
+        if let Some(reason) = decline::full_lto_reason(virtual_function_elimination, other_plugins) {
+            log::info!("{}: {reason}; mtpc leaves it to the host, whole", module.source_filename());
             return false;
         }
-        // The LTO pipeline's last whole-program passes (type tests and CFI
-        // lowered) run now, on the whole module, before any split.
-        run.finish_whole_program();
     }
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        parallel::run(module, run, &settings, &options)
-    }));
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parallel::run(module, run, &settings, &options)));
     match outcome {
         Ok(Ok(Outcome::Parallel(stats))) => {
             log::info!(
@@ -162,28 +130,18 @@ fn split_in_parallel(
         }
         Ok(Ok(Outcome::NotSplit)) => false,
         Ok(Ok(Outcome::Whole(stats) | Outcome::InvalidInput(stats))) => {
-            log::info!(
-                "{}: {}; mtpc leaves it to the host, whole",
-                stats.module,
-                stats.whole_reason().unwrap_or_default()
-            );
+            log::info!("{}: {}; mtpc leaves it to the host, whole", stats.module, stats.whole_reason().unwrap_or_default());
             crate::stats::record(&stats);
             false
         }
         Ok(Ok(Outcome::Fallback(stats))) => {
             let reason = stats.fallback_reason.clone().unwrap_or_default();
-            log::warn!(
-                "{}: {reason}; compiling the module whole instead",
-                stats.module
-            );
+            log::warn!("{}: {reason}; compiling the module whole instead", stats.module);
             crate::stats::record(&stats);
             false
         }
         Ok(Err(e)) => {
-            log::warn!(
-                "{}: {e}; compiling the module whole instead",
-                module.source_filename()
-            );
+            log::warn!("{}: {e}; compiling the module whole instead", module.source_filename());
             false
         }
         Err(panic) => {
@@ -204,8 +162,7 @@ fn options_of(request: &ParallelRequest) -> Result<ParallelOptions, String> {
         level: request.level(),
         phase: request.phase(),
         partitions: (request.partitions > 0).then_some(request.partitions),
-        threads: (request.threads > 0)
-            .then(|| usize::try_from(request.threads).unwrap_or(usize::MAX)),
+        threads: (request.threads > 0).then(|| usize::try_from(request.threads).unwrap_or(usize::MAX)),
         min_size: request.min_size,
         cost_model: request.cost_model != 0,
         load_aware: crate::options::load_aware_from_env()?,
@@ -214,9 +171,7 @@ fn options_of(request: &ParallelRequest) -> Result<ParallelOptions, String> {
 
 /// `mtpc-parallel<...>` in pipeline text.
 fn parse_parallel(text: &str) -> ParseOutcome {
-    let Some(params) = strip_pass_name(text, PARALLEL_PASS_NAME) else {
-        return ParseOutcome::NotOurs;
-    };
+    let Some(params) = strip_pass_name(text, PARALLEL_PASS_NAME) else { return ParseOutcome::NotOurs };
     match parse_parallel_options(params) {
         Ok(o) => ParseOutcome::Parsed(ParallelRequest {
             automatic: 0,
@@ -249,9 +204,7 @@ pub struct SplitPass {
 impl LlvmModulePass for SplitPass {
     fn run_pass(&self, module: &mut Module<'_>, _: &ModuleAnalysisManager) -> PreservedAnalyses {
         let outcome = crate::ir::with_plugin_module(module, |module| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                run_split(module, &self.options)
-            }))
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_split(module, &self.options)))
         });
         match outcome {
             Ok(Ok(preserved)) => preserved,
@@ -264,17 +217,11 @@ impl LlvmModulePass for SplitPass {
     }
 }
 
-fn run_split(
-    module: &ModuleRef<'_>,
-    options: &SplitOptions,
-) -> Result<PreservedAnalyses, split::SplitError> {
+fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<PreservedAnalyses, split::SplitError> {
     let start = std::time::Instant::now();
     let _span = crate::ir::time_trace::Span::begin(SPLIT_PASS_NAME, &module.source_filename());
     let (summary, preserved) = match &options.out {
-        Some(prefix) => (
-            split::write_partitions(module, options, prefix)?,
-            PreservedAnalyses::All,
-        ),
+        Some(prefix) => (split::write_partitions(module, options, prefix)?, PreservedAnalyses::All),
         None => {
             // Only the plan is recorded: no partition, no promoted name.
             let plan = split::plan_module(module, options, || 0)?;
@@ -282,22 +229,14 @@ fn run_split(
             (plan.summary(), PreservedAnalyses::None)
         }
     };
-    log::info!(
-        "{SPLIT_PASS_NAME}: {summary}, split in {:.1} ms",
-        crate::stats::elapsed_ms(start)
-    );
+    log::info!("{SPLIT_PASS_NAME}: {summary}, split in {:.1} ms", crate::stats::elapsed_ms(start));
     Ok(preserved)
 }
 
 /// The pipeline-parsing callback of `mtpc-split` (`mtpc-parallel` is parsed
 /// by the shim's, see [`parse_parallel`]).
-pub fn parse_split_pipeline_element(
-    text: &str,
-    manager: &mut ModulePassManager,
-) -> PipelineParsing {
-    let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) else {
-        return PipelineParsing::NotParsed;
-    };
+pub fn parse_split_pipeline_element(text: &str, manager: &mut ModulePassManager) -> PipelineParsing {
+    let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) else { return PipelineParsing::NotParsed };
     match parse_split_options(params) {
         Ok(options) => {
             manager.add_pass(SplitPass { options });

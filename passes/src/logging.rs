@@ -34,9 +34,7 @@ pub fn parse_level(text: &str) -> Result<LevelFilter, String> {
         "info" => Ok(LevelFilter::Info),
         "debug" => Ok(LevelFilter::Debug),
         "off" => Ok(LevelFilter::Off),
-        other => Err(format!(
-            "invalid MTPC_LOG value '{other}': expected error, warn, info, debug or off"
-        )),
+        other => Err(format!("invalid MTPC_LOG value '{other}': expected error, warn, info, debug or off")),
     }
 }
 

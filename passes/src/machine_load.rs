@@ -71,24 +71,14 @@ impl MachineLoad {
 fn busy_threads(me: &Path, ours: Option<&[bool]>) -> Option<usize> {
     let mut busy = 0;
     for process in std::fs::read_dir("/proc").ok()?.flatten() {
-        if !process
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        {
+        if !process.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) {
             continue;
         }
-        let Ok(tasks) = std::fs::read_dir(process.path().join("task")) else {
-            continue;
-        };
+        let Ok(tasks) = std::fs::read_dir(process.path().join("task")) else { continue };
         for task in tasks.flatten() {
             let path = task.path();
-            let Ok(task_id) = path.strip_prefix("/proc") else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(path.join("stat")) else {
-                continue;
-            };
+            let Ok(task_id) = path.strip_prefix("/proc") else { continue };
+            let Ok(stat) = std::fs::read_to_string(path.join("stat")) else { continue };
             busy += usize::from(competes(task_id, &stat, me, ours));
         }
     }
@@ -101,9 +91,7 @@ fn busy_threads(me: &Path, ours: Option<&[bool]>) -> Option<usize> {
 /// (a job pinned to other CPUs, as under Slurm or `taskset`, does not
 /// take ours).
 fn competes(task: &Path, stat: &str, me: &Path, ours: Option<&[bool]>) -> bool {
-    let Some(fields) = StatFields::parse(stat) else {
-        return false;
-    };
+    let Some(fields) = StatFields::parse(stat) else { return false };
     let on_ours = ours.is_none_or(|cpus| cpus.get(fields.processor).copied().unwrap_or(false));
     fields.state == 'R' && fields.flags & KERNEL_THREAD == 0 && task != me && on_ours
 }
@@ -137,9 +125,7 @@ impl StatFields {
 /// `/proc/self/status`), as a membership table; `None` if unreadable.
 fn our_cpus() -> Option<Vec<bool>> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let list = status
-        .lines()
-        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?;
+    let list = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:"))?;
     parse_cpu_list(list.trim())
 }
 
@@ -177,14 +163,7 @@ mod tests {
     #[test]
     fn stat_lines_are_read_past_awkward_command_names() {
         let line = stat("cc1 (x) y)", 'R', 4_194_304, 3);
-        assert_eq!(
-            StatFields::parse(&line),
-            Some(StatFields {
-                state: 'R',
-                flags: 4_194_304,
-                processor: 3
-            })
-        );
+        assert_eq!(StatFields::parse(&line), Some(StatFields { state: 'R', flags: 4_194_304, processor: 3 }));
         assert_eq!(StatFields::parse("1234 (truncated"), None);
         assert_eq!(StatFields::parse("1234 (x) R 1 2"), None);
     }
@@ -196,35 +175,12 @@ mod tests {
         let ours = parse_cpu_list("0-1").unwrap();
         let runnable = stat("clang", 'R', 4_194_304, 1);
         assert!(competes(other, &runnable, me, Some(&ours)));
-        assert!(
-            !competes(me, &runnable, me, Some(&ours)),
-            "the thread asking"
-        );
-        assert!(
-            competes(Path::new("100/task/102"), &runnable, me, Some(&ours)),
-            "another thread of this process"
-        );
-        assert!(
-            !competes(other, &stat("clang", 'S', 4_194_304, 1), me, Some(&ours)),
-            "sleeping"
-        );
-        assert!(
-            !competes(
-                other,
-                &stat("kworker/0:1", 'R', 0x0420_8060, 0),
-                me,
-                Some(&ours)
-            ),
-            "a kernel thread"
-        );
-        assert!(
-            !competes(other, &stat("clang", 'R', 4_194_304, 5), me, Some(&ours)),
-            "on a CPU this process may not use"
-        );
-        assert!(
-            competes(other, &stat("clang", 'R', 4_194_304, 5), me, None),
-            "CPUs unknown: every runnable thread"
-        );
+        assert!(!competes(me, &runnable, me, Some(&ours)), "the thread asking");
+        assert!(competes(Path::new("100/task/102"), &runnable, me, Some(&ours)), "another thread of this process");
+        assert!(!competes(other, &stat("clang", 'S', 4_194_304, 1), me, Some(&ours)), "sleeping");
+        assert!(!competes(other, &stat("kworker/0:1", 'R', 0x0420_8060, 0), me, Some(&ours)), "a kernel thread");
+        assert!(!competes(other, &stat("clang", 'R', 4_194_304, 5), me, Some(&ours)), "on a CPU this process may not use");
+        assert!(competes(other, &stat("clang", 'R', 4_194_304, 5), me, None), "CPUs unknown: every runnable thread");
     }
 
     #[test]
@@ -243,16 +199,8 @@ mod tests {
         assert_eq!(idle.lanes(4), 4, "never more than the threads asked for");
         assert_eq!(idle.lanes(16), 8, "nor than the cores");
         assert_eq!(MachineLoad { cores: 8, busy: 5 }.lanes(8), 3);
-        assert_eq!(
-            MachineLoad { cores: 2, busy: 1 }.lanes(2),
-            1,
-            "a ninja -j2 build's other compile"
-        );
-        assert_eq!(
-            MachineLoad { cores: 2, busy: 9 }.lanes(2),
-            1,
-            "overloaded: still this compile's own thread"
-        );
+        assert_eq!(MachineLoad { cores: 2, busy: 1 }.lanes(2), 1, "a ninja -j2 build's other compile");
+        assert_eq!(MachineLoad { cores: 2, busy: 9 }.lanes(2), 1, "overloaded: still this compile's own thread");
     }
 
     #[test]
@@ -263,14 +211,7 @@ mod tests {
             std::thread::spawn(move || while !stop.load(std::sync::atomic::Ordering::Relaxed) {})
         };
         std::thread::sleep(Duration::from_millis(20));
-        let seen = (0..5)
-            .map(|_| {
-                MachineLoad::sample()
-                    .expect("/proc is readable on Linux")
-                    .busy
-            })
-            .max()
-            .unwrap();
+        let seen = (0..5).map(|_| MachineLoad::sample().expect("/proc is readable on Linux").busy).max().unwrap();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         spinning.join().unwrap();
         assert!(seen >= 1, "a spinning thread is runnable: {seen} seen");

@@ -74,15 +74,9 @@ impl MachineSlots {
         }
         let meta = std::fs::symlink_metadata(&dir)?;
         if !meta.is_dir() || meta.uid() != current_uid() || meta.mode() & 0o077 != 0 {
-            return Err(std::io::Error::other(
-                "not a directory of this user's alone",
-            ));
+            return Err(std::io::Error::other("not a directory of this user's alone"));
         }
-        Ok(MachineSlots {
-            dir,
-            limit: limit.max(1),
-            next: AtomicUsize::new(std::process::id() as usize),
-        })
+        Ok(MachineSlots { dir, limit: limit.max(1), next: AtomicUsize::new(std::process::id() as usize) })
     }
 
     pub fn limit(&self) -> usize {
@@ -143,8 +137,7 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("mtpc-slots-test-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("mtpc-slots-test-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
     }
@@ -158,15 +151,9 @@ mod tests {
         let b = MachineSlots::at(dir.clone(), 2).unwrap();
         let first = a.take().unwrap();
         let second = b.take().unwrap();
-        assert!(
-            (0..2).all(|k| b.try_take(k).unwrap().is_none()),
-            "both slots are held"
-        );
+        assert!((0..2).all(|k| b.try_take(k).unwrap().is_none()), "both slots are held");
         drop(first);
-        assert!(
-            (0..2).any(|k| a.try_take(k).unwrap().is_some()),
-            "a dropped slot is free again"
-        );
+        assert!((0..2).any(|k| a.try_take(k).unwrap().is_some()), "a dropped slot is free again");
         drop(second);
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -148,10 +148,7 @@ impl GlobalFacts {
     /// at link time.
     pub fn is_strong_alias(&self) -> bool {
         self.id.kind == GlobalKind::Alias
-            && matches!(
-                self.linkage,
-                Linkage::External | Linkage::Internal | Linkage::Private
-            )
+            && matches!(self.linkage, Linkage::External | Linkage::Internal | Linkage::Private)
     }
     pub fn display_name(&self) -> String {
         if self.name.is_empty() {
@@ -188,9 +185,7 @@ impl ModuleFacts {
     /// Bytes of the initializers of the variables the module defines and
     /// emits (`available_externally` ones are not emitted).
     pub fn data_bytes(&self) -> u64 {
-        let emitted = |g: &&GlobalFacts| {
-            g.is_variable() && g.is_definition && g.linkage != Linkage::AvailableExternally
-        };
+        let emitted = |g: &&GlobalFacts| g.is_variable() && g.is_definition && g.linkage != Linkage::AvailableExternally;
         self.globals.iter().filter(emitted).map(|g| g.size).sum()
     }
 
@@ -216,13 +211,7 @@ impl ModuleFacts {
         self.globals
             .iter()
             .enumerate()
-            .filter(|(i, g)| {
-                g.is_function()
-                    && g.is_definition
-                    && g.linkage.is_local()
-                    && user[*i] < MANY
-                    && user[*i] != *i
-            })
+            .filter(|(i, g)| g.is_function() && g.is_definition && g.linkage.is_local() && user[*i] < MANY && user[*i] != *i)
             .map(|(i, _)| (i, user[i]))
             .collect()
     }
@@ -231,12 +220,8 @@ impl ModuleFacts {
     /// into its caller: not `noinline`, naming no local through inline asm,
     /// in no COMDAT.
     pub fn inlinable_sole_callers(&self) -> Vec<(usize, usize)> {
-        let inlinable =
-            |g: &GlobalFacts| !g.no_inline && g.asm_local_refs.is_empty() && g.comdat.is_none();
-        self.sole_callers()
-            .into_iter()
-            .filter(|&(callee, _)| inlinable(&self.globals[callee]))
-            .collect()
+        let inlinable = |g: &GlobalFacts| !g.no_inline && g.asm_local_refs.is_empty() && g.comdat.is_none();
+        self.sole_callers().into_iter().filter(|&(callee, _)| inlinable(&self.globals[callee])).collect()
     }
 
     /// Adds to each function's `inline_size` that of the local functions
@@ -269,12 +254,7 @@ impl ModuleFacts {
                 } else if state[f] == State::New {
                     state[f] = State::Open;
                     stack.push((f, true));
-                    stack.extend(
-                        callees[f]
-                            .iter()
-                            .filter(|&&c| state[c] == State::New)
-                            .map(|&c| (c, false)),
-                    );
+                    stack.extend(callees[f].iter().filter(|&&c| state[c] == State::New).map(|&c| (c, false)));
                 }
             }
         }
@@ -285,19 +265,14 @@ impl ModuleFacts {
     /// only declares an alias refers to its aliasee instead.
     pub fn asm_named(&self) -> Vec<bool> {
         let mut named = vec![false; self.globals.len()];
-        for &l in self
-            .module_asm_locals
-            .iter()
-            .chain(self.globals.iter().flat_map(|g| &g.asm_local_refs))
-        {
+        for &l in self.module_asm_locals.iter().chain(self.globals.iter().flat_map(|g| &g.asm_local_refs)) {
             named[l as usize] = true;
         }
         let mut changed = true;
         while changed {
             changed = false;
             for (i, g) in self.globals.iter().enumerate() {
-                let of_named =
-                    g.id.kind == GlobalKind::Alias && g.target.is_some_and(|t| named[t as usize]);
+                let of_named = g.id.kind == GlobalKind::Alias && g.target.is_some_and(|t| named[t as usize]);
                 if of_named && !named[i] {
                     named[i] = true;
                     changed = true;
@@ -306,15 +281,11 @@ impl ModuleFacts {
         }
         named
     }
+
 }
 
 /// The order of kinds in [`ModuleFacts::globals`].
-pub const KINDS: [GlobalKind; 4] = [
-    GlobalKind::Function,
-    GlobalKind::Variable,
-    GlobalKind::Alias,
-    GlobalKind::IFunc,
-];
+pub const KINDS: [GlobalKind; 4] = [GlobalKind::Function, GlobalKind::Variable, GlobalKind::Alias, GlobalKind::IFunc];
 
 /// Every global value of `module`, in the order [`ModuleFacts::globals`] uses.
 pub fn globals_in_fact_order<'a>(module: &'a ModuleRef<'_>) -> Vec<Global<'a>> {
@@ -329,11 +300,8 @@ pub fn globals_in_fact_order<'a>(module: &'a ModuleRef<'_>) -> Vec<Global<'a>> {
 /// the module (see `split::write_partitions`).
 pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFacts {
     let globals = globals_in_fact_order(module);
-    let index: HashMap<Global<'_>, u32> = globals
-        .iter()
-        .enumerate()
-        .map(|(i, g)| (*g, i as u32))
-        .collect();
+    let index: HashMap<Global<'_>, u32> =
+        globals.iter().enumerate().map(|(i, g)| (*g, i as u32)).collect();
     let kinds = MdKinds {
         callees: module.md_kind("callees"),
         prof: module.md_kind("prof"),
@@ -357,15 +325,10 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         .map(|&g| {
             let kind = g.kind();
             let slot = KINDS.iter().position(|&k| k == kind).unwrap_or(0);
-            let id = GlobalId {
-                kind,
-                index: per_kind_index[slot],
-            };
+            let id = GlobalId { kind, index: per_kind_index[slot] };
             per_kind_index[slot] += 1;
             let next_comdat = comdats.len() as u32;
-            let comdat = g
-                .comdat_key()
-                .map(|key| *comdats.entry(key).or_insert(next_comdat));
+            let comdat = g.comdat_key().map(|key| *comdats.entry(key).or_insert(next_comdat));
             let mut walker = RefWalker::new(&index, &local_names);
             let (mut instructions, mut inline_size) = (0u32, 0u32);
             let is_definition = !g.is_declaration();
@@ -402,12 +365,10 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 _ => {}
             }
             let associated = if kind == GlobalKind::Variable || kind == GlobalKind::Function {
-                g.attached_metadata_operands(kinds.associated)
-                    .into_iter()
-                    .find_map(|op| match op {
-                        MdOperand::Value(v) => global_of(v).and_then(|a| index.get(&a).copied()),
-                        _ => None,
-                    })
+                g.attached_metadata_operands(kinds.associated).into_iter().find_map(|op| match op {
+                    MdOperand::Value(v) => global_of(v).and_then(|a| index.get(&a).copied()),
+                    _ => None,
+                })
             } else {
                 None
             };
@@ -440,18 +401,13 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 unnamed_addr: g.has_global_unnamed_addr(),
                 instructions,
                 inline_size,
-                size: if kind == GlobalKind::Variable && is_definition {
-                    g.definition_size(&layout)
-                } else {
-                    0
-                },
+                size: if kind == GlobalKind::Variable && is_definition { g.definition_size(&layout) } else { 0 },
                 refs: walker.refs.into_iter().collect(),
                 block_address_of: walker.block_addresses.into_iter().collect(),
                 no_cfi_of: walker.no_cfi.into_iter().collect(),
                 associated,
                 target,
-                no_inline: is_function
-                    && (g.has_fn_attribute("noinline") || g.has_fn_attribute("optnone")),
+                no_inline: is_function && (g.has_fn_attribute("noinline") || g.has_fn_attribute("optnone")),
                 always_inline: is_function && g.has_fn_attribute("alwaysinline"),
                 inline_hint: is_function && g.has_fn_attribute("inlinehint"),
                 asm_local_refs: walker.asm_locals.into_iter().collect(),
@@ -620,26 +576,14 @@ impl<'a, 'm> RefWalker<'a, 'm> {
         }
     }
 
-    fn walk_instruction(
-        &mut self,
-        inst: &crate::ir::Instruction<'m>,
-        kinds: &MdKinds,
-        pgo: &PgoNameIndex,
-    ) {
+    fn walk_instruction(&mut self, inst: &crate::ir::Instruction<'m>, kinds: &MdKinds, pgo: &PgoNameIndex) {
         let callee = inst.callee;
         for op in inst.value.operands() {
-            let kind = if Some(op) == callee {
-                RefKind::Call
-            } else {
-                RefKind::Ref
-            };
+            let kind = if Some(op) == callee { RefKind::Call } else { RefKind::Ref };
             self.walk(op, kind);
         }
         let Some(callee) = callee else { return };
-        if matches!(
-            callee.classify(),
-            Operand::Global(_) | Operand::NoCfi(_) | Operand::InlineAsm(_)
-        ) {
+        if matches!(callee.classify(), Operand::Global(_) | Operand::NoCfi(_) | Operand::InlineAsm(_)) {
             return;
         }
         // An indirect call: resolve its possible targets from metadata.

@@ -66,12 +66,7 @@ impl OdrGroups {
                     pinned_in_place[r as usize] = true;
                 }
             }
-            for &r in g
-                .block_address_of
-                .iter()
-                .chain(&g.no_cfi_of)
-                .chain(g.associated.iter())
-            {
+            for &r in g.block_address_of.iter().chain(&g.no_cfi_of).chain(g.associated.iter()) {
                 pinned_in_place[r as usize] = true;
             }
         }
@@ -88,9 +83,7 @@ impl OdrGroups {
                     candidates.push(Vec::new());
                     candidates.len() - 1
                 }),
-                None if is_discardable_definition(g)
-                    || (is_local_function(g) && !sole_callee[i]) =>
-                {
+                None if is_discardable_definition(g) || (is_local_function(g) && !sole_callee[i]) => {
                     candidates.push(Vec::new());
                     candidates.len() - 1
                 }
@@ -112,10 +105,7 @@ impl OdrGroups {
         let nameable = |r: usize| {
             let g = &facts.globals[r];
             let asm_alias = g.id.kind == GlobalKind::Alias && asm_named[r];
-            !asm_alias
-                && (!g.linkage.is_local()
-                    || is_plain_copyable_constant(g)
-                    || (!asm_named[r] && g.comdat.is_none()))
+            !asm_alias && (!g.linkage.is_local() || is_plain_copyable_constant(g) || (!asm_named[r] && g.comdat.is_none()))
         };
         let qualifies = |members: &[u32]| {
             members.iter().all(|&m| {
@@ -123,18 +113,10 @@ impl OdrGroups {
                 member_qualifies(facts, g)
                     && !asm_named[m]
                     && !pinned_in_place[m]
-                    && g.refs
-                        .iter()
-                        .all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable(r as usize))
+                    && g.refs.iter().all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable(r as usize))
             })
         };
-        let mut out = OdrGroups {
-            group_of: vec![None; n],
-            members: Vec::new(),
-            rider_of: vec![None; n],
-            riders: Vec::new(),
-            sole_callee,
-        };
+        let mut out = OdrGroups { group_of: vec![None; n], members: Vec::new(), rider_of: vec![None; n], riders: Vec::new(), sole_callee };
         for members in candidates {
             if !members.is_empty() && qualifies(&members) {
                 let id = out.members.len() as u32;
@@ -154,10 +136,7 @@ impl OdrGroups {
             let mut changed = false;
             for &(callee, caller) in sole_callers {
                 let group = self.group_of[caller].or(self.rider_of[caller]);
-                if group.is_some()
-                    && self.rider_of[callee].is_none()
-                    && self.group_of[callee].is_none()
-                {
+                if group.is_some() && self.rider_of[callee].is_none() && self.group_of[callee].is_none() {
                     self.rider_of[callee] = group;
                     changed = true;
                 }
@@ -176,10 +155,7 @@ impl OdrGroups {
 
     /// The members of group `g`, then its riders.
     pub fn copied_globals(&self, g: u32) -> impl Iterator<Item = u32> + '_ {
-        self.members[g as usize]
-            .iter()
-            .chain(&self.riders[g as usize])
-            .copied()
+        self.members[g as usize].iter().chain(&self.riders[g as usize]).copied()
     }
 
     /// The group `i` is a member or a rider of.
@@ -194,15 +170,11 @@ impl OdrGroups {
 
 /// The COMDAT of an alias: its aliasee's (an alias has none of its own).
 fn alias_comdat(facts: &ModuleFacts, g: &GlobalFacts) -> Option<u32> {
-    (g.id.kind == GlobalKind::Alias)
-        .then(|| g.target.and_then(|t| facts.globals[t as usize].comdat))
-        .flatten()
+    (g.id.kind == GlobalKind::Alias).then(|| g.target.and_then(|t| facts.globals[t as usize].comdat)).flatten()
 }
 
 fn is_discardable_definition(g: &GlobalFacts) -> bool {
-    g.is_definition
-        && matches!(g.linkage, Linkage::LinkOnceOdr | Linkage::LinkOnceAny)
-        && g.special.is_none()
+    g.is_definition && matches!(g.linkage, Linkage::LinkOnceOdr | Linkage::LinkOnceAny) && g.special.is_none()
 }
 
 /// A local function defined outside any COMDAT: partitions copy it, if
@@ -214,12 +186,7 @@ fn is_local_function(g: &GlobalFacts) -> bool {
 
 /// A local constant each partition may copy privately (string literals).
 fn is_plain_copyable_constant(g: &GlobalFacts) -> bool {
-    g.is_variable()
-        && g.is_constant
-        && g.unnamed_addr
-        && g.refs.is_empty()
-        && !g.thread_local
-        && g.section.is_none()
+    g.is_variable() && g.is_constant && g.unnamed_addr && g.refs.is_empty() && !g.thread_local && g.section.is_none()
 }
 
 fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
@@ -240,9 +207,7 @@ fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
         GlobalKind::Variable => g.size <= copy_limits().constant_bytes,
         // An alias of a member (its aliasee has a COMDAT, so is in the
         // same group: see `alias_comdat`).
-        GlobalKind::Alias => g
-            .target
-            .is_some_and(|t| facts.globals[t as usize].comdat.is_some()),
+        GlobalKind::Alias => g.target.is_some_and(|t| facts.globals[t as usize].comdat.is_some()),
         GlobalKind::IFunc => false,
     };
     kind_ok
@@ -283,12 +248,7 @@ impl EmitterChoice {
             rank[k as usize] = place;
         }
         let n = held.len();
-        EmitterChoice {
-            rank,
-            held,
-            kept: vec![None; n],
-            released: vec![false; n],
-        }
+        EmitterChoice { rank, held, kept: vec![None; n], released: vec![false; n] }
     }
 
     /// Records the members partition `k` kept through optimization; returns
@@ -296,9 +256,7 @@ impl EmitterChoice {
     /// they started.
     pub fn optimized(&mut self, k: u32, kept: BTreeSet<u32>) -> Vec<u32> {
         self.kept[k as usize] = Some(kept);
-        let mut ready: Vec<u32> = (0..self.held.len() as u32)
-            .filter(|&p| !self.released[p as usize] && self.ready(p))
-            .collect();
+        let mut ready: Vec<u32> = (0..self.held.len() as u32).filter(|&p| !self.released[p as usize] && self.ready(p)).collect();
         ready.sort_by_key(|&p| self.rank[p as usize]);
         for &p in &ready {
             self.released[p as usize] = true;
@@ -307,13 +265,9 @@ impl EmitterChoice {
     }
 
     fn ready(&self, p: u32) -> bool {
-        let Some(kept) = &self.kept[p as usize] else {
-            return false;
-        };
+        let Some(kept) = &self.kept[p as usize] else { return false };
         (0..self.held.len()).all(|j| {
-            self.rank[j] >= self.rank[p as usize]
-                || self.kept[j].is_some()
-                || self.held[j].is_disjoint(kept)
+            self.rank[j] >= self.rank[p as usize] || self.kept[j].is_some() || self.held[j].is_disjoint(kept)
         })
     }
 
@@ -321,15 +275,12 @@ impl EmitterChoice {
     /// emits: `k` must turn its copies into declarations. Call once `k` is
     /// released.
     pub fn emitted_elsewhere(&self, k: u32) -> BTreeSet<u32> {
-        let kept = self.kept[k as usize]
-            .as_ref()
-            .expect("a released partition was optimized");
+        let kept = self.kept[k as usize].as_ref().expect("a released partition was optimized");
         kept.iter()
             .copied()
             .filter(|g| {
                 (0..self.held.len()).any(|j| {
-                    self.rank[j] < self.rank[k as usize]
-                        && self.kept[j].as_ref().is_some_and(|kj| kj.contains(g))
+                    self.rank[j] < self.rank[k as usize] && self.kept[j].as_ref().is_some_and(|kj| kj.contains(g))
                 })
             })
             .collect()
@@ -345,10 +296,7 @@ pub fn kept_members(module: &ModuleRef<'_>, members: &HashMap<String, u32>) -> B
     KINDS
         .iter()
         .flat_map(|&k| module.globals(k))
-        .filter(|g| {
-            !g.is_declaration()
-                && matches!(g.linkage(), Linkage::LinkOnceOdr | Linkage::LinkOnceAny)
-        })
+        .filter(|g| !g.is_declaration() && matches!(g.linkage(), Linkage::LinkOnceOdr | Linkage::LinkOnceAny))
         .filter_map(|g| members.get(&g.name()).copied())
         .collect()
 }
@@ -374,10 +322,7 @@ pub fn declare_emitted_elsewhere(
         .collect();
     // Aliases first: what they alias may be turned into a declaration too.
     copies.sort_unstable();
-    copies
-        .into_iter()
-        .filter(|&(_, i)| table.make_declaration(i))
-        .count()
+    copies.into_iter().filter(|&(_, i)| table.make_declaration(i)).count()
 }
 
 #[cfg(test)]
@@ -394,12 +339,7 @@ mod tests {
 
     fn facts_with_comdats(globals: Vec<GlobalFacts>) -> ModuleFacts {
         let mut facts = module(globals);
-        facts.comdat_count = facts
-            .globals
-            .iter()
-            .filter_map(|g| g.comdat)
-            .max()
-            .map_or(0, |c| c + 1);
+        facts.comdat_count = facts.globals.iter().filter_map(|g| g.comdat).max().map_or(0, |c| c + 1);
         facts
     }
 
@@ -414,10 +354,7 @@ mod tests {
         let groups = OdrGroups::find(&facts);
         assert_eq!(groups.count(), 2);
         assert_eq!(groups.group_of[0], None);
-        assert_eq!(
-            groups.group_of[2], groups.group_of[3],
-            "a static local and its guard share a group"
-        );
+        assert_eq!(groups.group_of[2], groups.group_of[3], "a static local and its guard share a group");
         assert_ne!(groups.group_of[1], groups.group_of[2]);
     }
 
@@ -459,11 +396,7 @@ mod tests {
         local.comdat = None;
         let mut user = func("asm_user", 5, &[(0, Ref)]);
         user.asm_local_refs = vec![0];
-        let facts = facts_with_comdats(vec![
-            local,
-            user,
-            linkonce(func("_Z1fv", 5, &[(0, Call)]), 0),
-        ]);
+        let facts = facts_with_comdats(vec![local, user, linkonce(func("_Z1fv", 5, &[(0, Call)]), 0)]);
         assert_eq!(OdrGroups::find(&facts).count(), 0);
     }
 
@@ -509,10 +442,7 @@ mod tests {
         assert_eq!(groups.members, vec![vec![1]]);
         assert_eq!(groups.riders, vec![vec![2, 3]]);
         assert_eq!(groups.copied_globals(0).collect::<Vec<_>>(), vec![1, 2, 3]);
-        assert_eq!(
-            (groups.copied_with(0), groups.copied_with(3)),
-            (None, Some(0))
-        );
+        assert_eq!((groups.copied_with(0), groups.copied_with(3)), (None, Some(0)));
     }
 
     fn set(groups: &[u32]) -> BTreeSet<u32> {
@@ -538,14 +468,8 @@ mod tests {
         // Order 0, 1, 2: partition 2 kept group 5, which only 2 holds.
         let mut choice = EmitterChoice::new(&[0, 1, 2], vec![set(&[1]), set(&[1]), set(&[5])]);
         assert_eq!(choice.optimized(2, set(&[5])), vec![2]);
-        assert!(
-            choice.optimized(1, set(&[1])).is_empty(),
-            "1 waits for 0, which holds group 1"
-        );
+        assert!(choice.optimized(1, set(&[1])).is_empty(), "1 waits for 0, which holds group 1");
         assert_eq!(choice.optimized(0, set(&[])), vec![0, 1]);
-        assert!(
-            choice.emitted_elsewhere(1).is_empty(),
-            "0 dropped group 1: 1 emits it"
-        );
+        assert!(choice.emitted_elsewhere(1).is_empty(), "0 dropped group 1: 1 emits it");
     }
 }

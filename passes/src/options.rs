@@ -26,11 +26,7 @@ pub struct SplitOptions {
 
 impl Default for SplitOptions {
     fn default() -> Self {
-        SplitOptions {
-            partitions: None,
-            min_size: DEFAULT_MIN_SIZE,
-            out: None,
-        }
+        SplitOptions { partitions: None, min_size: DEFAULT_MIN_SIZE, out: None }
     }
 }
 
@@ -69,21 +65,12 @@ pub struct ParallelOptions {
 
 impl ParallelOptions {
     pub fn new(level: OptLevel, phase: PipelinePhase) -> Self {
-        ParallelOptions {
-            level,
-            phase,
-            partitions: None,
-            threads: None,
-            min_size: DEFAULT_MIN_SIZE,
-            cost_model: true,
-            load_aware: true,
-        }
+        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true, load_aware: true }
     }
 }
 
 /// What `mtpc-parallel` accepts, for error messages.
-const PARALLEL_PARAMETERS: &str =
-    "O0..O3, Os, Oz, default, thinlto, fulllto, partitions=N, threads=T and min-size=M";
+const PARALLEL_PARAMETERS: &str = "O0..O3, Os, Oz, default, thinlto, fulllto, partitions=N, threads=T and min-size=M";
 
 /// Parses the parameters of `mtpc-parallel`: an optimization level
 /// (`O0`..`O3`, `Os`, `Oz`), a pipeline (`default`, `thinlto` or
@@ -100,28 +87,20 @@ pub fn parse_parallel_options(params: &str) -> Result<ParallelOptions, String> {
             "thinlto" => opts.phase = PipelinePhase::ThinLtoPostLink,
             "fulllto" => opts.phase = PipelinePhase::FullLtoPostLink,
             _ => {
-                let (key, value) = item.split_once('=').ok_or_else(|| {
-                    format!(
-                        "unknown parameter '{item}'; mtpc-parallel accepts {PARALLEL_PARAMETERS}"
-                    )
-                })?;
+                let (key, value) = item
+                    .split_once('=')
+                    .ok_or_else(|| format!("unknown parameter '{item}'; mtpc-parallel accepts {PARALLEL_PARAMETERS}"))?;
                 match key {
                     "partitions" => {
-                        opts.partitions =
-                            Some(u32::try_from(parse_count(key, value, 1)?).unwrap_or(u32::MAX));
+                        opts.partitions = Some(u32::try_from(parse_count(key, value, 1)?).unwrap_or(u32::MAX));
                         opts.cost_model = false;
                     }
-                    "threads" => {
-                        opts.threads =
-                            Some(usize::try_from(parse_count(key, value, 1)?).unwrap_or(usize::MAX))
-                    }
+                    "threads" => opts.threads = Some(usize::try_from(parse_count(key, value, 1)?).unwrap_or(usize::MAX)),
                     "min-size" => {
                         opts.min_size = parse_count(key, value, 0)?;
                         opts.cost_model = false;
                     }
-                    _ => return Err(format!(
-                        "unknown parameter '{key}'; mtpc-parallel accepts {PARALLEL_PARAMETERS}"
-                    )),
+                    _ => return Err(format!("unknown parameter '{key}'; mtpc-parallel accepts {PARALLEL_PARAMETERS}")),
                 }
             }
         }
@@ -144,10 +123,7 @@ fn parse_level(text: &str) -> Option<OptLevel> {
 /// Automatic mode's settings from the environment, read at each module:
 /// `MTPC_DISABLE=1` turns it off; `MTPC_PARTITIONS`, `MTPC_MIN_SIZE`
 /// decide instead of the cost model (`MTPC_THREADS` sizes the pool).
-pub fn automatic_from_env(
-    level: OptLevel,
-    phase: PipelinePhase,
-) -> Result<Option<ParallelOptions>, String> {
+pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Option<ParallelOptions>, String> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     if let Some(v) = var("MTPC_DISABLE") {
         if parse_switch("MTPC_DISABLE", &v)? {
@@ -160,14 +136,12 @@ pub fn automatic_from_env(
     machine_slots_from_env()?;
     opts.load_aware = load_aware_from_env()?;
     if let Some(v) = var("MTPC_PARTITIONS") {
-        let n = parse_count("MTPC_PARTITIONS", v.trim(), 1)
-            .map_err(|e| e.replace("parameter", "variable"))?;
+        let n = parse_count("MTPC_PARTITIONS", v.trim(), 1).map_err(|e| e.replace("parameter", "variable"))?;
         opts.partitions = Some(u32::try_from(n).unwrap_or(u32::MAX));
         opts.cost_model = false;
     }
     if let Some(v) = var("MTPC_MIN_SIZE") {
-        opts.min_size = parse_count("MTPC_MIN_SIZE", v.trim(), 0)
-            .map_err(|e| e.replace("parameter", "variable"))?;
+        opts.min_size = parse_count("MTPC_MIN_SIZE", v.trim(), 0).map_err(|e| e.replace("parameter", "variable"))?;
         opts.cost_model = false;
     }
     Ok(Some(opts))
@@ -240,9 +214,7 @@ fn parse_count(key: &str, value: &str, min: u64) -> Result<u64, String> {
         .parse::<u64>()
         .ok()
         .filter(|&v| v >= min)
-        .ok_or_else(|| {
-            format!("invalid value '{value}' for parameter '{key}': expected an integer >= {min}")
-        })
+        .ok_or_else(|| format!("invalid value '{value}' for parameter '{key}': expected an integer >= {min}"))
 }
 
 /// Parses the parameters of `mtpc-split`.
@@ -281,37 +253,23 @@ mod tests {
     #[test]
     fn parses_all_parameters() {
         let o = parse_split_options("partitions=8;min-size=0;out=/tmp/x").unwrap();
-        assert_eq!(
-            o,
-            SplitOptions {
-                partitions: Some(8),
-                min_size: 0,
-                out: Some("/tmp/x".into())
-            }
-        );
+        assert_eq!(o, SplitOptions { partitions: Some(8), min_size: 0, out: Some("/tmp/x".into()) });
     }
 
     #[test]
     fn errors_name_the_parameter() {
         let e = parse_split_options("partitions=zero").unwrap_err();
         assert!(e.contains("'partitions'") && e.contains("'zero'"), "{e}");
-        assert!(parse_split_options("partitions=0")
-            .unwrap_err()
-            .contains("partitions"));
+        assert!(parse_split_options("partitions=0").unwrap_err().contains("partitions"));
         let e = parse_split_options("parts=2").unwrap_err();
         assert!(e.contains("unknown parameter 'parts'"), "{e}");
-        assert!(parse_split_options("min-size")
-            .unwrap_err()
-            .contains("min-size"));
+        assert!(parse_split_options("min-size").unwrap_err().contains("min-size"));
     }
 
     #[test]
     fn pass_name_and_parameters() {
         assert_eq!(strip_pass_name("mtpc-split", "mtpc-split"), Some(""));
-        assert_eq!(
-            strip_pass_name("mtpc-split<partitions=2>", "mtpc-split"),
-            Some("partitions=2")
-        );
+        assert_eq!(strip_pass_name("mtpc-split<partitions=2>", "mtpc-split"), Some("partitions=2"));
         assert_eq!(strip_pass_name("mtpc-splitter", "mtpc-split"), None);
         assert_eq!(strip_pass_name("mtpc-split<x", "mtpc-split"), None);
     }
@@ -321,43 +279,22 @@ mod tests {
         let o = parse_parallel_options("thinlto;O3;partitions=4;threads=2;min-size=0").unwrap();
         assert_eq!(o.level, OptLevel::O3);
         assert_eq!(o.phase, PipelinePhase::ThinLtoPostLink);
-        assert_eq!(
-            (o.partitions, o.threads, o.min_size, o.cost_model),
-            (Some(4), Some(2), 0, false)
-        );
+        assert_eq!((o.partitions, o.threads, o.min_size, o.cost_model), (Some(4), Some(2), 0, false));
         assert!(parse_parallel_options("O2;threads=2").unwrap().cost_model);
         assert!(!parse_parallel_options("min-size=0").unwrap().cost_model);
-        assert_eq!(
-            parse_parallel_options("").unwrap(),
-            ParallelOptions::new(OptLevel::O2, PipelinePhase::PerModule)
-        );
-        assert_eq!(
-            parse_parallel_options("fulllto;O3").unwrap().phase,
-            PipelinePhase::FullLtoPostLink
-        );
-        assert!(parse_parallel_options("O4")
-            .unwrap_err()
-            .contains("unknown parameter 'O4'"));
-        assert!(parse_parallel_options("lto")
-            .unwrap_err()
-            .contains("fulllto"));
-        assert!(parse_parallel_options("threads=0")
-            .unwrap_err()
-            .contains("'threads'"));
+        assert_eq!(parse_parallel_options("").unwrap(), ParallelOptions::new(OptLevel::O2, PipelinePhase::PerModule));
+        assert_eq!(parse_parallel_options("fulllto;O3").unwrap().phase, PipelinePhase::FullLtoPostLink);
+        assert!(parse_parallel_options("O4").unwrap_err().contains("unknown parameter 'O4'"));
+        assert!(parse_parallel_options("lto").unwrap_err().contains("fulllto"));
+        assert!(parse_parallel_options("threads=0").unwrap_err().contains("'threads'"));
     }
 
     #[test]
     fn small_modules_stay_whole() {
-        let o = SplitOptions {
-            partitions: Some(8),
-            ..Default::default()
-        };
+        let o = SplitOptions { partitions: Some(8), ..Default::default() };
         assert_eq!(o.partitions_for(DEFAULT_MIN_SIZE - 1), 1);
         assert_eq!(o.partitions_for(DEFAULT_MIN_SIZE), 8);
-        let d = SplitOptions {
-            min_size: 0,
-            ..Default::default()
-        };
+        let d = SplitOptions { min_size: 0, ..Default::default() };
         assert_eq!(d.partitions_for(10), 2);
         assert_eq!(d.partitions_for(10_000_000), DEFAULT_MAX_PARTITIONS);
     }

@@ -21,11 +21,11 @@ use std::time::Instant;
 use crate::asm_merge::{Files, Merged};
 use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
-use crate::ir::host_pipeline::PartitionKit;
+use crate::machine_load::MachineLoad;
 use crate::ir::host_pipeline::{DebugFiles, HostSettings, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
+use crate::ir::host_pipeline::PartitionKit;
 use crate::ir::{GlobalKind, ModuleRef, OptLevel, OwnedContext, PartitionModule};
-use crate::machine_load::MachineLoad;
 use crate::module_facts::{Linkage, ModuleFacts};
 use crate::odr_copies::{self, EmitterChoice};
 use crate::options::{ParallelOptions, SplitOptions};
@@ -51,10 +51,7 @@ fn injected_partition(var: &str) -> Option<u32> {
 
 /// What `MTPC_TEST_BREAK_PARTITION` does to a partition.
 fn break_for_test(module: &ModuleRef<'_>) {
-    let declaration = module
-        .globals(GlobalKind::Function)
-        .into_iter()
-        .find(|f| f.is_declaration());
+    let declaration = module.globals(GlobalKind::Function).into_iter().find(|f| f.is_declaration());
     if let Some(f) = declaration {
         f.set_linkage(Linkage::Internal);
     }
@@ -86,12 +83,7 @@ struct PartitionResult {
     jobs_unix_ms: [[f64; 2]; 2],
 }
 
-pub fn run(
-    module: &mut ModuleRef<'_>,
-    run: &PassRun<'_>,
-    host: &Arc<HostSettings>,
-    opts: &ParallelOptions,
-) -> Result<Outcome, String> {
+pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
     let start = Instant::now();
     let module_name = module.source_filename();
     let _whole = Span::begin("mtpc-parallel", &module_name);
@@ -107,34 +99,16 @@ pub fn run(
     let whole = |model: ModelStats, instructions: u64| {
         let elapsed = ms(start);
         let model = Some(model);
-        Outcome::Whole(ModuleStats {
-            module: module_name.clone(),
-            partitions: 1,
-            threads,
-            instructions,
-            split_ms: elapsed,
-            wall_ms: elapsed,
-            model,
-            ..ModuleStats::default()
-        })
+        Outcome::Whole(ModuleStats { module: module_name.clone(), partitions: 1, threads, instructions, split_ms: elapsed, wall_ms: elapsed, model, ..ModuleStats::default() })
     };
     // Settings under which no module gains are known before reading it.
     let (optimized, debug_info) = (opts.level != OptLevel::O0, module.has_debug_info());
-    if let Some(why) = (opts.cost_model && threads > 1)
-        .then(|| cost_model::never_pays(optimized, debug_info, threads))
-        .flatten()
-    {
-        return Ok(whole(
-            ModelStats {
-                shape: None,
-                estimate: None,
-                load: None,
-                lanes: None,
-                whole_reason: Some(why),
-            },
-            0,
-        ));
+    if let Some(why) = (opts.cost_model && threads > 1).then(|| cost_model::never_pays(optimized, debug_info, threads)).flatten() {
+        return Ok(whole(ModelStats { shape: None, estimate: None, load: None, lanes: None, whole_reason: Some(why) }, 0));
     }
+    // Full LTO: type tests need every function of a type; lowered now, on the
+    // whole module, before it is read (a no-op in other phases).
+    run.lower_type_tests_whole();
     // The cost model sizes the plan (to 1: whole) unless the user did.
     let mut model = None;
     let sizing = |facts: &ModuleFacts, largest_group: u64, requested: u32| {
@@ -148,42 +122,26 @@ pub fn run(
         // Estimated whatever decides, so that the stats can check the model
         // (a forced split: the estimate of the count asked for).
         let (verdict, estimate, seen) = match opts.cost_model {
-            true => cost_model::decide_under_load(&shape, requested, threads, || {
-                opts.load_aware.then(MachineLoad::sample).flatten()
-            }),
-            false => (
-                Verdict::Split(requested),
-                cost_model::estimate(&shape, requested, threads),
-                None,
-            ),
+            true => cost_model::decide_under_load(&shape, requested, threads, || opts.load_aware.then(MachineLoad::sample).flatten()),
+            false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads), None),
         };
         let (load, lanes) = seen.unzip();
         let (partitions, whole_reason) = match verdict {
             Verdict::Split(n) => (n, None),
             Verdict::Whole(why) => (1, Some(why)),
         };
-        model = Some(ModelStats {
-            shape: Some(shape),
-            estimate: Some(estimate),
-            load,
-            lanes,
-            whole_reason,
-        });
+        model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason });
         partitions
     };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
     let mut bitcode = None;
-    let plan = split::plan_module_sized(module, &split_options, sizing, || {
-        bitcode.insert(module.to_bitcode()).digest()
-    })
-    .map_err(|e| e.to_string())?;
+    let plan = split::plan_module_sized(module, &split_options, sizing, || bitcode.insert(module.to_bitcode()).digest())
+        .map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
     if partitions < 2 {
         return Ok(match model {
-            Some(model) if model.whole_reason.is_some() => {
-                whole(model, plan.facts.total_instructions())
-            }
+            Some(model) if model.whole_reason.is_some() => whole(model, plan.facts.total_instructions()),
             _ => Outcome::NotSplit,
         });
     }
@@ -206,26 +164,13 @@ pub fn run(
     }
     let mut routing = DiagnosticRouting::new(&plan.facts, &plan.symbols);
     let bitcode = bitcode.expect("serialized for a module that is split");
-    let input = Arc::new(SplitInput {
-        bitcode,
-        facts: plan.facts,
-        plan: plan.symbols,
-    });
+    let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
     // Every partition numbers the module's source files alike.
     let files = DebugFiles::collect(module);
-    let file_table = files
-        .table(host)
-        .ok_or("the host's target has no assembly printer")?;
+    let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
     // Each partition's pipeline, from the host's PassBuilder, on this thread.
-    let environment = run.environment(
-        host,
-        &files,
-        (opts.level, opts.phase),
-        host.facts().output(),
-    );
-    let mut kits = (0..partitions)
-        .map(|_| environment.build_kit().map(Some))
-        .collect::<Result<Vec<_>, String>>()?;
+    let environment = run.environment(host, &files, (opts.level, opts.phase), host.facts().output());
+    let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
     let split_ms = ms(start);
     drop(split_span);
 
@@ -234,12 +179,7 @@ pub fn run(
     let identifier = Arc::new(run.module_identifier());
     let order = input.plan.largest_first(&input.facts);
     let members = Arc::new(input.plan.odr_members_by_name(&input.facts));
-    let mut emitters = EmitterChoice::new(
-        &order,
-        (0..partitions)
-            .map(|k| input.plan.odr_members_held(k))
-            .collect(),
-    );
+    let mut emitters = EmitterChoice::new(&order, (0..partitions).map(|k| input.plan.odr_members_held(k)).collect());
     let injected = Arc::new(Injected::from_env());
     let failed = Arc::new(AtomicBool::new(false));
     // Each partition's two jobs, in the order they are numbered.
@@ -283,13 +223,10 @@ pub fn run(
             .into_iter()
             .map(|r| {
                 job_partition.push(r);
-                let o = optimized[r as usize]
-                    .take()
-                    .expect("released once, after its optimization");
+                let o = optimized[r as usize].take().expect("released once, after its optimization");
                 let (members, injected) = (members.clone(), injected.clone());
                 let emitted_elsewhere = emitters.emitted_elsewhere(r);
-                Box::new(move || compile_partition(r, o, &members, &emitted_elsewhere, &injected))
-                    as PartitionJob
+                Box::new(move || compile_partition(r, o, &members, &emitted_elsewhere, &injected)) as PartitionJob
             })
             .collect()
     });
@@ -361,10 +298,7 @@ pub fn run(
     let t = Instant::now();
     let merge_span = Span::begin("mtpc merge", &stats.module);
     let directory = module.compile_unit_directory();
-    let files = Files {
-        table: Some(&file_table),
-        compile_unit_directory: directory.as_deref(),
-    };
+    let files = Files { table: Some(&file_table), compile_unit_directory: directory.as_deref() };
     let merged = crate::asm_merge::merge_bytes(&texts, files);
     drop(texts);
     drop(merge_span);
@@ -380,10 +314,7 @@ pub fn run(
     let checked = check_merged_text(pool, host, &merged, threads);
     stats.check_ms = ms(t);
     if let Err(e) = checked {
-        return fallback(
-            stats,
-            format!("the merged assembly does not assemble cleanly: {e}"),
-        );
+        return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}"));
     }
     // What the optimizer reported, then what the code generator reported:
     // the order of one module's compile.
@@ -395,14 +326,10 @@ pub fn run(
     for code_generator in [false, true] {
         for (k, found) in &diagnostics {
             for i in (0..found.len()).filter(|&i| found.from_code_generator(i) == code_generator) {
-                if found
-                    .unavailable_callee(i)
-                    .is_some_and(|callee| routing.defines(&callee))
-                {
+                if found.unavailable_callee(i).is_some_and(|callee| routing.defines(&callee)) {
                     continue;
                 }
-                if let Some(function) = routing.route(*k, &found.function(i), || found.identity(i))
-                {
+                if let Some(function) = routing.route(*k, &found.function(i), || found.identity(i)) {
                     found.reemit(i, module, function);
                 }
             }
@@ -483,15 +410,11 @@ fn optimize_partition(
             break_for_test(&m.as_module());
         }
         if let Err(e) = m.as_module().verify() {
-            return Err(NotBuilt::Invalid(format!(
-                "{label}: partition fails the verifier: {e}"
-            )));
+            return Err(NotBuilt::Invalid(format!("{label}: partition fails the verifier: {e}")));
         }
         // Frees the bitcode reader, whose tables would otherwise stay
         // allocated through optimization and code generation.
-        m.as_module()
-            .finish_lazy_load()
-            .map_err(|e| NotBuilt::Error(format!("{label}: {e}")))?;
+        m.as_module().finish_lazy_load().map_err(|e| NotBuilt::Error(format!("{label}: {e}")))?;
         Ok(m)
     });
     let mut module = match built {
@@ -504,19 +427,10 @@ fn optimize_partition(
     if injected.fail == Some(k) {
         panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
     }
-    let opt_ms = kit
-        .optimize(&mut module.as_module(), &label)
-        .map_err(|e| format!("{label}: {e}"))?;
+    let opt_ms = kit.optimize(&mut module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     let kept = odr_copies::kept_members(&module.as_module(), members);
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
-    Ok(Step::Optimized(Optimized {
-        module,
-        kit,
-        kept,
-        build_ms,
-        opt_ms,
-        job_unix_ms,
-    }))
+    Ok(Step::Optimized(Optimized { module, kit, kept, build_ms, opt_ms, job_unix_ms }))
 }
 
 /// The second job of partition `k`: its copies of what another partition
@@ -531,25 +445,14 @@ fn compile_partition(
     let label = format!("partition {k}");
     let _span = Span::begin("mtpc partition", &label);
     let start_unix_ms = crate::stats::unix_ms();
-    let Optimized {
-        mut module,
-        kit,
-        build_ms,
-        opt_ms,
-        job_unix_ms,
-        ..
-    } = o;
+    let Optimized { mut module, kit, build_ms, opt_ms, job_unix_ms, .. } = o;
     odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, emitted_elsewhere);
-    let mut compiled = kit
-        .codegen(&module.as_module(), &label)
-        .map_err(|e| format!("{label}: {e}"))?;
+    let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     if let Some(error) = module.context().errors().into_iter().next() {
         return Err(format!("{label}: LLVM reported an error: {error}"));
     }
     if injected.break_asm == Some(k) {
-        compiled
-            .asm
-            .extend_from_slice(b"\tnot_an_instruction %eax\n");
+        compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
     }
     Ok(Step::Compiled(PartitionResult {
         asm: compiled.asm,
@@ -565,12 +468,7 @@ fn compile_partition(
 /// before it, on the pool: the text the host will assemble, checked in
 /// parallel (the merge has checked what the segments share: no symbol is
 /// defined twice).
-fn check_merged_text(
-    pool: &crate::worker::Pool,
-    host: &Arc<HostSettings>,
-    merged: &Arc<Merged<Vec<u8>>>,
-    threads: usize,
-) -> Result<(), String> {
+fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize) -> Result<(), String> {
     let _span = Span::begin("mtpc check", "merged assembly");
     // The longest segments first, so that the last to finish is a short one.
     let mut order: Vec<usize> = (0..merged.segments.len()).collect();
@@ -579,14 +477,8 @@ fn check_merged_text(
         .into_iter()
         .map(|k| {
             let (host, merged) = (host.clone(), merged.clone());
-            move || {
-                host.check_asm(&merged.segment_with_table(k))
-                    .map_err(|e| format!("part {k}: {e}"))
-            }
+            move || host.check_asm(&merged.segment_with_table(k)).map_err(|e| format!("part {k}: {e}"))
         })
         .collect();
-    pool.run(jobs, threads)
-        .into_iter()
-        .collect::<Result<Vec<()>, String>>()
-        .map(|_| ())
+    pool.run(jobs, threads).into_iter().collect::<Result<Vec<()>, String>>().map(|_| ())
 }

@@ -32,12 +32,7 @@ pub struct SplitInput {
 /// frees it; the tools that read the file verify it. `mtpc-parallel`
 /// verifies it, then finishes the load so that the reader's tables do not
 /// stay allocated through optimization and code generation.
-pub fn build<'c>(
-    ctx: &'c OwnedContext,
-    input: &'c SplitInput,
-    partition: u32,
-    identifier: &str,
-) -> Result<OwnedModule<'c>, String> {
+pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, identifier: &str) -> Result<OwnedModule<'c>, String> {
     let mut owned = ctx.load_lazy(&input.bitcode, identifier)?;
     {
         let mut module = owned.as_module();
@@ -49,22 +44,13 @@ pub fn build<'c>(
                 input.facts.globals.len()
             ));
         }
-        PartitionEditor {
-            globals,
-            input,
-            partition,
-        }
-        .apply()?;
+        PartitionEditor { globals, input, partition }.apply()?;
         if !module.all_bodies_read() {
-            return Err(format!(
-                "partition {partition}: a function body was left unread (a planning error)"
-            ));
+            return Err(format!("partition {partition}: a function body was left unread (a planning error)"));
         }
     }
     if let Some(error) = ctx.errors().into_iter().next() {
-        return Err(format!(
-            "partition {partition}: LLVM reported an error while building it: {error}"
-        ));
+        return Err(format!("partition {partition}: LLVM reported an error while building it: {error}"));
     }
     Ok(owned)
 }
@@ -85,13 +71,9 @@ impl PartitionEditor<'_, '_> {
         let facts = &self.input.facts;
         // 0. Debug information: what this partition describes.
         let described: Vec<usize> = (0..facts.globals.len())
-            .filter(|&i| {
-                facts.globals[i].is_variable()
-                    && matches!(self.decision(i), Decision::Define | Decision::OdrCopy)
-            })
+            .filter(|&i| facts.globals[i].is_variable() && matches!(self.decision(i), Decision::Define | Decision::OdrCopy))
             .collect();
-        self.globals
-            .trim_compile_units(&described, self.partition == 0);
+        self.globals.trim_compile_units(&described, self.partition == 0);
 
         // 1. Bodies: read those this partition keeps, drop the rest unread.
         for (i, f) in facts.globals.iter().enumerate() {
@@ -99,14 +81,9 @@ impl PartitionEditor<'_, '_> {
                 continue;
             }
             match self.decision(i) {
-                Decision::Define
-                | Decision::AvailableExternally
-                | Decision::LocalCopy
-                | Decision::OdrCopy => self
-                    .globals
-                    .get(i)
-                    .expect("nothing erased yet")
-                    .materialize()?,
+                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy => {
+                    self.globals.get(i).expect("nothing erased yet").materialize()?
+                }
                 _ => {
                     self.globals.delete_body(i);
                 }
@@ -130,30 +107,23 @@ impl PartitionEditor<'_, '_> {
         }
 
         // 3. Special arrays: llvm.used filtered, primary-only arrays dropped.
-        let index: HashMap<GlobalKey, usize> = (0..self.globals.len())
-            .filter_map(|i| Some((self.globals.get(i)?.id(), i)))
-            .collect();
+        let index: HashMap<GlobalKey, usize> =
+            (0..self.globals.len()).filter_map(|i| Some((self.globals.get(i)?.id(), i))).collect();
         let (plan, partition) = (&self.input.plan, self.partition);
         for (i, f) in facts.globals.iter().enumerate() {
             match (f.special, self.decision(i)) {
                 (Some(SpecialArray::Used), _) => {
                     let keep = |e: crate::ir::Value<'_>| match e.underlying_global() {
-                        Some(g) => index.get(&g.id()).map_or(false, |&j| {
-                            matches!(
-                                plan.decision(partition, j),
-                                Decision::Define | Decision::LocalCopy
-                            )
-                        }),
+                        Some(g) => index
+                            .get(&g.id())
+                            .map_or(false, |&j| matches!(plan.decision(partition, j), Decision::Define | Decision::LocalCopy)),
                         None => false,
                     };
                     self.globals.filter_appending_array(i, keep);
                 }
                 (Some(SpecialArray::PrimaryOnly), Decision::Drop) => {
                     if !self.globals.erase_if_unused(i) {
-                        return Err(format!(
-                            "partition {partition}: {} is used",
-                            f.display_name()
-                        ));
+                        return Err(format!("partition {partition}: {} is used", f.display_name()));
                     }
                 }
                 _ => {}
@@ -169,9 +139,7 @@ impl PartitionEditor<'_, '_> {
             if f.special == Some(SpecialArray::Used) {
                 continue;
             }
-            let Some(g) = self.globals.get(i) else {
-                continue;
-            };
+            let Some(g) = self.globals.get(i) else { continue };
             let d = self.decision(i);
             let promotion = self.input.plan.promotions[i].as_ref();
             if let Some(p) = promotion {
@@ -186,9 +154,7 @@ impl PartitionEditor<'_, '_> {
             match d {
                 // Another partition's copy of local data: private, so that its
                 // name is a private label wherever the parts meet.
-                Decision::LocalCopy
-                    if f.is_variable() && self.input.plan.owner_of(i) != Some(self.partition) =>
-                {
+                Decision::LocalCopy if f.is_variable() && self.input.plan.owner_of(i) != Some(self.partition) => {
                     g.set_linkage(Linkage::Private);
                 }
                 Decision::Define | Decision::OdrCopy => {
@@ -200,10 +166,7 @@ impl PartitionEditor<'_, '_> {
                     g.set_linkage(Linkage::AvailableExternally);
                     g.clear_comdat();
                 }
-                Decision::Declare | Decision::Drop
-                    if f.is_definition
-                        && matches!(f.id.kind, GlobalKind::Function | GlobalKind::Variable) =>
-                {
+                Decision::Declare | Decision::Drop if f.is_definition && matches!(f.id.kind, GlobalKind::Function | GlobalKind::Variable) => {
                     g.set_linkage(Linkage::External);
                     g.clear_comdat();
                     if promotion.is_none() && f.linkage.is_local() {
@@ -250,20 +213,14 @@ impl PartitionEditor<'_, '_> {
                 }
                 // Declarations stay even if unused: they are what metadata
                 // (indirect-call targets) refers to; copies nobody uses go.
-                let removable = matches!(
-                    self.decision(i),
-                    Decision::Drop | Decision::AvailableExternally
-                );
+                let removable = matches!(self.decision(i), Decision::Drop | Decision::AvailableExternally);
                 if removable && self.globals.erase_if_unused(i) {
                     changed = true;
                 }
             }
         }
         for i in 0..self.globals.len() {
-            if self.globals.get(i).is_some()
-                && self.decision(i) == Decision::Drop
-                && facts.globals[i].special.is_none()
-            {
+            if self.globals.get(i).is_some() && self.decision(i) == Decision::Drop && facts.globals[i].special.is_none() {
                 return Err(format!(
                     "partition {}: {} is still used after the split (a planning error)",
                     self.partition,

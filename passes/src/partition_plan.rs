@@ -62,16 +62,8 @@ pub struct PartitionPlan {
 impl PartitionPlan {
     /// Everything in the primary partition: what `min-size` gives small modules.
     pub fn single(facts: &ModuleFacts) -> Self {
-        let owner = facts
-            .globals
-            .iter()
-            .map(|g| owns_a_definition(g).then_some(0))
-            .collect();
-        PartitionPlan {
-            partitions: 1,
-            owner,
-            cost: vec![facts.total_instructions()],
-        }
+        let owner = facts.globals.iter().map(|g| owns_a_definition(g).then_some(0)).collect();
+        PartitionPlan { partitions: 1, owner, cost: vec![facts.total_instructions()] }
     }
 }
 
@@ -88,11 +80,7 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
 /// it is given the instructions of the largest group, which no plan
 /// divides (what bounds the gain of more partitions), and returns the
 /// count to plan (1: the module stays whole).
-pub fn plan_sized(
-    facts: &ModuleFacts,
-    requested: u32,
-    sizing: impl FnOnce(u64) -> u32,
-) -> PartitionPlan {
+pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) -> u32) -> PartitionPlan {
     if requested <= 1 || facts.globals.is_empty() {
         return PartitionPlan::single(facts);
     }
@@ -110,9 +98,7 @@ pub fn plan_sized(
     let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
     let units = cut_units(&children, &groups.cost, groups.count(), cap);
     // More partitions than units would stay empty.
-    let partitions = requested
-        .min(u32::try_from(units.len()).unwrap_or(u32::MAX))
-        .max(1);
+    let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
     let copies = UnitCopies::of(facts, &groups, &units);
     let unit_partition = pack(&units, &groups, &copies, partitions);
 
@@ -136,11 +122,7 @@ pub fn plan_sized(
             cost[*p as usize] += u64::from(facts.globals[i].instructions);
         }
     }
-    PartitionPlan {
-        partitions,
-        owner,
-        cost,
-    }
+    PartitionPlan { partitions, owner, cost }
 }
 
 /// The groups (see [`groups`]) and the references between them.
@@ -187,10 +169,7 @@ impl GroupGraph {
         let mut succ = vec![Vec::new(); cost.len()];
         for e in cg.graph.edge_indices() {
             let (a, b) = cg.graph.edge_endpoints(e).expect("edge of this graph");
-            if let (Some(ga), Some(gb)) = (
-                group_of[cg.graph[a] as usize],
-                group_of[cg.graph[b] as usize],
-            ) {
+            if let (Some(ga), Some(gb)) = (group_of[cg.graph[a] as usize], group_of[cg.graph[b] as usize]) {
                 if ga != gb {
                     succ[ga].push(gb);
                 }
@@ -200,14 +179,7 @@ impl GroupGraph {
             s.sort_unstable();
             s.dedup();
         }
-        GroupGraph {
-            odr,
-            group_of,
-            cost,
-            code,
-            pinned,
-            succ,
-        }
+        GroupGraph { odr, group_of, cost, code, pinned, succ }
     }
 
     fn count(&self) -> usize {
@@ -253,9 +225,7 @@ impl GroupGraph {
         let dom = simple_fast(&graph, root);
         let mut children = vec![Vec::new(); count + 1];
         for g in 0..count {
-            let parent = dom
-                .immediate_dominator(nodes[g])
-                .map_or(count, |p| p.index());
+            let parent = dom.immediate_dominator(nodes[g]).map_or(count, |p| p.index());
             children[parent].push(g);
         }
         children
@@ -277,39 +247,24 @@ impl UnitCopies {
     fn of(facts: &ModuleFacts, groups: &GroupGraph, units: &[Unit]) -> UnitCopies {
         let odr = &groups.odr;
         let weight: Vec<u64> = (0..odr.count() as u32)
-            .map(|g| {
-                odr.copied_globals(g)
-                    .map(|i| u64::from(facts.globals[i as usize].instructions))
-                    .sum()
-            })
+            .map(|g| odr.copied_globals(g).map(|i| u64::from(facts.globals[i as usize].instructions)).sum())
             .collect();
         if odr.count() == 0 {
-            return UnitCopies {
-                needs: vec![Vec::new(); units.len()],
-                weight,
-            };
+            return UnitCopies { needs: vec![Vec::new(); units.len()], weight };
         }
         // The copied groups each copied group's members refer to.
         let refers = |members: &mut dyn Iterator<Item = usize>| -> Vec<u32> {
             let mut out: Vec<u32> = members
                 .flat_map(|m| {
-                    odr.group_of[m].into_iter().chain(
-                        facts.globals[m]
-                            .refs
-                            .iter()
-                            .filter_map(|&(r, _)| odr.group_of[r as usize]),
-                    )
+                    odr.group_of[m].into_iter().chain(facts.globals[m].refs.iter().filter_map(|&(r, _)| odr.group_of[r as usize]))
                 })
                 .collect();
             out.sort_unstable();
             out.dedup();
             out
         };
-        let odr_refs: Vec<Vec<u32>> = odr
-            .members
-            .iter()
-            .map(|m| refers(&mut m.iter().map(|&i| i as usize)))
-            .collect();
+        let odr_refs: Vec<Vec<u32>> =
+            odr.members.iter().map(|m| refers(&mut m.iter().map(|&i| i as usize))).collect();
         let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); groups.count()];
         for (i, g) in groups.group_of.iter().enumerate() {
             if let Some(g) = g {
@@ -321,22 +276,12 @@ impl UnitCopies {
             .iter()
             .enumerate()
             .map(|(u, unit)| {
-                let mut stack = refers(
-                    &mut unit
-                        .groups
-                        .iter()
-                        .flat_map(|&g| members_of[g].iter().copied()),
-                );
+                let mut stack = refers(&mut unit.groups.iter().flat_map(|&g| members_of[g].iter().copied()));
                 let mut needed = Vec::new();
                 while let Some(g) = stack.pop() {
                     if std::mem::replace(&mut seen[g as usize], u) != u {
                         needed.push(g);
-                        stack.extend(
-                            odr_refs[g as usize]
-                                .iter()
-                                .copied()
-                                .filter(|&r| seen[r as usize] != u),
-                        );
+                        stack.extend(odr_refs[g as usize].iter().copied().filter(|&r| seen[r as usize] != u));
                     }
                 }
                 needed.sort_unstable();
@@ -354,21 +299,12 @@ impl UnitCopies {
 /// the least work (lowest index on ties): their own, and the copies they
 /// need that it does not hold yet.
 fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u32) -> Vec<u32> {
-    let unit_cost: Vec<u64> = units
-        .iter()
-        .map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum())
-        .collect();
+    let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect();
     let mut needed_anywhere = vec![false; copies.weight.len()];
     for &g in copies.needs.iter().flatten() {
         needed_anywhere[g as usize] = true;
     }
-    let copy_work: u64 = copies
-        .weight
-        .iter()
-        .zip(&needed_anywhere)
-        .filter(|(_, &n)| n)
-        .map(|(w, _)| w)
-        .sum();
+    let copy_work: u64 = copies.weight.iter().zip(&needed_anywhere).filter(|(_, &n)| n).map(|(w, _)| w).sum();
     let total: u64 = unit_cost.iter().sum::<u64>() + copy_work;
     let n = u64::from(partitions);
     let share = total.div_ceil(n) + total / (20 * n);
@@ -376,12 +312,7 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
     // The copied groups each partition holds.
     let mut holds = vec![vec![false; copies.weight.len()]; partitions as usize];
     let added = |u: usize, p: usize, holds: &[Vec<bool>]| -> u64 {
-        unit_cost[u]
-            + copies.needs[u]
-                .iter()
-                .filter(|&&g| !holds[p][g as usize])
-                .map(|&g| copies.weight[g as usize])
-                .sum::<u64>()
+        unit_cost[u] + copies.needs[u].iter().filter(|&&g| !holds[p][g as usize]).map(|&g| copies.weight[g as usize]).sum::<u64>()
     };
     let place = |u: usize, p: usize, load: &mut [u64], holds: &mut [Vec<bool>]| {
         load[p] += added(u, p, holds);
@@ -396,23 +327,13 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
             placed[u] = Some(0);
         }
     }
-    let alone: Vec<u64> = (0..units.len())
-        .map(|u| {
-            unit_cost[u]
-                + copies.needs[u]
-                    .iter()
-                    .map(|&g| copies.weight[g as usize])
-                    .sum::<u64>()
-        })
-        .collect();
+    let alone: Vec<u64> = (0..units.len()).map(|u| unit_cost[u] + copies.needs[u].iter().map(|&g| copies.weight[g as usize]).sum::<u64>()).collect();
     let mut order: Vec<usize> = (0..units.len()).filter(|&u| placed[u].is_none()).collect();
     order.sort_by(|&a, &b| alone[b].cmp(&alone[a]).then(a.cmp(&b)));
     // Min-heap of (load, partition) for units that need no copies (their
     // best partition is the least loaded); entries go stale when a load
     // changes and are skipped when popped.
-    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..partitions)
-        .map(|p| Reverse((load[p as usize], p)))
-        .collect();
+    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..partitions).map(|p| Reverse((load[p as usize], p))).collect();
     // Partitions that no unit with code of its own (not data, which goes
     // with its first user, nor copies) went to yet: each gets one (largest
     // first, but for a unit that joins its dominator) before
@@ -427,9 +348,7 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
         let has_code = units[u].groups.iter().any(|&g| groups.code[g] > 0);
         // The least loaded of them (data may have gone there).
         let seed = (with_parent.is_none() && has_code && !unseeded.is_empty()).then(|| {
-            let at = (0..unseeded.len())
-                .min_by_key(|&i| (load[unseeded[i] as usize], unseeded[i]))
-                .expect("not empty");
+            let at = (0..unseeded.len()).min_by_key(|&i| (load[unseeded[i] as usize], unseeded[i])).expect("not empty");
             unseeded.remove(at)
         });
         let p = match (seed, with_parent) {
@@ -451,10 +370,7 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
         heap.push(Reverse((load[p as usize], p)));
         placed[u] = Some(p);
     }
-    placed
-        .into_iter()
-        .map(|p| p.expect("every unit placed"))
-        .collect()
+    placed.into_iter().map(|p| p.expect("every unit placed")).collect()
 }
 
 /// Renumbers partitions so that none is empty, keeping 0 as the primary;
@@ -493,9 +409,7 @@ fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &
     };
     let mut placed = vec![false; facts.globals.len()];
     for (i, f) in facts.globals.iter().enumerate() {
-        let Some(p) = owner[i].filter(|_| f.is_function()) else {
-            continue;
-        };
+        let Some(p) = owner[i].filter(|_| f.is_function()) else { continue };
         for &(r, _) in &f.refs {
             let r = r as usize;
             if movable(r) && !std::mem::replace(&mut placed[r], true) {
@@ -508,17 +422,10 @@ fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &
 /// Each copied group, with its riders, goes to the partition of its first
 /// user, in module order (a group only other copied groups use, to
 /// theirs); a group nothing uses stays where packing put it.
-fn place_copied_groups_with_first_user(
-    facts: &ModuleFacts,
-    odr: &OdrGroups,
-    owner: &mut [Option<u32>],
-) {
+fn place_copied_groups_with_first_user(facts: &ModuleFacts, odr: &OdrGroups, owner: &mut [Option<u32>]) {
     let mut group_owner: Vec<Option<u32>> = vec![None; odr.count()];
     let mut reached = std::collections::VecDeque::new();
-    let reach = |refs: &[(u32, crate::module_facts::RefKind)],
-                 p: u32,
-                 group_owner: &mut [Option<u32>],
-                 reached: &mut std::collections::VecDeque<u32>| {
+    let reach = |refs: &[(u32, crate::module_facts::RefKind)], p: u32, group_owner: &mut [Option<u32>], reached: &mut std::collections::VecDeque<u32>| {
         for &(r, _) in refs {
             if let Some(g) = odr.group_of[r as usize] {
                 if group_owner[g as usize].is_none() {
@@ -536,12 +443,7 @@ fn place_copied_groups_with_first_user(
     while let Some(g) = reached.pop_front() {
         let p = group_owner[g as usize].expect("reached groups have an owner");
         for m in odr.copied_globals(g) {
-            reach(
-                &facts.globals[m as usize].refs,
-                p,
-                &mut group_owner,
-                &mut reached,
-            );
+            reach(&facts.globals[m as usize].refs, p, &mut group_owner, &mut reached);
         }
     }
     for (g, p) in group_owner.into_iter().enumerate() {
@@ -593,10 +495,7 @@ fn cut_units(children: &[Vec<usize>], cost: &[u64], root: usize, cap: u64) -> Ve
         let here = if node == root {
             parent
         } else {
-            units.push(Unit {
-                groups: vec![node],
-                parent,
-            });
+            units.push(Unit { groups: vec![node], parent });
             Some(units.len() - 1)
         };
         let mut unit_cost = if node == root { 0 } else { cost[node] };
@@ -610,10 +509,7 @@ fn cut_units(children: &[Vec<usize>], cost: &[u64], root: usize, cap: u64) -> Ve
             } else {
                 let mut own = Vec::new();
                 collect(c, &mut own);
-                units.push(Unit {
-                    groups: own,
-                    parent: here,
-                });
+                units.push(Unit { groups: own, parent: here });
             }
         }
         pending.extend(to_cut.into_iter().rev().map(|c| (c, here)));
@@ -731,13 +627,7 @@ mod tests {
     fn same_input_same_plan() {
         let facts = module(
             (0..50)
-                .map(|i| {
-                    func(
-                        &format!("f{i}"),
-                        10 + (i * 7) % 13,
-                        &[((i + 1) % 50, Call), ((i * 3) % 50, Ref)],
-                    )
-                })
+                .map(|i| func(&format!("f{i}"), 10 + (i * 7) % 13, &[((i + 1) % 50, Call), ((i * 3) % 50, Ref)]))
                 .collect(),
         );
         assert_eq!(plan(&facts, 8), plan(&facts, 8));
@@ -759,11 +649,7 @@ mod tests {
     fn blockaddress_users_share_the_function() {
         let mut table = var("labels", 16, &[(1, Ref)]);
         table.block_address_of = vec![1];
-        let facts = module(vec![
-            func("user", 100, &[(2, Ref)]),
-            func("interp", 100, &[]),
-            table,
-        ]);
+        let facts = module(vec![func("user", 100, &[(2, Ref)]), func("interp", 100, &[]), table]);
         let plan = plan(&facts, 3);
         assert_eq!(plan.owner[1], plan.owner[2]);
     }
@@ -772,11 +658,7 @@ mod tests {
     fn no_cfi_users_share_the_function() {
         let mut user = func("user", 100, &[(1, Ref)]);
         user.no_cfi_of = vec![1];
-        let facts = module(vec![
-            user,
-            func("target", 100, &[]),
-            func("other", 100, &[(1, Call)]),
-        ]);
+        let facts = module(vec![user, func("target", 100, &[]), func("other", 100, &[(1, Call)])]);
         let plan = plan(&facts, 3);
         assert_eq!(plan.owner[0], plan.owner[1]);
     }
@@ -840,10 +722,7 @@ mod tests {
         assert_eq!(plan.partitions, 2);
         assert_ne!(plan.owner[0], plan.owner[1]);
         assert_eq!(plan.owner[2], plan.owner[0]);
-        assert_eq!(
-            plan.owner[3], plan.owner[0],
-            "the rider goes where its group goes"
-        );
+        assert_eq!(plan.owner[3], plan.owner[0], "the rider goes where its group goes");
     }
 
     #[test]

@@ -10,8 +10,8 @@ use crate::ir::{ModuleRef, OwnedContext};
 use crate::module_facts::{self, globals_in_fact_order, ModuleFacts};
 use crate::options::SplitOptions;
 use crate::partition_builder::{self, SplitInput};
-use crate::partition_plan::{self, PartitionPlan};
 use crate::stats::elapsed_ms;
+use crate::partition_plan::{self, PartitionPlan};
 use crate::symbol_rules::{self, SymbolPlan};
 use crate::worker::Pool;
 
@@ -34,15 +34,9 @@ pub enum SplitError {
 impl std::fmt::Display for SplitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SplitError::BrokenInput(m) => write!(
-                f,
-                "the input module fails the IR verifier; fix the producer of this module:\n{m}"
-            ),
+            SplitError::BrokenInput(m) => write!(f, "the input module fails the IR verifier; fix the producer of this module:\n{m}"),
             SplitError::Output(m) => f.write_str(m),
-            SplitError::Internal(m) => write!(
-                f,
-                "internal error (please report it with the input module): {m}"
-            ),
+            SplitError::Internal(m) => write!(f, "internal error (please report it with the input module): {m}"),
         }
     }
 }
@@ -89,11 +83,7 @@ impl Split {
 /// the module is split: promoted names carry it. The input is verified
 /// where it is used: while it is split ([`write_partitions`]) or before it
 /// is annotated ([`annotate`]).
-pub fn plan_module(
-    module: &ModuleRef<'_>,
-    opts: &SplitOptions,
-    content_digest: impl FnOnce() -> u64,
-) -> Result<Split, SplitError> {
+pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions, content_digest: impl FnOnce() -> u64) -> Result<Split, SplitError> {
     plan_module_sized(module, opts, |_, _, requested| requested, content_digest)
 }
 
@@ -108,24 +98,13 @@ pub fn plan_module_sized(
     content_digest: impl FnOnce() -> u64,
 ) -> Result<Split, SplitError> {
     let start = Instant::now();
-    let shared_library_code =
-        module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
+    let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
     let mut facts = module_facts::collect(module, shared_library_code);
-    log::debug!(
-        "read {} globals in {:.1} ms",
-        facts.globals.len(),
-        elapsed_ms(start)
-    );
+    log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
     let requested = opts.partitions_for(facts.total_instructions());
     let t = Instant::now();
-    let partitions = partition_plan::plan_sized(&facts, requested, |largest_group| {
-        sizing(&facts, largest_group, requested)
-    });
-    log::debug!(
-        "planned {} partitions in {:.1} ms",
-        partitions.partitions,
-        elapsed_ms(t)
-    );
+    let partitions = partition_plan::plan_sized(&facts, requested, |largest_group| sizing(&facts, largest_group, requested));
+    log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
     if partitions.partitions > 1 {
         facts.content_digest = content_digest();
     }
@@ -133,12 +112,7 @@ pub fn plan_module_sized(
     let symbols = symbol_rules::decide(&facts, &partitions);
     symbol_rules::check(&facts, &symbols).map_err(SplitError::Internal)?;
     log::debug!("symbol rules in {:.1} ms", elapsed_ms(t));
-    Ok(Split {
-        facts,
-        partitions,
-        symbols,
-        plan_ms: elapsed_ms(start),
-    })
+    Ok(Split { facts, partitions, symbols, plan_ms: elapsed_ms(start) })
 }
 
 /// Records the plan in the module: each definition's partition as
@@ -147,10 +121,7 @@ pub fn annotate(module: &ModuleRef<'_>, split: &Split) -> Result<(), SplitError>
     module.verify().map_err(SplitError::BrokenInput)?;
     let kind = module.md_kind(PARTITION_MD);
     for (i, g) in globals_in_fact_order(module).into_iter().enumerate() {
-        let is_object = matches!(
-            g.kind(),
-            crate::ir::GlobalKind::Function | crate::ir::GlobalKind::Variable
-        );
+        let is_object = matches!(g.kind(), crate::ir::GlobalKind::Function | crate::ir::GlobalKind::Variable);
         if let (true, Some(p)) = (is_object, split.partitions.owner[i]) {
             module.set_global_int_metadata(g, kind, u64::from(p));
         }
@@ -173,26 +144,14 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
         _ => PathBuf::from("."),
     };
     let meta = std::fs::metadata(&dir).map_err(|e| {
-        SplitError::Output(format!(
-            "cannot write partitions to '{}': directory '{}': {e}",
-            prefix.display(),
-            dir.display()
-        ))
+        SplitError::Output(format!("cannot write partitions to '{}': directory '{}': {e}", prefix.display(), dir.display()))
     })?;
     if !meta.is_dir() {
-        return Err(SplitError::Output(format!(
-            "cannot write partitions to '{}': '{}' is not a directory",
-            prefix.display(),
-            dir.display()
-        )));
+        return Err(SplitError::Output(format!("cannot write partitions to '{}': '{}' is not a directory", prefix.display(), dir.display())));
     }
     let probe = dir.join(format!(".mtpc-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| {
-        SplitError::Output(format!(
-            "cannot write partitions to '{}': directory '{}' is not writable: {e}",
-            prefix.display(),
-            dir.display()
-        ))
+        SplitError::Output(format!("cannot write partitions to '{}': directory '{}' is not writable: {e}", prefix.display(), dir.display()))
     })?;
     let _ = std::fs::remove_file(probe);
     Ok(())
@@ -210,11 +169,7 @@ fn check_output_dir(prefix: &Path) -> Result<(), SplitError> {
 /// to touch it. No partition is written before the verifier has passed the
 /// input; the partitions themselves are left to the tools that read them
 /// (`opt` and `llc` verify their input).
-pub fn write_partitions(
-    module: &ModuleRef<'_>,
-    opts: &SplitOptions,
-    prefix: &Path,
-) -> Result<PlanSummary, SplitError> {
+pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Path) -> Result<PlanSummary, SplitError> {
     check_output_dir(prefix)?;
     let pool = crate::worker::pool().map_err(SplitError::Output)?;
     let tmp = |k: u32| {
@@ -224,18 +179,10 @@ pub fn write_partitions(
     };
     let t = Instant::now();
     let bitcode = module.to_bitcode();
-    log::debug!(
-        "serialized {} bytes in {:.1} ms",
-        bitcode.len(),
-        elapsed_ms(t)
-    );
+    log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), elapsed_ms(t));
     let split = plan_module(module, opts, || bitcode.digest())?;
     let summary = split.summary();
-    let input = SplitInput {
-        bitcode,
-        facts: split.facts,
-        plan: split.symbols,
-    };
+    let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
     let input_verdict = Arc::new(InputVerdict::default());
     let verdict_for_jobs = input_verdict.clone();
     // The builder thread gets nothing of the module: handles on it are
@@ -261,12 +208,8 @@ pub fn write_partitions(
         return Err(e);
     }
     for k in 0..summary.partitions {
-        std::fs::rename(tmp(k), partition_path(prefix, k)).map_err(|e| {
-            SplitError::Output(format!(
-                "cannot create {}: {e}",
-                partition_path(prefix, k).display()
-            ))
-        })?;
+        std::fs::rename(tmp(k), partition_path(prefix, k))
+            .map_err(|e| SplitError::Output(format!("cannot create {}: {e}", partition_path(prefix, k).display())))?;
     }
     Ok(summary)
 }
@@ -322,29 +265,18 @@ fn build_and_write_all(
                 let t = Instant::now();
                 let _span = Span::begin("mtpc partition", &format!("partition {k}"));
                 let ctx = OwnedContext::new();
-                let mut m =
-                    partition_builder::build(&ctx, &input, k, &format!("mtpc.partition.{k}"))?;
+                let mut m = partition_builder::build(&ctx, &input, k, &format!("mtpc.partition.{k}"))?;
                 let built = elapsed_ms(t);
                 if !verdict.wait() {
                     return Err("the input fails the verifier".into());
                 }
                 m.as_module().write_bitcode(&path)?;
-                log::debug!(
-                    "partition {k}: built in {built:.1} ms, written in {:.1} ms",
-                    elapsed_ms(t) - built
-                );
+                log::debug!("partition {k}: built in {built:.1} ms, written in {:.1} ms", elapsed_ms(t) - built);
                 Ok(())
             }
         })
         .collect();
     let results = pool.run(jobs, pool.size());
-    log::debug!(
-        "built and wrote {} partitions in {:.1} ms",
-        results.len(),
-        elapsed_ms(t)
-    );
-    results
-        .into_iter()
-        .collect::<Result<Vec<()>, String>>()
-        .map(|_| ())
+    log::debug!("built and wrote {} partitions in {:.1} ms", results.len(), elapsed_ms(t));
+    results.into_iter().collect::<Result<Vec<()>, String>>().map(|_| ())
 }

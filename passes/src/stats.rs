@@ -84,33 +84,22 @@ pub fn elapsed_ms(start: std::time::Instant) -> f64 {
 
 /// Now, in milliseconds since the Unix epoch.
 pub fn unix_ms() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64() * 1e3)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1e3)
 }
 
 /// Appends `stats` as one line to the file named by `MTPC_STATS`, if set.
 pub fn record(stats: &ModuleStats) {
-    let Some(path) = std::env::var_os("MTPC_STATS") else {
-        return;
-    };
+    let Some(path) = std::env::var_os("MTPC_STATS") else { return };
     let mut line = serde_json::to_string(stats).expect("stats serialize");
     line.push('\n');
-    let written = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .and_then(|mut f| {
-            f.lock()?;
-            let r = f.write_all(line.as_bytes());
-            f.unlock()?;
-            r
-        });
+    let written = std::fs::OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| {
+        f.lock()?;
+        let r = f.write_all(line.as_bytes());
+        f.unlock()?;
+        r
+    });
     if let Err(e) = written {
-        log::warn!(
-            "cannot append statistics to {}: {e}",
-            std::path::Path::new(&path).display()
-        );
+        log::warn!("cannot append statistics to {}: {e}", std::path::Path::new(&path).display());
     }
 }
 
@@ -120,13 +109,7 @@ mod tests {
 
     #[test]
     fn serializes_the_documented_fields() {
-        let shape = crate::cost_model::ModuleShape {
-            instructions: 70,
-            data_bytes: 8,
-            largest_group: 30,
-            debug_info: false,
-            optimized: true,
-        };
+        let shape = crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true };
         let s = ModuleStats {
             module: "m.c".into(),
             partitions: 2,
@@ -140,63 +123,20 @@ mod tests {
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
-            model: Some(ModelStats {
-                shape: Some(shape),
-                estimate: Some(crate::cost_model::estimate(&shape, 2, 2)),
-                load: None,
-                lanes: None,
-                whole_reason: None,
-            }),
-            parts: vec![PartitionStats {
-                index: 0,
-                functions: 3,
-                instructions: 40,
-                held_instructions: 45,
-                build_ms: 0.5,
-                opt_ms: 1.5,
-                codegen_ms: 2.5,
-                jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]],
-            }],
+            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
+            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in [
-            "module",
-            "partitions",
-            "threads",
-            "instructions",
-            "fallback",
-            "split_ms",
-            "merge_ms",
-            "check_ms",
-            "wall_ms",
-            "work_ms",
-            "asm_bytes",
-            "model",
-            "parts",
-        ] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
-        for key in [
-            "instructions",
-            "data_bytes",
-            "largest_group",
-            "debug_info",
-            "optimized",
-        ] {
+        for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {
             assert!(v["model"]["shape"].get(key).is_some(), "{key}");
         }
         for key in ["partitions", "stock_ms", "mtpc_ms", "tail_ms"] {
             assert!(v["model"]["estimate"].get(key).is_some(), "{key}");
         }
-        for key in [
-            "index",
-            "functions",
-            "instructions",
-            "held_instructions",
-            "opt_ms",
-            "codegen_ms",
-            "jobs_unix_ms",
-        ] {
+        for key in ["index", "functions", "instructions", "held_instructions", "opt_ms", "codegen_ms", "jobs_unix_ms"] {
             assert!(v["parts"][0].get(key).is_some(), "{key}");
         }
     }

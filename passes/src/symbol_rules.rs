@@ -69,13 +69,8 @@ pub struct CopyLimits {
 }
 
 /// The limits the benchmark suite measured (README, "Inlining parity").
-pub const COPY_LIMITS: CopyLimits = CopyLimits {
-    function: 60,
-    inline_hint: 150,
-    local_function: 150,
-    constant_bytes: 4096,
-    odr_function: u32::MAX,
-};
+pub const COPY_LIMITS: CopyLimits =
+    CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX };
 
 /// Test-only: `MTPC_TEST_COPY_LIMITS=FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR`
 /// replaces [`COPY_LIMITS`], to measure other limits without a rebuild
@@ -101,10 +96,7 @@ impl CopyLimits {
     /// `FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR`; instruction counts beyond
     /// `u32::MAX` mean no limit.
     fn parse(value: &str) -> Option<CopyLimits> {
-        let numbers: Vec<u64> = value
-            .split(',')
-            .map(|n| n.trim().parse().ok())
-            .collect::<Option<_>>()?;
+        let numbers: Vec<u64> = value.split(',').map(|n| n.trim().parse().ok()).collect::<Option<_>>()?;
         let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
         match numbers[..] {
             [function, inline_hint, local, bytes, odr] => Some(CopyLimits {
@@ -122,9 +114,7 @@ impl CopyLimits {
 impl CopyLimits {
     /// Is function `g`'s body small enough to copy where it is called?
     pub fn worth_copying(&self, g: &GlobalFacts) -> bool {
-        g.always_inline
-            || g.inline_size <= self.function
-            || (g.inline_hint && g.inline_size <= self.inline_hint)
+        g.always_inline || g.inline_size <= self.function || (g.inline_hint && g.inline_size <= self.inline_hint)
     }
 }
 
@@ -191,10 +181,7 @@ impl SymbolPlan {
                 g.is_function()
                     && matches!(
                         self.decision(partition, *i),
-                        Decision::Define
-                            | Decision::AvailableExternally
-                            | Decision::LocalCopy
-                            | Decision::OdrCopy
+                        Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy
                     )
             })
             .map(|(_, g)| u64::from(g.instructions))
@@ -204,22 +191,14 @@ impl SymbolPlan {
     /// Every member of a copied group, by its name in the partitions (a
     /// promoted local's new name): what a partition's optimized module is
     /// asked about.
-    pub fn odr_members_by_name(
-        &self,
-        facts: &ModuleFacts,
-    ) -> std::collections::HashMap<String, u32> {
+    pub fn odr_members_by_name(&self, facts: &ModuleFacts) -> std::collections::HashMap<String, u32> {
         self.odr_groups
             .members
             .iter()
             .flatten()
             .map(|&m| {
-                let promoted = self.promotions[m as usize]
-                    .as_ref()
-                    .and_then(|p| p.new_name.clone());
-                (
-                    promoted.unwrap_or_else(|| facts.globals[m as usize].name.clone()),
-                    m,
-                )
+                let promoted = self.promotions[m as usize].as_ref().and_then(|p| p.new_name.clone());
+                (promoted.unwrap_or_else(|| facts.globals[m as usize].name.clone()), m)
             })
             .filter(|(name, _)| !name.is_empty())
             .collect()
@@ -229,12 +208,7 @@ impl SymbolPlan {
     pub fn odr_members_held(&self, partition: u32) -> std::collections::BTreeSet<u32> {
         (0..self.owner.len())
             .filter(|&i| self.odr_groups.group_of[i].is_some())
-            .filter(|&i| {
-                matches!(
-                    self.decision(partition, i),
-                    Decision::Define | Decision::OdrCopy
-                )
-            })
+            .filter(|&i| matches!(self.decision(partition, i), Decision::Define | Decision::OdrCopy))
             .map(|i| i as u32)
             .collect()
     }
@@ -242,9 +216,7 @@ impl SymbolPlan {
     /// The partitions, largest first (ties by index), the order to start
     /// their jobs in so that the last to finish is a small one.
     pub fn largest_first(&self, facts: &ModuleFacts) -> Vec<u32> {
-        let mut order: Vec<(u64, u32)> = (0..self.partitions)
-            .map(|p| (self.bodies_held(facts, p), p))
-            .collect();
+        let mut order: Vec<(u64, u32)> = (0..self.partitions).map(|p| (self.bodies_held(facts, p), p)).collect();
         order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         order.into_iter().map(|(_, p)| p).collect()
     }
@@ -309,13 +281,7 @@ impl<'a> Rules<'a> {
                 block_address_taken[f as usize] = true;
             }
         }
-        Rules {
-            facts,
-            plan,
-            odr,
-            block_address_taken,
-            asm_named,
-        }
+        Rules { facts, plan, odr, block_address_taken, asm_named }
     }
 
     /// Can partition `p` refer to `r` by name? A global can, unless it is an
@@ -347,9 +313,7 @@ impl<'a> Rules<'a> {
     /// (LLVM 16's GlobalDCE crashes when a copy that dies leaves such a
     /// constant naming an erased function).
     fn refs_reachable_from(&self, g: &GlobalFacts, p: u32) -> bool {
-        g.refs
-            .iter()
-            .all(|&(r, _)| self.local_reachable_from(r as usize, p))
+        g.refs.iter().all(|&(r, _)| self.local_reachable_from(r as usize, p))
             && g.block_address_of.is_empty()
             && g.no_cfi_of.is_empty()
     }
@@ -447,9 +411,7 @@ impl<'a> Rules<'a> {
                 // resolved in turn.
                 work.extend(g.refs.iter().map(|&(x, _)| (x as usize, kind)));
                 Decision::Declare
-            } else if (kind == RefKind::Call && self.copy_function(r, p))
-                || self.copy_constant(r, p)
-            {
+            } else if (kind == RefKind::Call && self.copy_function(r, p)) || self.copy_constant(r, p) {
                 Decision::AvailableExternally
             } else {
                 Decision::Declare
@@ -494,10 +456,7 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
         let Some(owner) = plan.owner[i] else { continue };
         let used_elsewhere = (0..plan.partitions).any(|p| {
             p != owner
-                && matches!(
-                    decisions[p as usize][i],
-                    Decision::Declare | Decision::AvailableExternally | Decision::OdrCopy
-                )
+                && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally | Decision::OdrCopy)
         });
         // A copied group's linkonce members stay as they are: every
         // partition that uses them has its own discardable copy.
@@ -507,11 +466,7 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
         }
         promotions[i] = match g.linkage {
             Linkage::Internal | Linkage::Private => {
-                let base = if g.name.is_empty() {
-                    format!("__mtpc_anon.{}", i)
-                } else {
-                    g.name.clone()
-                };
+                let base = if g.name.is_empty() { format!("__mtpc_anon.{}", i) } else { g.name.clone() };
                 let mut name = format!("{base}.mtpc.{tag}");
                 let mut k = 1;
                 while taken.contains(name.as_str()) {
@@ -521,27 +476,11 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
                 taken.insert(name.clone());
                 // A copied local is discardable wherever it is copied: one
                 // partition emits it if any still needs it (odr_copies).
-                let linkage = if copied {
-                    Linkage::LinkOnceOdr
-                } else {
-                    Linkage::External
-                };
-                Some(Promotion {
-                    new_name: Some(name),
-                    linkage,
-                    visibility: Visibility::Hidden,
-                })
+                let linkage = if copied { Linkage::LinkOnceOdr } else { Linkage::External };
+                Some(Promotion { new_name: Some(name), linkage, visibility: Visibility::Hidden })
             }
-            Linkage::LinkOnceOdr => Some(Promotion {
-                new_name: None,
-                linkage: Linkage::WeakOdr,
-                visibility: g.visibility,
-            }),
-            Linkage::LinkOnceAny => Some(Promotion {
-                new_name: None,
-                linkage: Linkage::WeakAny,
-                visibility: g.visibility,
-            }),
+            Linkage::LinkOnceOdr => Some(Promotion { new_name: None, linkage: Linkage::WeakOdr, visibility: g.visibility }),
+            Linkage::LinkOnceAny => Some(Promotion { new_name: None, linkage: Linkage::WeakAny, visibility: g.visibility }),
             _ => None,
         };
     }
@@ -551,50 +490,29 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
         .enumerate()
         .map(|(i, g)| {
             facts.is_shared_library_code
-                && promotions[i]
-                    .as_ref()
-                    .map_or(g.visibility, |p| p.visibility)
-                    == Visibility::Default
+                && promotions[i].as_ref().map_or(g.visibility, |p| p.visibility) == Visibility::Default
                 && !g.linkage.is_local()
         })
         .collect();
-    SymbolPlan {
-        partitions: plan.partitions,
-        owner: plan.owner.clone(),
-        decisions,
-        promotions,
-        preemptible_declarations,
-        odr_groups,
-    }
+    SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations, odr_groups }
 }
 
 /// Internal consistency of a plan: every definition has exactly one
 /// `Define`, and nothing a partition keeps refers to a global it dropped.
 pub fn check(facts: &ModuleFacts, plan: &SymbolPlan) -> Result<(), String> {
     for (i, g) in facts.globals.iter().enumerate() {
-        let defines = (0..plan.partitions)
-            .filter(|&p| plan.decision(p, i) == Decision::Define)
-            .count();
-        let expected = usize::from(
-            g.is_definition
-                && g.linkage != Linkage::AvailableExternally
-                && g.special != Some(SpecialArray::Used),
-        );
+        let defines = (0..plan.partitions).filter(|&p| plan.decision(p, i) == Decision::Define).count();
+        let expected = usize::from(g.is_definition && g.linkage != Linkage::AvailableExternally
+            && g.special != Some(SpecialArray::Used));
         if defines != expected {
-            return Err(format!(
-                "{} is defined in {defines} partitions",
-                g.display_name()
-            ));
+            return Err(format!("{} is defined in {defines} partitions", g.display_name()));
         }
     }
     for p in 0..plan.partitions {
         for (i, g) in facts.globals.iter().enumerate() {
             let kept = matches!(
                 plan.decision(p, i),
-                Decision::Define
-                    | Decision::AvailableExternally
-                    | Decision::LocalCopy
-                    | Decision::OdrCopy
+                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy
             );
             if !kept {
                 continue;
@@ -622,11 +540,7 @@ mod tests {
 
     fn split(facts: &ModuleFacts, owners: &[Option<u32>]) -> SymbolPlan {
         let partitions = owners.iter().flatten().max().map_or(1, |m| m + 1);
-        let plan = PartitionPlan {
-            partitions,
-            owner: owners.to_vec(),
-            cost: vec![0; partitions as usize],
-        };
+        let plan = PartitionPlan { partitions, owner: owners.to_vec(), cost: vec![0; partitions as usize] };
         let sp = decide(facts, &plan);
         check(facts, &sp).expect("consistent plan");
         sp
@@ -637,13 +551,7 @@ mod tests {
         let limits = CopyLimits::parse("60, 150,150,4096,99999999999").expect("five numbers");
         assert_eq!(
             limits,
-            CopyLimits {
-                function: 60,
-                inline_hint: 150,
-                local_function: 150,
-                constant_bytes: 4096,
-                odr_function: u32::MAX
-            }
+            CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX }
         );
         assert_eq!(CopyLimits::parse("60,150,150,4096"), None);
         assert_eq!(CopyLimits::parse("60,150,150,4096,x"), None);
@@ -680,10 +588,7 @@ mod tests {
 
     #[test]
     fn large_callee_is_only_declared() {
-        let facts = module(vec![
-            func("caller", 10, &[(1, Call)]),
-            func("big", 5000, &[]),
-        ]);
+        let facts = module(vec![func("caller", 10, &[(1, Call)]), func("big", 5000, &[])]);
         let sp = split(&facts, &[Some(0), Some(1)]);
         assert_eq!(sp.decision(0, 1), Decision::Declare);
     }
@@ -698,11 +603,7 @@ mod tests {
     #[test]
     fn shared_internal_is_promoted_hidden_with_a_tagged_name() {
         let helper = internal(func("helper", 5000, &[]));
-        let facts = module(vec![
-            func("a", 10, &[(1, Call)]),
-            helper,
-            func("b", 10, &[(1, Call)]),
-        ]);
+        let facts = module(vec![func("a", 10, &[(1, Call)]), helper, func("b", 10, &[(1, Call)])]);
         let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
         let p = sp.promotions[1].clone().expect("promoted");
         assert_eq!(p.linkage, Linkage::External);
@@ -715,11 +616,7 @@ mod tests {
     #[test]
     fn internal_used_by_one_partition_stays_internal() {
         let helper = internal(func("helper", 5000, &[]));
-        let facts = module(vec![
-            func("a", 10, &[(1, Call)]),
-            helper,
-            func("b", 10, &[]),
-        ]);
+        let facts = module(vec![func("a", 10, &[(1, Call)]), helper, func("b", 10, &[])]);
         let sp = split(&facts, &[Some(0), Some(0), Some(1)]);
         assert!(sp.promotions[1].is_none());
         assert_eq!(sp.decision(1, 1), Decision::Drop);
@@ -765,13 +662,7 @@ mod tests {
         let mut guard = var("_ZGVZ1fvE1x", 8, &[]);
         guard.linkage = Linkage::LinkOnceOdr;
         guard.comdat = Some(1);
-        let mut facts = module(vec![
-            func("a", 10, &[(2, Call)]),
-            func("b", 10, &[(2, Call)]),
-            f,
-            x,
-            guard,
-        ]);
+        let mut facts = module(vec![func("a", 10, &[(2, Call)]), func("b", 10, &[(2, Call)]), f, x, guard]);
         facts.comdat_count = 2;
         let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1), Some(1)]);
         for g in 2..5 {
@@ -789,11 +680,7 @@ mod tests {
         s.linkage = Linkage::Private;
         s.is_constant = true;
         s.unnamed_addr = true;
-        let facts = module(vec![
-            func("a", 10, &[(2, Ref)]),
-            func("b", 10, &[(2, Ref)]),
-            s,
-        ]);
+        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref)]), s]);
         let sp = split(&facts, &[Some(0), Some(1), Some(0)]);
         assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none());
@@ -812,21 +699,12 @@ mod tests {
         let mut type_info = var("_ZTIFiiE", 16, &[]);
         type_info.linkage = Linkage::LinkOnceOdr;
         type_info.is_constant = true;
-        let facts = module(vec![
-            func("a", 10, &[(2, Metadata)]),
-            func("b", 10, &[(2, Metadata)]),
-            proxy,
-            type_info,
-        ]);
+        let facts = module(vec![func("a", 10, &[(2, Metadata)]), func("b", 10, &[(2, Metadata)]), proxy, type_info]);
         let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
         assert_eq!(sp.decision(0, 2), Decision::Define);
         assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none(), "the proxy stays private");
-        assert_ne!(
-            sp.decision(1, 3),
-            Decision::Drop,
-            "the copy's type info is there too"
-        );
+        assert_ne!(sp.decision(1, 3), Decision::Drop, "the copy's type info is there too");
     }
 
     #[test]
@@ -835,12 +713,7 @@ mod tests {
         small.is_constant = true;
         let mut large = var("large", 1 << 20, &[]);
         large.is_constant = true;
-        let facts = module(vec![
-            func("a", 10, &[(2, Ref), (3, Ref)]),
-            func("b", 10, &[]),
-            small,
-            large,
-        ]);
+        let facts = module(vec![func("a", 10, &[(2, Ref), (3, Ref)]), func("b", 10, &[]), small, large]);
         let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 2), Decision::AvailableExternally);
         assert_eq!(sp.decision(0, 3), Decision::Declare);
@@ -853,11 +726,7 @@ mod tests {
         let mut table = var("table", 16, &[(1, Ref)]);
         table.is_constant = true;
         table.no_cfi_of = vec![1];
-        let facts = module(vec![
-            func("reader", 10, &[(2, Ref)]),
-            func("target", 5, &[]),
-            table,
-        ]);
+        let facts = module(vec![func("reader", 10, &[(2, Ref)]), func("target", 5, &[]), table]);
         let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 2), Decision::Declare);
     }
@@ -867,12 +736,7 @@ mod tests {
         // a calls small b, which calls internal c (which d calls too): a's
         // partition gets b's body and c declared; c is promoted.
         let c = internal(func("c", 5000, &[]));
-        let facts = module(vec![
-            func("a", 10, &[(1, Call)]),
-            func("b", 5, &[(2, Call)]),
-            c,
-            func("d", 10, &[(2, Call)]),
-        ]);
+        let facts = module(vec![func("a", 10, &[(1, Call)]), func("b", 5, &[(2, Call)]), c, func("d", 10, &[(2, Call)])]);
         let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
         assert_eq!(sp.decision(0, 2), Decision::Declare);
@@ -886,11 +750,7 @@ mod tests {
         // local copy of c (the inliner takes a local function's last call
         // whatever its size); nothing is promoted.
         let c = internal(func("c", 40, &[]));
-        let facts = module(vec![
-            func("a", 10, &[(1, Call)]),
-            func("b", 5, &[(2, Call)]),
-            c,
-        ]);
+        let facts = module(vec![func("a", 10, &[(1, Call)]), func("b", 5, &[(2, Call)]), c]);
         let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
         assert_eq!(sp.decision(0, 2), Decision::LocalCopy);
@@ -914,32 +774,15 @@ mod tests {
             internal(func("solo", 10, &[])),
             func("b2", 10, &[(5, Call)]),
         ]);
-        let sp = split(
-            &facts,
-            &[
-                Some(0),
-                Some(1),
-                Some(0),
-                Some(0),
-                Some(0),
-                Some(1),
-                Some(1),
-            ],
-        );
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0), Some(0), Some(1), Some(1)]);
         for i in [2, 3] {
             assert_eq!(sp.decision(0, i), Decision::Define);
             assert_eq!(sp.decision(1, i), Decision::OdrCopy);
             let p = sp.promotions[i].as_ref().expect("promoted");
-            assert_eq!(
-                (p.linkage, p.visibility),
-                (Linkage::LinkOnceOdr, Visibility::Hidden)
-            );
+            assert_eq!((p.linkage, p.visibility), (Linkage::LinkOnceOdr, Visibility::Hidden));
         }
         assert_eq!(sp.decision(1, 4), Decision::Declare);
-        assert_eq!(
-            sp.promotions[4].as_ref().unwrap().linkage,
-            Linkage::External
-        );
+        assert_eq!(sp.promotions[4].as_ref().unwrap().linkage, Linkage::External);
         assert!(sp.promotions[5].is_none());
         assert_eq!(sp.decision(0, 5), Decision::Drop);
     }
@@ -962,12 +805,7 @@ mod tests {
         strong.linkage = Linkage::External;
         let mut weak = alias("weak", 0);
         weak.linkage = Linkage::WeakAny;
-        let facts = module(vec![
-            func("impl", 5, &[]),
-            func("user", 5, &[(2, Call), (3, Call)]),
-            strong,
-            weak,
-        ]);
+        let facts = module(vec![func("impl", 5, &[]), func("user", 5, &[(2, Call), (3, Call)]), strong, weak]);
         let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
         // The aliasee becomes visible to the user's partition for inlining.
         assert_eq!(sp.decision(1, 0), Decision::AvailableExternally);
@@ -983,12 +821,7 @@ mod tests {
         let mut ctors = var("llvm.global_ctors", 8, &[(1, Ref)]);
         ctors.linkage = Linkage::Appending;
         ctors.special = Some(SpecialArray::PrimaryOnly);
-        let facts = module(vec![
-            func("kept", 5, &[]),
-            func("init", 5, &[]),
-            used,
-            ctors,
-        ]);
+        let facts = module(vec![func("kept", 5, &[]), func("init", 5, &[]), used, ctors]);
         let sp = split(&facts, &[Some(1), Some(0), None, None]);
         assert_eq!(sp.decision(0, 2), Decision::FilterUsed);
         assert_eq!(sp.decision(1, 2), Decision::FilterUsed);
@@ -1001,11 +834,7 @@ mod tests {
         let facts = module(
             (0..200u32)
                 .map(|i| {
-                    let mut f = func(
-                        &format!("f{i}"),
-                        3 + (i * 37) % 150,
-                        &[((i * 7 + 1) % 200, Call), ((i * 13 + 5) % 200, Ref)],
-                    );
+                    let mut f = func(&format!("f{i}"), 3 + (i * 37) % 150, &[((i * 7 + 1) % 200, Call), ((i * 13 + 5) % 200, Ref)]);
                     if i % 3 == 0 {
                         f.linkage = Linkage::Internal;
                     }

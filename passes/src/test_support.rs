@@ -69,11 +69,7 @@ pub fn module(mut globals: Vec<GlobalFacts>) -> ModuleFacts {
         g.id.index = *i;
         *i += 1;
     }
-    let mut facts = ModuleFacts {
-        source_filename: "test.c".into(),
-        globals,
-        ..Default::default()
-    };
+    let mut facts = ModuleFacts { source_filename: "test.c".into(), globals, ..Default::default() };
     facts.add_sole_callees_to_inline_sizes();
     facts
 }

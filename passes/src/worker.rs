@@ -93,10 +93,7 @@ impl Slots {
         }
         Ok(match MachineSlots::from_env()? {
             Some(machine) => {
-                log::debug!(
-                    "no jobserver: sharing {} partition slots with the machine's other compiles",
-                    machine.limit()
-                );
+                log::debug!("no jobserver: sharing {} partition slots with the machine's other compiles", machine.limit());
                 Slots::Machine(machine)
             }
             None => Slots::Unlimited,
@@ -122,13 +119,7 @@ impl Slots {
 impl JobserverSlots {
     fn new(client: jobserver::Client) -> Option<JobserverSlots> {
         let state = Arc::new((
-            Mutex::new(SlotState {
-                implicit_free: true,
-                spare: Vec::new(),
-                waiting: 0,
-                requested: 0,
-                broken: false,
-            }),
+            Mutex::new(SlotState { implicit_free: true, spare: Vec::new(), waiting: 0, requested: 0, broken: false }),
             Condvar::new(),
         ));
         let helper = {
@@ -147,9 +138,7 @@ impl JobserverSlots {
                 }
                 cv.notify_all();
             });
-            helper
-                .map_err(|e| log::warn!("cannot use the make jobserver ({e})"))
-                .ok()?
+            helper.map_err(|e| log::warn!("cannot use the make jobserver ({e})")).ok()?
         };
         Some(JobserverSlots { state, helper })
     }
@@ -227,6 +216,7 @@ impl Pool {
         Pool { jobs, size }
     }
 
+
     pub fn size(&self) -> usize {
         self.size
     }
@@ -243,10 +233,7 @@ impl Pool {
             results[i] = Some(r);
             Vec::new()
         });
-        results
-            .into_iter()
-            .map(|r| r.expect("every job reported"))
-            .collect()
+        results.into_iter().map(|r| r.expect("every job reported")).collect()
     }
 
     /// Runs `jobs`, and the jobs that finishing them releases, on the pool,
@@ -256,12 +243,8 @@ impl Pool {
     /// number and result (a panic becomes `Err`), in the order they finish,
     /// and returns the jobs that may start now; those start before any job
     /// still waiting, so that work begun is finished first.
-    pub fn run_dynamic<T, F>(
-        &self,
-        jobs: Vec<F>,
-        limit: usize,
-        mut done: impl FnMut(usize, Result<T, String>) -> Vec<F>,
-    ) where
+    pub fn run_dynamic<T, F>(&self, jobs: Vec<F>, limit: usize, mut done: impl FnMut(usize, Result<T, String>) -> Vec<F>)
+    where
         T: Send + 'static,
         F: FnOnce() -> Result<T, String> + Send + 'static,
     {
@@ -275,28 +258,21 @@ impl Pool {
                     .unwrap_or_else(|panic| Err(panic_text(&panic)));
                 let _ = done.send((i, result));
             });
-            self.jobs
-                .send(wrapped)
-                .expect("the pool's workers live as long as the process");
+            self.jobs.send(wrapped).expect("the pool's workers live as long as the process");
         };
-        let mut waiting: std::collections::VecDeque<(usize, F)> =
-            jobs.into_iter().enumerate().collect();
+        let mut waiting: std::collections::VecDeque<(usize, F)> = jobs.into_iter().enumerate().collect();
         let mut numbered = waiting.len();
         let mut in_flight = 0;
         loop {
             while in_flight < limit.max(1) {
-                let Some(job) = waiting.pop_front() else {
-                    break;
-                };
+                let Some(job) = waiting.pop_front() else { break };
                 submit(job);
                 in_flight += 1;
             }
             if in_flight == 0 {
                 return;
             }
-            let (i, r) = done_rx
-                .recv()
-                .expect("a job reports before its sender is dropped");
+            let (i, r) = done_rx.recv().expect("a job reports before its sender is dropped");
             in_flight -= 1;
             let released = done(i, r);
             let count = released.len();
@@ -329,11 +305,7 @@ mod tests {
 
     /// `n` short jobs that count how many of them run at once (`running`)
     /// and record the most (`peak`).
-    fn counted_jobs(
-        n: usize,
-        running: &Arc<AtomicUsize>,
-        peak: &Arc<AtomicUsize>,
-    ) -> Vec<impl FnOnce() -> Result<(), String> + Send + 'static> {
+    fn counted_jobs(n: usize, running: &Arc<AtomicUsize>, peak: &Arc<AtomicUsize>) -> Vec<impl FnOnce() -> Result<(), String> + Send + 'static> {
         (0..n)
             .map(|_| {
                 let (running, peak) = (running.clone(), peak.clone());
@@ -381,11 +353,7 @@ mod tests {
                 scope.spawn(move || pool.run(jobs, 3));
             }
         });
-        assert_eq!(
-            peak.load(Ordering::SeqCst),
-            2,
-            "two jobs at once across both pools, never more"
-        );
+        assert_eq!(peak.load(Ordering::SeqCst), 2, "two jobs at once across both pools, never more");
         let _ = std::fs::remove_dir_all(dir);
     }
 

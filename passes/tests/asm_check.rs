@@ -18,26 +18,17 @@ fn a_valid_text_passes() {
 
 #[test]
 fn errors_and_warnings_fail_with_what_the_assembler_said() {
-    let e = x86_64()
-        .check_asm(b"\tnop\n\tnot_an_instruction %eax\n")
-        .unwrap_err();
+    let e = x86_64().check_asm(b"\tnop\n\tnot_an_instruction %eax\n").unwrap_err();
     // One line, for the one warning the fallback prints.
-    assert_eq!(
-        e,
-        "line 2:2: error: invalid instruction mnemonic 'not_an_instruction'"
-    );
+    assert_eq!(e, "line 2:2: error: invalid instruction mnemonic 'not_an_instruction'");
     // The merge's bug that led to this check: a .loc naming a file the
     // table does not give.
-    let e = x86_64()
-        .check_asm(b"\t.file\t0 \"/d\" \"s.c\"\n\t.text\nf:\n\t.loc\t5 1 0\n\tretq\n")
-        .unwrap_err();
+    let e = x86_64().check_asm(b"\t.file\t0 \"/d\" \"s.c\"\n\t.text\nf:\n\t.loc\t5 1 0\n\tretq\n").unwrap_err();
     assert!(e.contains("unassigned file number"), "{e}");
     let w = x86_64().check_asm(b"\t.file\t0 \"/d\" \"s.c\" md5 0x00112233445566778899aabbccddeeff\n\t.file\t1 \"/d\" \"h.h\"\n").unwrap_err();
     assert!(w.contains("warning"), "{w}");
     // An undefined private label is found by writing the object, not by parsing.
-    let e = x86_64()
-        .check_asm(b"\t.text\nf:\n\tjmp\t.Lnowhere\n")
-        .unwrap_err();
+    let e = x86_64().check_asm(b"\t.text\nf:\n\tjmp\t.Lnowhere\n").unwrap_err();
     assert!(e.contains(".Lnowhere"), "{e}");
 }
 
@@ -48,10 +39,7 @@ fn errors_and_warnings_fail_with_what_the_assembler_said() {
 fn a_text_with_errors_is_not_laid_out() {
     let text = b"\t.text\nf:\nf:\n.Lx:\n\tnop\n\t.section .foo,\"a\",@progbits\n\t.uleb128 .Lx-.Ly\n.Ly:\n";
     let e = x86_64().check_asm(text).unwrap_err();
-    assert!(
-        e.contains("redefined") || e.contains("already defined"),
-        "{e}"
-    );
+    assert!(e.contains("redefined") || e.contains("already defined"), "{e}");
 }
 
 /// The text is read only up to its end: LLVM's lexer looks at the byte
@@ -66,9 +54,7 @@ fn what_follows_the_text_in_memory_is_never_read() {
         buffer.extend_from_slice(b";;;;;;;;");
         let _ = done.send(x86_64().check_asm(&buffer[..end]));
     });
-    let result = finished
-        .recv_timeout(Duration::from_secs(30))
-        .expect("the check of a 3-line text must end");
+    let result = finished.recv_timeout(Duration::from_secs(30)).expect("the check of a 3-line text must end");
     assert_eq!(result, Ok(()));
 }
 
@@ -76,10 +62,7 @@ fn what_follows_the_text_in_memory_is_never_read() {
 /// defined (see fixtures/cxx_partition.cpp): texts as the code generator
 /// prints a partition, each alone in its object.
 fn cxx_partitions() -> [&'static [u8]; 2] {
-    [
-        include_bytes!("fixtures/cxx_partition_a.s"),
-        include_bytes!("fixtures/cxx_partition_b.s"),
-    ]
+    [include_bytes!("fixtures/cxx_partition_a.s"), include_bytes!("fixtures/cxx_partition_b.s")]
 }
 
 #[test]
@@ -93,38 +76,19 @@ fn two_parts_of_a_cxx_file_merged_assemble_cleanly() {
     let concatenated = [parts[0], parts[1]].concat();
     let e = x86_64().check_asm(&concatenated).unwrap_err();
     assert!(e.contains("already defined"), "{e}");
-    let merged =
-        mtpc_passes::asm_merge::merge_bytes(&parts, Default::default()).expect("the parts merge");
+    let merged = mtpc_passes::asm_merge::merge_bytes(&parts, Default::default()).expect("the parts merge");
     assert_eq!(x86_64().check_asm(&merged.text), Ok(()));
     // As the pass checks it: the table with each segment, on its own.
     for k in 0..2 {
-        assert_eq!(
-            x86_64().check_asm(&merged.segment_with_table(k)),
-            Ok(()),
-            "segment {k}"
-        );
+        assert_eq!(x86_64().check_asm(&merged.segment_with_table(k)), Ok(()), "segment {k}");
     }
     let text = String::from_utf8_lossy(&merged.text);
-    assert_eq!(
-        text.matches("__llvm_retpoline_r11:").count(),
-        1,
-        "the COMDAT copy is kept once"
-    );
-    assert!(
-        text.contains("\tmovl\t$.Lmtpc1..str, %ecx"),
-        "part 1's immediates name its own strings"
-    );
+    assert_eq!(text.matches("__llvm_retpoline_r11:").count(), 1, "the COMDAT copy is kept once");
+    assert!(text.contains("\tmovl\t$.Lmtpc1..str, %ecx"), "part 1's immediates name its own strings");
     // Each part keeps its own static counter, though part 1's common
     // follows its dropped copy of the group.
-    assert!(
-        text.contains("\t.comm\t_ZL7counter.mtpc0,4,4")
-            && text.contains("\t.comm\t_ZL7counter.mtpc1,4,4"),
-        "{text}"
-    );
-    assert!(
-        text.contains("_ZL7counter.mtpc1(%rip)"),
-        "part 1 counts in its own counter"
-    );
+    assert!(text.contains("\t.comm\t_ZL7counter.mtpc0,4,4") && text.contains("\t.comm\t_ZL7counter.mtpc1,4,4"), "{text}");
+    assert!(text.contains("_ZL7counter.mtpc1(%rip)"), "part 1 counts in its own counter");
 }
 
 /// A repeated COMDAT group is kept from the first part; if a later part's
@@ -137,14 +101,7 @@ fn a_dropped_copy_still_referred_to_is_refused() {
     let [a, b] = cxx_partitions().map(|p| String::from_utf8(p.to_vec()).expect("ASCII"));
     // Part 1's address table gets the start of its copy of the thunk.
     assert!(b.contains("__llvm_retpoline_r11:") && b.contains(".Lfunc_begin2:"));
-    let b = b.replacen(
-        ".Laddr_table_base0:\n",
-        ".Laddr_table_base0:\n\t.quad\t.Lfunc_begin2\n",
-        1,
-    );
+    let b = b.replacen(".Laddr_table_base0:\n", ".Laddr_table_base0:\n\t.quad\t.Lfunc_begin2\n", 1);
     let e = mtpc_passes::asm_merge::merge(&[a, b]).unwrap_err();
-    assert!(
-        e.0.contains("part 1: .Lfunc_begin2 is in a copy dropped"),
-        "{e}"
-    );
+    assert!(e.0.contains("part 1: .Lfunc_begin2 is in a copy dropped"), "{e}");
 }

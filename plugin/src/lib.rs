@@ -42,8 +42,6 @@ unsafe extern "C" fn plugin_registrar(pass_builder: *mut std::ffi::c_void) {
         unsafe { mtpc_passes::ir::host_pipeline::register(pass_builder) }
     });
     if registered.is_err() {
-        eprintln!(
-            "mtpc: error: internal error while registering; mtpc is off for this compilation"
-        );
+        eprintln!("mtpc: error: internal error while registering; mtpc is off for this compilation");
     }
 }

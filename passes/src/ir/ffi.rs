@@ -15,13 +15,7 @@ extern "C" {
     pub(super) fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_instruction_metadata(i: LLVMValueRef, kind: u32) -> LLVMMetadataRef;
     pub(super) fn mtpc_md_node_num_operands(md: LLVMMetadataRef) -> u32;
-    pub(super) fn mtpc_md_node_operand(
-        md: LLVMMetadataRef,
-        index: u32,
-        value: *mut LLVMValueRef,
-        s: *mut *const c_char,
-        len: *mut usize,
-    );
+    pub(super) fn mtpc_md_node_operand(md: LLVMMetadataRef, index: u32, value: *mut LLVMValueRef, s: *mut *const c_char, len: *mut usize);
     pub(super) fn mtpc_function_delete_body(f: LLVMValueRef);
     pub(super) fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_all_bodies_read(m: LLVMModuleRef) -> bool;
@@ -38,24 +32,13 @@ extern "C" {
     ) -> bool;
     pub(super) fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_resolve_alias(v: LLVMValueRef);
-    pub(super) fn mtpc_bitcode_write(
-        m: LLVMModuleRef,
-        data: *mut *const c_char,
-        size: *mut usize,
-    ) -> *mut std::ffi::c_void;
+    pub(super) fn mtpc_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
     pub(super) fn mtpc_buffer_dispose(buffer: *mut std::ffi::c_void);
-    pub(super) fn mtpc_write_bitcode_file(
-        m: LLVMModuleRef,
-        path: *const c_char,
-        message: *mut *mut c_char,
-    ) -> bool;
+    pub(super) fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     pub(super) fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     pub(super) fn mtpc_report_fatal_error(message: *const c_char) -> !;
-    pub(super) fn mtpc_module_compile_unit_directory(
-        m: LLVMModuleRef,
-        len: *mut usize,
-    ) -> *const c_char;
+    pub(super) fn mtpc_module_compile_unit_directory(m: LLVMModuleRef, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_time_trace_enabled() -> bool;
     pub(super) fn mtpc_time_trace_thread_start(granularity_us: u32);
     pub(super) fn mtpc_time_trace_thread_finish();
@@ -80,7 +63,8 @@ extern "C" {
     pub(super) fn mtpc_debug_files_table(files: *mut c_void, settings: *mut c_void) -> *mut c_char;
     pub(super) fn mtpc_run_commit(run: *mut c_void);
     pub(super) fn mtpc_run_optimize_whole(run: *mut c_void, level: i32, phase: i32);
-    pub(super) fn mtpc_run_finish_whole_program(run: *mut c_void);
+    pub(super) fn mtpc_run_lower_type_tests_whole(run: *mut c_void);
+    pub(super) fn mtpc_run_foreign_full_lto_last_callbacks(run: *mut c_void) -> usize;
     pub(super) fn mtpc_environment_free(env: *mut c_void);
     pub(super) fn mtpc_environment_build_kit(env: *mut c_void) -> *mut c_void;
     pub(super) fn mtpc_kit_optimize(
@@ -104,52 +88,22 @@ extern "C" {
     pub(super) fn mtpc_kit_free(kit: *mut c_void);
     pub(super) fn mtpc_make_declaration(global: LLVMValueRef);
     pub(super) fn mtpc_xxhash64(data: *const c_char, len: usize) -> u64;
-    pub(super) fn mtpc_trim_compile_units(
-        module: LLVMModuleRef,
-        defined: *const LLVMValueRef,
-        n: usize,
-        primary: bool,
-    );
+    pub(super) fn mtpc_trim_compile_units(module: LLVMModuleRef, defined: *const LLVMValueRef, n: usize, primary: bool);
     pub(super) fn mtpc_kit_adopt_context(kit: *mut c_void, context: LLVMContextRef);
     pub(super) fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
     pub(super) fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);
-    pub(super) fn mtpc_host_settings_command_line_arg(
-        settings: *mut c_void,
-        index: usize,
-    ) -> *const c_char;
-    pub(super) fn mtpc_host_settings_triple(
-        settings: *mut c_void,
-        len: *mut usize,
-    ) -> *const c_char;
+    pub(super) fn mtpc_host_settings_command_line_arg(settings: *mut c_void, index: usize) -> *const c_char;
+    pub(super) fn mtpc_host_settings_triple(settings: *mut c_void, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_host_settings_free(settings: *mut c_void);
     pub(super) fn mtpc_host_settings_describe(settings: *mut c_void) -> *mut c_char;
-    pub(super) fn mtpc_check_asm(
-        settings: *mut c_void,
-        text: *const c_char,
-        len: usize,
-        message: *mut *mut c_char,
-    ) -> bool;
+    pub(super) fn mtpc_check_asm(settings: *mut c_void, text: *const c_char, len: usize, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_diagnostics_free(diagnostics: *mut c_void);
     pub(super) fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;
-    pub(super) fn mtpc_diagnostics_function(
-        diagnostics: *mut c_void,
-        index: usize,
-        len: *mut usize,
-    ) -> *const c_char;
+    pub(super) fn mtpc_diagnostics_function(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_diagnostics_identity(diagnostics: *mut c_void, index: usize) -> *mut c_char;
     pub(super) fn mtpc_diagnostics_phase(diagnostics: *mut c_void, index: usize) -> i32;
-    pub(super) fn mtpc_diagnostics_unavailable_callee(
-        diagnostics: *mut c_void,
-        index: usize,
-        len: *mut usize,
-    ) -> *const c_char;
-    pub(super) fn mtpc_diagnostics_reemit(
-        diagnostics: *mut c_void,
-        index: usize,
-        host: LLVMModuleRef,
-        function: *const c_char,
-        len: usize,
-    );
+    pub(super) fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
 }
 
 /// `MtpcHostFacts` in `shim/partition_compile.cpp`.
@@ -188,9 +142,7 @@ pub(super) fn take_message(raw: *mut c_char) -> String {
         return String::new();
     }
     // SAFETY: LLVM returned a NUL-terminated string that we now own.
-    let text = unsafe { CStr::from_ptr(raw) }
-        .to_string_lossy()
-        .into_owned();
+    let text = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
     unsafe { LLVMDisposeMessage(raw) };
     text
 }
@@ -201,9 +153,7 @@ pub(super) fn take_malloc_message(raw: *mut c_char) -> String {
         return String::new();
     }
     // SAFETY: the shim returned a strdup'ed NUL-terminated string.
-    let text = unsafe { CStr::from_ptr(raw) }
-        .to_string_lossy()
-        .into_owned();
+    let text = unsafe { CStr::from_ptr(raw) }.to_string_lossy().into_owned();
     unsafe { libc_free(raw.cast()) };
     text
 }

@@ -52,18 +52,14 @@ pub fn foreign_host_llvm() -> Option<ForeignLlvm> {
         let version_fn = libc::dlsym(libc::RTLD_DEFAULT, c"LLVMGetVersion".as_ptr());
         let major = match loaded_object(version_fn) {
             Some(o) if o.base == host.base => {
-                let get: unsafe extern "C" fn(*mut u32, *mut u32, *mut u32) =
-                    std::mem::transmute(version_fn);
+                let get: unsafe extern "C" fn(*mut u32, *mut u32, *mut u32) = std::mem::transmute(version_fn);
                 let (mut major, mut minor, mut patch) = (0, 0, 0);
                 get(&mut major, &mut minor, &mut patch);
                 Some(major)
             }
             _ => major_from_library_name(&host.file),
         };
-        Some(ForeignLlvm {
-            file: host.file,
-            major,
-        })
+        Some(ForeignLlvm { file: host.file, major })
     }
 }
 
@@ -87,26 +83,16 @@ unsafe fn loaded_object(address: *const std::ffi::c_void) -> Option<LoadedObject
         if libc::dladdr(address, &mut info) == 0 || info.dli_fname.is_null() {
             return None;
         }
-        let file = CStr::from_ptr(info.dli_fname)
-            .to_string_lossy()
-            .into_owned();
-        Some(LoadedObject {
-            base: info.dli_fbase as usize,
-            file,
-        })
+        let file = CStr::from_ptr(info.dli_fname).to_string_lossy().into_owned();
+        Some(LoadedObject { base: info.dli_fbase as usize, file })
     }
 }
 
 /// `libLLVM-15.so.1` and `libLLVM.so.17` → the major version.
 fn major_from_library_name(path: &str) -> Option<u32> {
     let name = path.rsplit('/').next()?;
-    let rest = name
-        .strip_prefix("libLLVM-")
-        .or_else(|| name.strip_prefix("libLLVM.so."))?;
-    rest.split(|c: char| !c.is_ascii_digit())
-        .next()?
-        .parse()
-        .ok()
+    let rest = name.strip_prefix("libLLVM-").or_else(|| name.strip_prefix("libLLVM.so."))?;
+    rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
 #[cfg(test)]
@@ -115,18 +101,9 @@ mod tests {
 
     #[test]
     fn library_names_give_the_llvm_major_version() {
-        assert_eq!(
-            major_from_library_name("/usr/lib/llvm-15/lib/libLLVM-15.so.1"),
-            Some(15)
-        );
-        assert_eq!(
-            major_from_library_name("/opt/llvm/lib/libLLVM.so.17"),
-            Some(17)
-        );
-        assert_eq!(
-            major_from_library_name("/usr/lib/llvm-16/lib/libLLVM-16.so"),
-            Some(16)
-        );
+        assert_eq!(major_from_library_name("/usr/lib/llvm-15/lib/libLLVM-15.so.1"), Some(15));
+        assert_eq!(major_from_library_name("/opt/llvm/lib/libLLVM.so.17"), Some(17));
+        assert_eq!(major_from_library_name("/usr/lib/llvm-16/lib/libLLVM-16.so"), Some(16));
         assert_eq!(major_from_library_name("/usr/bin/clang-18"), None);
     }
 

@@ -101,22 +101,10 @@ pub enum ParseOutcome {
 const HOOKS: Hooks = crate::host::PARALLEL_HOOKS;
 
 #[no_mangle]
-extern "C" fn mtpc_rs_run_parallel(
-    request: *const ParallelRequest,
-    module: LLVMModuleRef,
-    run: *mut c_void,
-) -> bool {
+extern "C" fn mtpc_rs_run_parallel(request: *const ParallelRequest, module: LLVMModuleRef, run: *mut c_void) -> bool {
     // SAFETY: the shim's pass hands its request, the module it runs on and
     // its run for the duration of this call.
-    let (request, run) = unsafe {
-        (
-            &*request,
-            PassRun {
-                raw: run,
-                _run: PhantomData,
-            },
-        )
-    };
+    let (request, run) = unsafe { (&*request, PassRun { raw: run, _run: PhantomData }) };
     // No panic may unwind into LLVM; the hook catches its own, this is the last guard.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // SAFETY: (see above) the module is the pass's alone during the call.
@@ -126,16 +114,10 @@ extern "C" fn mtpc_rs_run_parallel(
 }
 
 #[no_mangle]
-extern "C" fn mtpc_rs_parse_parallel(
-    text: *const c_char,
-    len: usize,
-    request: *mut ParallelRequest,
-) -> i32 {
+extern "C" fn mtpc_rs_parse_parallel(text: *const c_char, len: usize, request: *mut ParallelRequest) -> i32 {
     // SAFETY: the shim hands the pipeline element's text and a request to fill.
     let text = unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) };
-    let Ok(text) = std::str::from_utf8(text) else {
-        return 0;
-    };
+    let Ok(text) = std::str::from_utf8(text) else { return 0 };
     match std::panic::catch_unwind(|| (HOOKS.parse)(text)) {
         Ok(ParseOutcome::NotOurs) => 0,
         Ok(ParseOutcome::Parsed(r)) => {
@@ -183,19 +165,9 @@ impl<'r> PassRun<'r> {
         // SAFETY: the shim copies the settings and what it reads of the host,
         // and shares the files (immutable).
         let raw = unsafe {
-            mtpc_run_environment(
-                self.raw,
-                settings.raw,
-                files.raw,
-                level as i32,
-                phase.number(),
-                output == HostOutput::Object,
-            )
+            mtpc_run_environment(self.raw, settings.raw, files.raw, level as i32, phase.number(), output == HostOutput::Object)
         };
-        PartitionEnvironment {
-            raw,
-            _run: PhantomData,
-        }
+        PartitionEnvironment { raw, _run: PhantomData }
     }
 
     /// Optimizes the module whole, in place, with the host's default pipeline
@@ -205,14 +177,22 @@ impl<'r> PassRun<'r> {
         unsafe { mtpc_run_optimize_whole(self.raw, level as i32, phase.number()) }
     }
 
-    /// Full LTO: runs the whole-program passes the LTO pipeline runs late
-    /// (lowering type tests: CFI's checks and what whole-program
-    /// devirtualization left) on the whole module, before it is split. The
-    /// host's own passes, so they see the link's summary; a no-op in other
-    /// phases, and the second time.
-    pub fn finish_whole_program(&self) {
+    /// Full LTO: lowers type tests on the whole module before it is split
+    /// (CFI's jump tables and checks, what whole-program devirtualization
+    /// left), with the host's own passes of the rest of the LTO pipeline, so
+    /// that they see the link's summary; a no-op in other phases, and the
+    /// second time.
+    pub fn lower_type_tests_whole(&self) {
         // SAFETY: on the host's thread, within the run; the module is the run's.
-        unsafe { mtpc_run_finish_whole_program(self.raw) }
+        unsafe { mtpc_run_lower_type_tests_whole(self.raw) }
+    }
+
+    /// Full LTO: how many FullLinkTimeOptimizationLast callbacks other
+    /// plugins registered (their passes come after the whole-program part);
+    /// 0 in other phases.
+    pub fn foreign_full_lto_last_callbacks(&self) -> usize {
+        // SAFETY: on the host's thread, within the run.
+        unsafe { mtpc_run_foreign_full_lto_last_callbacks(self.raw) }
     }
 
     /// Records that the module holds mtpc's text now, so that the end of
@@ -310,17 +290,14 @@ impl HostSettings {
         let command_line = (0..raw.command_line_args)
             .map(|i| {
                 // SAFETY: i is in range; the string lives as long as the settings.
-                unsafe {
-                    std::ffi::CStr::from_ptr(mtpc_host_settings_command_line_arg(self.raw, i))
-                }
-                .to_string_lossy()
-                .into_owned()
+                unsafe { std::ffi::CStr::from_ptr(mtpc_host_settings_command_line_arg(self.raw, i)) }
+                    .to_string_lossy()
+                    .into_owned()
             })
             .collect();
         let mut len = 0;
         // SAFETY: the string lives as long as the settings.
-        let triple =
-            unsafe { text(mtpc_host_settings_triple(self.raw, &mut len), len).into_owned() };
+        let triple = unsafe { text(mtpc_host_settings_triple(self.raw, &mut len), len).into_owned() };
         HostFacts {
             triple,
             object_format_elf: raw.object_format_elf,
@@ -341,11 +318,8 @@ impl HostSettings {
             pseudo_probes: raw.pseudo_probes,
             command_line,
             // SAFETY: null or a static string of the shim's.
-            debugging_option: (!raw.debugging_option.is_null()).then(|| {
-                unsafe { std::ffi::CStr::from_ptr(raw.debugging_option) }
-                    .to_string_lossy()
-                    .into_owned()
-            }),
+            debugging_option: (!raw.debugging_option.is_null())
+                .then(|| unsafe { std::ffi::CStr::from_ptr(raw.debugging_option) }.to_string_lossy().into_owned()),
         }
     }
 
@@ -390,9 +364,7 @@ impl DebugFiles {
     /// The files `module`'s debug information names (none without it).
     pub fn collect(module: &ModuleRef<'_>) -> DebugFiles {
         // SAFETY: reads the module's debug metadata.
-        DebugFiles {
-            raw: unsafe { mtpc_debug_files_collect(module.raw) },
-        }
+        DebugFiles { raw: unsafe { mtpc_debug_files_collect(module.raw) } }
     }
 
     /// The `.file` directives of the shared line table, as the host's
@@ -426,7 +398,7 @@ impl PartitionEnvironment<'_> {
         // cannot leave it: it is neither Send nor outlives the run).
         let raw = unsafe { mtpc_environment_build_kit(self.raw) };
         if raw.is_null() {
-            Err("cannot create a target machine with the host's settings".into())
+            Err("cannot create a target machine or pipeline with the host's settings".into())
         } else {
             Ok(PartitionKit { raw })
         }
@@ -480,15 +452,7 @@ impl PartitionKit {
         let (mut opt_ms, mut error) = (0f64, std::ptr::null_mut());
         // SAFETY: the kit and the module are ours; the shim runs the kit's
         // pipeline on the module and returns a malloc'ed error.
-        if unsafe {
-            mtpc_kit_optimize(
-                self.raw,
-                module.raw,
-                label.as_ptr(),
-                &mut opt_ms,
-                &mut error,
-            )
-        } {
+        if unsafe { mtpc_kit_optimize(self.raw, module.raw, label.as_ptr(), &mut opt_ms, &mut error) } {
             Ok(opt_ms)
         } else {
             Err(take_malloc_message(error))
@@ -524,11 +488,7 @@ impl PartitionKit {
             }
             let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len).to_vec();
             mtpc_buffer_dispose(asm);
-            Ok(CompiledPartition {
-                asm: bytes,
-                codegen_ms,
-                diagnostics,
-            })
+            Ok(CompiledPartition { asm: bytes, codegen_ms, diagnostics })
         }
     }
 }
@@ -600,15 +560,7 @@ impl PartitionDiagnostics {
     pub fn reemit(&self, index: usize, host: &ModuleRef<'_>, function: &str) {
         // SAFETY: on the host's thread, before the module is replaced; the
         // shim copies the name.
-        unsafe {
-            mtpc_diagnostics_reemit(
-                self.raw,
-                index,
-                host.raw,
-                function.as_ptr().cast(),
-                function.len(),
-            )
-        }
+        unsafe { mtpc_diagnostics_reemit(self.raw, index, host.raw, function.as_ptr().cast(), function.len()) }
     }
 }
 

@@ -7,8 +7,8 @@
 //! those that LLVM-C lacks go to the C++ shim (`shim/`, see `shim/shim.h`).
 
 mod ffi;
-mod host_llvm;
 pub mod host_pipeline;
+mod host_llvm;
 mod module;
 pub mod time_trace;
 mod values;
@@ -24,7 +24,7 @@ pub enum PipelinePhase {
     PerModule,
     /// The ThinLTO post-link pipeline: what a ThinLTO backend runs.
     ThinLtoPostLink,
-    /// The full LTO pipeline (`lto<On>`) after its whole-program passes:
+    /// The full LTO pipeline (`lto<On>`) after its whole-program part:
     /// what lld runs on the merged module of a full LTO link.
     FullLtoPostLink,
 }

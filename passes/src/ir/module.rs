@@ -23,10 +23,7 @@ pub struct ModuleRef<'m> {
 
 /// Runs `f` on the module a host's pass manager hands to a pass through
 /// llvm-plugin: the handle cannot leave `f`.
-pub fn with_plugin_module<R>(
-    module: &mut llvm_plugin::inkwell::module::Module<'_>,
-    f: impl for<'a> FnOnce(&mut ModuleRef<'a>) -> R,
-) -> R {
+pub fn with_plugin_module<R>(module: &mut llvm_plugin::inkwell::module::Module<'_>, f: impl for<'a> FnOnce(&mut ModuleRef<'a>) -> R) -> R {
     // SAFETY: inkwell's module is valid, and ours alone while it is borrowed.
     unsafe { ModuleRef::with_raw(module.as_mut_ptr(), f) }
 }
@@ -51,14 +48,8 @@ impl<'m> ModuleRef<'m> {
     ///
     /// # Safety
     /// `raw` must be a valid module that nothing else uses while `f` runs.
-    pub(super) unsafe fn with_raw<R>(
-        raw: LLVMModuleRef,
-        f: impl for<'a> FnOnce(&mut ModuleRef<'a>) -> R,
-    ) -> R {
-        f(&mut ModuleRef {
-            raw,
-            _owner: PhantomData,
-        })
+    pub(super) unsafe fn with_raw<R>(raw: LLVMModuleRef, f: impl for<'a> FnOnce(&mut ModuleRef<'a>) -> R) -> R {
+        f(&mut ModuleRef { raw, _owner: PhantomData })
     }
 
     fn context(&self) -> LLVMContextRef {
@@ -72,11 +63,8 @@ impl<'m> ModuleRef<'m> {
         unsafe { LLVMGetMDKindIDInContext(self.context(), name.as_ptr().cast(), name.len() as u32) }
     }
 
-    fn collect(
-        &self,
-        first: unsafe extern "C" fn(LLVMModuleRef) -> LLVMValueRef,
-        next: unsafe extern "C" fn(LLVMValueRef) -> LLVMValueRef,
-    ) -> Vec<Global<'_>> {
+    fn collect(&self, first: unsafe extern "C" fn(LLVMModuleRef) -> LLVMValueRef,
+               next: unsafe extern "C" fn(LLVMValueRef) -> LLVMValueRef) -> Vec<Global<'_>> {
         let mut out = Vec::new();
         // SAFETY: standard LLVM-C iteration over a live module's list.
         unsafe {
@@ -111,11 +99,7 @@ impl<'m> ModuleRef<'m> {
     pub fn data_layout(&self) -> DataLayout {
         // SAFETY: the layout string lives as long as the module; LLVM copies
         // it into a DataLayout of our own.
-        unsafe {
-            DataLayout {
-                raw: LLVMCreateTargetData(LLVMGetDataLayoutStr(self.raw)),
-            }
-        }
+        unsafe { DataLayout { raw: LLVMCreateTargetData(LLVMGetDataLayoutStr(self.raw)) } }
     }
 
     pub fn source_filename(&self) -> String {
@@ -134,10 +118,7 @@ impl<'m> ModuleRef<'m> {
         // SAFETY: pointer/length pair valid while the module lives, or null.
         unsafe {
             let p = mtpc_module_compile_unit_directory(self.raw, &mut len);
-            (!p.is_null()).then(|| {
-                String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len))
-                    .into_owned()
-            })
+            (!p.is_null()).then(|| String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned())
         }
     }
 
@@ -178,8 +159,7 @@ impl<'m> ModuleRef<'m> {
             let ctx = self.context();
             let int = LLVMConstInt(LLVMInt32TypeInContext(ctx), value, 0);
             let md = LLVMValueAsMetadata(int);
-            let node =
-                LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, [md].as_ptr() as *mut _, 1));
+            let node = LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, [md].as_ptr() as *mut _, 1));
             LLVMAddNamedMetadataOperand(self.raw, cname.as_ptr(), node);
         }
     }
@@ -194,11 +174,7 @@ impl<'m> ModuleRef<'m> {
         let mut msg = std::ptr::null_mut();
         // SAFETY: ReturnStatus only reports, never aborts.
         let broken = unsafe {
-            LLVMVerifyModule(
-                self.raw,
-                LLVMVerifierFailureAction::LLVMReturnStatusAction,
-                &mut msg,
-            )
+            LLVMVerifyModule(self.raw, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg)
         };
         let text = take_message(msg);
         if broken != 0 {
@@ -216,11 +192,7 @@ impl<'m> ModuleRef<'m> {
         // SAFETY: the shim returns the writer's buffer, which holds `len`
         // bytes at `data` until it is disposed of.
         let raw = unsafe { mtpc_bitcode_write(self.raw, &mut data, &mut len) };
-        Bitcode {
-            raw,
-            data: data.cast(),
-            len,
-        }
+        Bitcode { raw, data: data.cast(), len }
     }
 
     /// Writes the module as bitcode (without the LTO symbol table) to `path`.
@@ -232,11 +204,7 @@ impl<'m> ModuleRef<'m> {
         if unsafe { mtpc_write_bitcode_file(self.raw, cpath.as_ptr(), &mut msg) } {
             Ok(())
         } else {
-            Err(format!(
-                "cannot write {}: {}",
-                path.display(),
-                take_malloc_message(msg)
-            ))
+            Err(format!("cannot write {}: {}", path.display(), take_malloc_message(msg)))
         }
     }
 
@@ -330,35 +298,18 @@ impl OwnedContext {
 
     /// Loads a module lazily from bitcode: bodies are read on materialization.
     /// The bytes must outlive the returned module.
-    pub fn load_lazy<'c>(
-        &'c self,
-        bitcode: &'c [u8],
-        name: &str,
-    ) -> Result<OwnedModule<'c>, String> {
+    pub fn load_lazy<'c>(&'c self, bitcode: &'c [u8], name: &str) -> Result<OwnedModule<'c>, String> {
         let cname = CString::new(name.replace('\0', " ")).expect("no NUL left");
         let (mut module, mut message) = (std::ptr::null_mut(), std::ptr::null_mut());
         // SAFETY: the reader keeps a view of `bitcode`, which outlives the
         // module by the lifetime 'c; errors come back as a message.
         let loaded = unsafe {
-            mtpc_load_lazy(
-                self.raw,
-                bitcode.as_ptr().cast(),
-                bitcode.len(),
-                cname.as_ptr(),
-                &mut module,
-                &mut message,
-            )
+            mtpc_load_lazy(self.raw, bitcode.as_ptr().cast(), bitcode.len(), cname.as_ptr(), &mut module, &mut message)
         };
         if !loaded {
-            return Err(format!(
-                "cannot read the module's bitcode: {}",
-                take_malloc_message(message)
-            ));
+            return Err(format!("cannot read the module's bitcode: {}", take_malloc_message(message)));
         }
-        Ok(OwnedModule {
-            raw: module,
-            _ctx: PhantomData,
-        })
+        Ok(OwnedModule { raw: module, _ctx: PhantomData })
     }
 
     /// The errors LLVM reported in this context (as diagnostics, which its
@@ -366,10 +317,7 @@ impl OwnedContext {
     /// first. A handler installed later (a partition's compile) replaces
     /// the one that records them.
     pub fn errors(&self) -> Vec<String> {
-        self.errors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.errors.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -408,10 +356,7 @@ pub struct OwnedModule<'c> {
 
 impl<'c> OwnedModule<'c> {
     pub fn as_module(&mut self) -> ModuleRef<'_> {
-        ModuleRef {
-            raw: self.raw,
-            _owner: PhantomData,
-        }
+        ModuleRef { raw: self.raw, _owner: PhantomData }
     }
 }
 
@@ -421,6 +366,7 @@ impl Drop for OwnedModule<'_> {
         unsafe { LLVMDisposeModule(self.raw) }
     }
 }
+
 
 /// A module together with the LLVM context of its own it lives in: what a
 /// partition is between its jobs (optimized on one worker thread, compiled
@@ -454,18 +400,11 @@ impl PartitionModule {
         // The module now belongs to this value, which keeps its context and
         // source alive at least as long (see Drop).
         let raw = std::mem::ManuallyDrop::new(module).raw;
-        Ok(PartitionModule {
-            raw,
-            ctx,
-            _source: source,
-        })
+        Ok(PartitionModule { raw, ctx, _source: source })
     }
 
     pub fn as_module(&mut self) -> ModuleRef<'_> {
-        ModuleRef {
-            raw: self.raw,
-            _owner: PhantomData,
-        }
+        ModuleRef { raw: self.raw, _owner: PhantomData }
     }
 
     pub fn context(&self) -> &OwnedContext {
@@ -496,15 +435,8 @@ impl<'a> GlobalTable<'a> {
     /// The module's globals, the kinds in the order given, each kind in
     /// module order.
     pub fn new(module: &'a mut ModuleRef<'_>, kinds: &[GlobalKind]) -> Self {
-        let module = ModuleRef {
-            raw: module.raw,
-            _owner: PhantomData,
-        };
-        let slots = kinds
-            .iter()
-            .flat_map(|&k| module.globals(k))
-            .map(|g| Some(g.raw))
-            .collect();
+        let module = ModuleRef { raw: module.raw, _owner: PhantomData };
+        let slots = kinds.iter().flat_map(|&k| module.globals(k)).map(|g| Some(g.raw)).collect();
         GlobalTable { module, slots }
     }
 
@@ -533,9 +465,7 @@ impl<'a> GlobalTable<'a> {
     /// Turns function `i` into a declaration (without loading a lazy body);
     /// false if `i` is not a live function.
     pub fn delete_body(&mut self, i: usize) -> bool {
-        let Some(raw) = self.live(i, &[GlobalKind::Function]) else {
-            return false;
-        };
+        let Some(raw) = self.live(i, &[GlobalKind::Function]) else { return false };
         // SAFETY: a live function; handles on its instructions borrow the table.
         unsafe { mtpc_function_delete_body(raw) };
         true
@@ -544,9 +474,7 @@ impl<'a> GlobalTable<'a> {
     /// Erases global `i` if nothing but dead constants uses it; true if it
     /// is gone (or was already).
     pub fn erase_if_unused(&mut self, i: usize) -> bool {
-        let Some(raw) = self.slots[i] else {
-            return true;
-        };
+        let Some(raw) = self.slots[i] else { return true };
         // SAFETY: a live global; the shim erases it only if it has no uses.
         let erased = unsafe { mtpc_erase_global_if_unused(raw) };
         if erased {
@@ -558,9 +486,7 @@ impl<'a> GlobalTable<'a> {
     /// Replaces the uses of alias `i` by its aliasee and erases it; false if
     /// `i` is not a live alias.
     pub fn resolve_alias(&mut self, i: usize) -> bool {
-        let Some(raw) = self.live(i, &[GlobalKind::Alias]) else {
-            return false;
-        };
+        let Some(raw) = self.live(i, &[GlobalKind::Alias]) else { return false };
         // SAFETY: a live alias, gone afterwards (its slot emptied).
         unsafe { mtpc_resolve_alias(raw) };
         self.slots[i] = None;
@@ -573,15 +499,11 @@ impl<'a> GlobalTable<'a> {
     /// module is, enumerations, retained types, imported entities,
     /// macros). Call before any variable is dropped or declared.
     pub fn trim_compile_units(&mut self, defined: &[usize], primary: bool) {
-        let defined: Vec<LLVMValueRef> = defined
-            .iter()
-            .filter_map(|&i| self.live(i, &[GlobalKind::Variable]))
-            .collect();
+        let defined: Vec<LLVMValueRef> =
+            defined.iter().filter_map(|&i| self.live(i, &[GlobalKind::Variable])).collect();
         // SAFETY: the variables are live globals of the module, which the
         // table holds mutably; the shim only edits debug metadata.
-        unsafe {
-            mtpc_trim_compile_units(self.module.raw, defined.as_ptr(), defined.len(), primary)
-        }
+        unsafe { mtpc_trim_compile_units(self.module.raw, defined.as_ptr(), defined.len(), primary) }
     }
 
     /// Turns definition `i` into a declaration, out of its COMDAT: a
@@ -592,9 +514,7 @@ impl<'a> GlobalTable<'a> {
         if self.live(i, &[GlobalKind::Alias]).is_some() {
             return self.replace_with_declaration(i).is_some();
         }
-        let Some(raw) = self.live(i, &[GlobalKind::Function, GlobalKind::Variable]) else {
-            return false;
-        };
+        let Some(raw) = self.live(i, &[GlobalKind::Function, GlobalKind::Variable]) else { return false };
         // SAFETY: a live function or variable; handles on its body or
         // initializer borrow the table.
         unsafe { mtpc_make_declaration(raw) };
@@ -615,19 +535,10 @@ impl<'a> GlobalTable<'a> {
     /// friends) by the subset of its elements that `keep` accepts; erases
     /// the array if nothing remains. The slot holds the new array.
     pub fn filter_appending_array(&mut self, i: usize, keep: impl Fn(Value<'_>) -> bool) {
-        let Some(array) = self.live(i, &[GlobalKind::Variable]).map(Global::new) else {
-            return;
-        };
-        let Some(init) = array.initializer() else {
-            return;
-        };
+        let Some(array) = self.live(i, &[GlobalKind::Variable]).map(Global::new) else { return };
+        let Some(init) = array.initializer() else { return };
         let elements: Vec<Value<'_>> = init.operands().collect();
-        let kept: Vec<LLVMValueRef> = elements
-            .iter()
-            .copied()
-            .filter(|&e| keep(e))
-            .map(|e| e.raw)
-            .collect();
+        let kept: Vec<LLVMValueRef> = elements.iter().copied().filter(|&e| keep(e)).map(|e| e.raw).collect();
         if kept.len() == elements.len() {
             return;
         }

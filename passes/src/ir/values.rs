@@ -70,10 +70,7 @@ pub enum Operand<'m> {
 
 impl<'m> Value<'m> {
     pub(super) fn new(raw: LLVMValueRef) -> Self {
-        Value {
-            raw,
-            _module: PhantomData,
-        }
+        Value { raw, _module: PhantomData }
     }
 
     /// Classifies this value as an operand. The match is exhaustive over
@@ -84,17 +81,11 @@ impl<'m> Value<'m> {
         // SAFETY: raw is a live value of the borrowed module.
         let kind = unsafe { LLVMGetValueKind(self.raw) };
         match kind {
-            LLVMFunctionValueKind
-            | LLVMGlobalVariableValueKind
-            | LLVMGlobalAliasValueKind
+            LLVMFunctionValueKind | LLVMGlobalVariableValueKind | LLVMGlobalAliasValueKind
             | LLVMGlobalIFuncValueKind => Operand::Global(Global::new(self.raw)),
             // SAFETY: a block address has the function as operand 0.
-            LLVMBlockAddressValueKind => {
-                Operand::BlockAddress(Global::new(unsafe { LLVMGetOperand(self.raw, 0) }))
-            }
-            LLVMConstantExprValueKind
-            | LLVMConstantArrayValueKind
-            | LLVMConstantStructValueKind
+            LLVMBlockAddressValueKind => Operand::BlockAddress(Global::new(unsafe { LLVMGetOperand(self.raw, 0) })),
+            LLVMConstantExprValueKind | LLVMConstantArrayValueKind | LLVMConstantStructValueKind
             | LLVMConstantVectorValueKind => Operand::Aggregate(self),
             LLVMInlineAsmValueKind => {
                 let mut len = 0usize;
@@ -105,21 +96,12 @@ impl<'m> Value<'m> {
                 };
                 Operand::InlineAsm(String::from_utf8_lossy(text).into_owned())
             }
-            LLVMUndefValueValueKind
-            | LLVMPoisonValueKind
-            | LLVMConstantAggregateZeroValueKind
-            | LLVMConstantDataArrayValueKind
-            | LLVMConstantDataVectorValueKind
-            | LLVMConstantIntValueKind
-            | LLVMConstantFPValueKind
-            | LLVMConstantPointerNullValueKind
-            | LLVMConstantTokenNoneValueKind
+            LLVMUndefValueValueKind | LLVMPoisonValueKind | LLVMConstantAggregateZeroValueKind
+            | LLVMConstantDataArrayValueKind | LLVMConstantDataVectorValueKind | LLVMConstantIntValueKind
+            | LLVMConstantFPValueKind | LLVMConstantPointerNullValueKind | LLVMConstantTokenNoneValueKind
             | LLVMConstantTargetNoneValueKind => Operand::Data,
             LLVMMetadataAsValueValueKind => Operand::Metadata,
-            LLVMArgumentValueKind
-            | LLVMBasicBlockValueKind
-            | LLVMMemoryUseValueKind
-            | LLVMMemoryDefValueKind
+            LLVMArgumentValueKind | LLVMBasicBlockValueKind | LLVMMemoryUseValueKind | LLVMMemoryDefValueKind
             | LLVMMemoryPhiValueKind => Operand::Local,
             LLVMInstructionValueKind => {
                 let mut no_cfi = false;
@@ -154,11 +136,7 @@ impl<'m> Value<'m> {
         // SAFETY: raw is a live value; the operand count is asked of users
         // only, and indices are within it.
         let is_user = unsafe { !LLVMIsAUser(self.raw).is_null() };
-        let count = if is_user {
-            unsafe { LLVMGetNumOperands(self.raw) }.max(0) as u32
-        } else {
-            0
-        };
+        let count = if is_user { unsafe { LLVMGetNumOperands(self.raw) }.max(0) as u32 } else { 0 };
         (0..count).map(move |i| Value::new(unsafe { LLVMGetOperand(self.raw, i) }))
     }
 
@@ -208,8 +186,7 @@ impl<'m> Instruction<'m> {
                 Some(callee) if !LLVMIsAFunction(callee.raw).is_null() => {
                     let mut len = 0usize;
                     let name = LLVMGetValueName2(callee.raw, &mut len);
-                    std::slice::from_raw_parts(name.cast::<u8>(), len)
-                        .starts_with(b"llvm.lifetime.")
+                    std::slice::from_raw_parts(name.cast::<u8>(), len).starts_with(b"llvm.lifetime.")
                 }
                 _ => false,
             }
@@ -243,10 +220,7 @@ pub enum MdOperand<'m> {
 
 impl<'m> MdNode<'m> {
     pub(super) fn new(raw: LLVMMetadataRef) -> Option<Self> {
-        (!raw.is_null()).then_some(MdNode {
-            raw,
-            _module: PhantomData,
-        })
+        (!raw.is_null()).then_some(MdNode { raw, _module: PhantomData })
     }
 
     pub fn operands(self) -> Vec<MdOperand<'m>> {
@@ -256,8 +230,7 @@ impl<'m> MdNode<'m> {
             let n = mtpc_md_node_num_operands(self.raw);
             (0..n)
                 .map(|i| {
-                    let (mut value, mut text, mut len) =
-                        (std::ptr::null_mut(), std::ptr::null(), 0usize);
+                    let (mut value, mut text, mut len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
                     mtpc_md_node_operand(self.raw, i, &mut value, &mut text, &mut len);
                     if !value.is_null() {
                         MdOperand::Value(Value::new(value))
@@ -273,12 +246,10 @@ impl<'m> MdNode<'m> {
     }
 }
 
+
 impl<'m> Global<'m> {
     pub(super) fn new(raw: LLVMValueRef) -> Self {
-        Global {
-            raw,
-            _module: PhantomData,
-        }
+        Global { raw, _module: PhantomData }
     }
 
     pub fn as_value(self) -> Value<'m> {
@@ -353,9 +324,7 @@ impl<'m> Global<'m> {
     pub fn is_declaration(self) -> bool {
         match self.kind() {
             // SAFETY: raw is a live global value.
-            GlobalKind::Function | GlobalKind::Variable => unsafe {
-                LLVMIsDeclaration(self.raw) != 0
-            },
+            GlobalKind::Function | GlobalKind::Variable => unsafe { LLVMIsDeclaration(self.raw) != 0 },
             GlobalKind::Alias | GlobalKind::IFunc => false,
         }
     }
@@ -459,8 +428,7 @@ impl<'m> Global<'m> {
             let mut out = Vec::new();
             for i in 0..n as u32 {
                 if LLVMValueMetadataEntriesGetKind(entries, i) == kind {
-                    if let Some(node) = MdNode::new(LLVMValueMetadataEntriesGetMetadata(entries, i))
-                    {
+                    if let Some(node) = MdNode::new(LLVMValueMetadataEntriesGetMetadata(entries, i)) {
                         out.extend(node.operands());
                     }
                 }
@@ -498,11 +466,9 @@ impl<'m> Global<'m> {
                     let is_call = !LLVMIsACallInst(inst).is_null()
                         || !LLVMIsAInvokeInst(inst).is_null()
                         || !LLVMIsACallBrInst(inst).is_null();
-                    let callee = is_call.then(|| Value::new(LLVMGetCalledValue(inst)));
-                    out.push(Instruction {
-                        value: Value::new(inst),
-                        callee,
-                    });
+                    let callee = is_call
+                        .then(|| Value::new(LLVMGetCalledValue(inst)));
+                    out.push(Instruction { value: Value::new(inst), callee });
                     inst = LLVMGetNextInstruction(inst);
                 }
                 bb = LLVMGetNextBasicBlock(bb);
