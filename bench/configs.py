@@ -54,18 +54,13 @@ def mtpc_steps(unit, obj, work, debug):
     return [[[driver(unit), "-fpass-plugin=" + PLUGIN] + compile_flags(unit, debug) + ["-c", unit.source, "-o", obj]]]
 
 
-def lto_partition_steps(parts):
+def lto_steps(lld_args):
+    """Full LTO: clang -flto -c, then ld.lld -r --lto-O2 with lld_args."""
     def steps(unit, obj, work, debug):
         bc = os.path.join(work, "lto.bc")
         return [[[driver(unit), "-flto"] + compile_flags(unit, debug) + ["-c", unit.source, "-o", bc]],
-                [[tool("ld.lld"), "-r", "--lto-O2", "--lto-partitions=%d" % parts, bc, "-o", obj]]]
+                [[tool("ld.lld"), "-r", "--lto-O2"] + lld_args + [bc, "-o", obj]]]
     return steps
-
-
-def lto_mtpc_steps(unit, obj, work, debug):
-    bc = os.path.join(work, "lto.bc")
-    return [[[driver(unit), "-flto"] + compile_flags(unit, debug) + ["-c", unit.source, "-o", bc]],
-            [[tool("ld.lld"), "-r", "--lto-O2", "--load-pass-plugin=" + PLUGIN, bc, "-o", obj]]]
 
 
 def llvm_split_steps(parts):
@@ -91,8 +86,10 @@ def configurations(cores):
     for threads in sorted({1, 2, cores}):
         label = "mtpc, %d thread%s" % (threads, "" if threads == 1 else "s") + (" (all cores)" if threads == cores else "")
         configs.append(Config("mtpc-%d" % threads, label, mtpc_steps, threads=threads, partitions=partitions))
-    configs.append(Config("lto-parts", "full LTO, lld --lto-partitions=%d" % partitions, lto_partition_steps(partitions)))
-    configs.append(Config("lto-mtpc", "full LTO, mtpc in lld, 2 threads", lto_mtpc_steps, threads=2, partitions=partitions))
+    configs.append(Config("lto-parts", "full LTO, lld --lto-partitions=%d" % partitions,
+                          lto_steps(["--lto-partitions=%d" % partitions])))
+    configs.append(Config("lto-mtpc", "full LTO, mtpc in lld, 2 threads", lto_steps(["--load-pass-plugin=" + PLUGIN]),
+                          threads=2, partitions=partitions))
     configs.append(Config("llvm-split", "llvm-split -j %d + opt/llc in parallel" % partitions, llvm_split_steps(partitions)))
     return configs
 

@@ -46,19 +46,6 @@ LOAD = "-Wl,--load-pass-plugin=" + PLUGIN
 LTO = ["-flto", "-fuse-ld=lld"]
 
 
-def pre_link(p, work, tag, flags, plugin=False, env=None):
-    """Compiles p's sources to full LTO bitcode objects; returns them."""
-    objs = []
-    for src in [p.source] + p.extra:
-        obj = os.path.join(work, "%s.%s.%s.o" % (p.name, os.path.basename(src), tag))
-        cmd = [p.driver] + flags + ["-flto"] + p.cflags + ["-c", src, "-o", obj]
-        if plugin:
-            cmd.insert(1, "-fpass-plugin=" + PLUGIN)
-        run(cmd, env=env or env_with())
-        objs.append(obj)
-    return objs
-
-
 def link(p, objs, out, flags, extra=(), env=None):
     """Links objs with full LTO into out; returns lld's stderr."""
     r = subprocess.run([p.driver] + flags + LTO + list(extra) + objs + ["-o", out] + p.libs,
@@ -66,6 +53,31 @@ def link(p, objs, out, flags, extra=(), env=None):
     if r.returncode != 0:
         raise RuntimeError("link failed (%d): %s\n%s" % (r.returncode, out, r.stderr[-3000:]))
     return r.stderr
+
+
+# (program name, flags) -> what stock_build built.
+BUILT = {}
+
+
+def stock_build(p, work, flags):
+    """(bitcode objects, stock full LTO program, stats of the pre-link
+    compiles) of p at flags, built once. The objects are compiled with the
+    plugin loaded (and a split forced), as a user's build would: it must
+    leave them to the link (test_program checks)."""
+    key = (p.name, tuple(flags))
+    if key not in BUILT:
+        tag = "b%d" % len(BUILT)
+        stats = os.path.join(work, "%s.%s.pre.jsonl" % (p.name, tag))
+        objs = []
+        for src in [p.source] + p.extra:
+            obj = os.path.join(work, "%s.%s.%s.o" % (p.name, os.path.basename(src), tag))
+            run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + ["-flto"] + p.cflags + ["-c", src, "-o", obj],
+                env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+            objs.append(obj)
+        stock = os.path.join(work, "%s.%s.stock" % (p.name, tag))
+        link(p, objs, stock, flags)
+        BUILT[key] = (objs, stock, read_stats(stats))
+    return BUILT[key]
 
 
 def lto_module_split(stats, what):
@@ -81,13 +93,10 @@ def same_file(a, b):
 def test_program(p, work, checker, flags=("-O2",)):
     flags = list(flags)
     label = "%s full LTO" % p.name
-    stats = os.path.join(work, p.name + ".pre.jsonl")
-    objs = pre_link(p, work, "lto", flags, plugin=True, env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+    objs, stock, pre_link_stats = stock_build(p, work, flags)
     with open(objs[0], "rb") as f:
         checker.check(f.read(4) == b"BC\xc0\xde", label + ": the pre-link compile with the plugin is left as bitcode")
-    checker.check(read_stats(stats) == [], label + ": nothing was split before the link")
-    stock = os.path.join(work, p.name + ".lto.stock")
-    link(p, objs, stock, flags)
+    checker.check(pre_link_stats == [], label + ": nothing was split before the link")
     expected = run([stock] + p.args)
     for what, extra, tag in (("", [], "auto"), (", --lto-partitions=2", ["-Wl,--lto-partitions=2"], "lldparts")):
         stats = os.path.join(work, "%s.%s.jsonl" % (p.name, tag))
@@ -115,9 +124,7 @@ def test_program(p, work, checker, flags=("-O2",)):
 
 def test_fallback(p, work, checker):
     label = "%s full LTO with a panic injected in partition 1" % p.name
-    objs = pre_link(p, work, "fb", ["-O2"])
-    stock = os.path.join(work, p.name + ".fb.stock")
-    link(p, objs, stock, ["-O2"])
+    objs, stock, _ = stock_build(p, work, ["-O2"])
     stats = os.path.join(work, p.name + ".fb.jsonl")
     exe = os.path.join(work, p.name + ".fb.mtpc")
     err = link(p, objs, exe, ["-O2"], [LOAD], env_with(MTPC_STATS=stats, MTPC_TEST_FAIL_PARTITION="1", **FORCE_SPLIT))
@@ -135,9 +142,7 @@ def test_fallback(p, work, checker):
 
 def test_debug_info(p, work, checker):
     label = "%s full LTO -O2 -g" % p.name
-    objs = pre_link(p, work, "g", ["-O2", "-g"])
-    stock = os.path.join(work, p.name + ".g.stock")
-    link(p, objs, stock, ["-O2", "-g"])
+    objs, stock, _ = stock_build(p, work, ["-O2", "-g"])
     stats = os.path.join(work, p.name + ".g.jsonl")
     exe = os.path.join(work, p.name + ".g.mtpc")
     trace = os.path.join(work, p.name + ".g.trace.json")
@@ -170,9 +175,7 @@ def test_debug_info(p, work, checker):
 def test_by_default(p, work, checker):
     """sqlite3 with the plugin's default settings: the cost model splits it."""
     label = "%s full LTO, default settings" % p.name
-    objs = pre_link(p, work, "def", ["-O2"])
-    stock = os.path.join(work, p.name + ".def.stock")
-    link(p, objs, stock, ["-O2"])
+    objs, stock, _ = stock_build(p, work, ["-O2"])
     stats = os.path.join(work, p.name + ".def.jsonl")
     exe = os.path.join(work, p.name + ".def.mtpc")
     err = link(p, objs, exe, ["-O2"], [LOAD],
@@ -202,9 +205,7 @@ def test_whole_program(work, checker):
     exes = {}
     for mode, extra in (("plain", []), ("wpd", ["-fwhole-program-vtables"]), ("cfi", ["-fsanitize=cfi"])):
         flags = ["-O2"] + extra
-        objs = pre_link(p, work, mode, flags)
-        stock = os.path.join(work, "wp.%s.stock" % mode)
-        link(p, objs, stock, flags)
+        objs, stock, _ = stock_build(p, work, flags)
         stats = os.path.join(work, "wp.%s.jsonl" % mode)
         exe = os.path.join(work, "wp.%s.mtpc" % mode)
         link(p, objs, exe, flags, [LOAD], env_with(MTPC_STATS=stats, MTPC_PARTITIONS="3", MTPC_MIN_SIZE="0"))
@@ -223,8 +224,7 @@ def test_whole_program(work, checker):
     # CFI: type tests lowered on the whole module hold across partitions,
     # and when the module ends up whole after all (too small for the cost
     # model, a failed partition), they are not lowered a second time.
-    stock = exes["cfi"][0]
-    cfi_objs = pre_link(p, work, "cfi", ["-O2", "-fsanitize=cfi"])
+    cfi_objs, stock, _ = stock_build(p, work, ["-O2", "-fsanitize=cfi"])
     for what, env in (("default settings, left whole", {}),
                       ("a failed partition", dict(MTPC_TEST_FAIL_PARTITION="1", MTPC_PARTITIONS="3", MTPC_MIN_SIZE="0"))):
         exe = os.path.join(work, "wp.cfi.whole")
@@ -241,9 +241,7 @@ def test_whole_program(work, checker):
                           "exit status stock %d, mtpc %d" % tuple(codes))
     # Virtual function elimination: left whole, with one info line.
     flags = ["-O2", "-fwhole-program-vtables", "-fvirtual-function-elimination"]
-    objs = pre_link(p, work, "vfe", flags)
-    stock = os.path.join(work, "wp.vfe.stock")
-    link(p, objs, stock, flags)
+    objs, stock, _ = stock_build(p, work, flags)
     stats = os.path.join(work, "wp.vfe.jsonl")
     exe = os.path.join(work, "wp.vfe.mtpc")
     err = link(p, objs, exe, flags, [LOAD], env_with(MTPC_STATS=stats, MTPC_LOG="info", **FORCE_SPLIT))

@@ -452,6 +452,13 @@ struct PassRun {
   // on the whole module.
   LtoPipelineRest *Lto = nullptr;
   bool RestRan = false;
+
+  // Full LTO, the module not split: the rest of the pipeline runs on the
+  // whole module, once.
+  void runLtoRestOnce() {
+    if (Lto && !std::exchange(RestRan, true))
+      Lto->Rest.run(M, MAM);
+  }
 };
 
 // What every partition of one module is built with.
@@ -482,9 +489,8 @@ PreservedAnalyses ParallelPass::run(Module &M, ModuleAnalysisManager &MAM) {
   }
   mtpc::PassRun Run{Host, M, MAM, State.get(), Request.Automatic == 0, Rest.get()};
   bool Changed = mtpc_rs_run_parallel(&Request, wrap(&M), &Run);
-  if (Rest && !Changed && !Run.RestRan) {
-    // Not split: the rest of the full LTO pipeline runs on the whole module.
-    Rest->Rest.run(M, MAM);
+  if (Rest && !Changed) {
+    Run.runLtoRestOnce();
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
@@ -623,8 +629,7 @@ void *mtpc_environment_build_kit(void *EnvP) {
 void mtpc_run_optimize_whole(void *RunP, int Level, int P) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
   if (Run->Lto) {
-    if (!std::exchange(Run->RestRan, true))
-      Run->Lto->Rest.run(Run->M, Run->MAM);
+    Run->runLtoRestOnce();
     return;
   }
   std::optional<ModulePassManager> MPM = Run->Host->partitionPipeline(optimizationLevel(Level), phaseOf(P),
