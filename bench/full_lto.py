@@ -8,17 +8,24 @@ The bitcode objects are compiled once (clang -O2 -flto -c); then the links
 run in alternating rounds (A B C, A B C, ...), so that drift on a shared
 machine touches all alike. Measured: the link's wall and CPU time (user +
 sys), peak RSS, the program's .text, and the workload's runtime (median of
-alternating runs, with stock's own spread as the noise band); each
-program's output must equal stock's.
+alternating runs, with stock's own spread as the noise band), and the
+instructions it executes with fewer rows under valgrind (a count that
+does not drift with the machine); each program's output must equal
+stock's.
 
   python3 bench/full_lto.py [--rounds 3] [--rows 300000]
 
 Target (issue 16): mtpc's link at least 1.5x as fast as stock's, .text
-and runtime within 1 % of stock's.
+and runtime within 1 % of stock's. The speedup per round (each round's
+links ran back to back) is printed too: on a machine whose speed drifts,
+their median says more than the ratio of the medians.
 """
 import argparse
 import os
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,6 +48,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds of links (default 3)")
     ap.add_argument("--rows", type=int, default=300000, help="rows of sqlite3's SQL workload")
     ap.add_argument("--runs", type=int, default=11, help="alternating runs of the workload (default 11)")
+    ap.add_argument("--counted-rows", type=int, default=30000,
+                    help="rows of the workload run under valgrind to count the instructions it executes (default 30000)")
     args = ap.parse_args()
     unit = corpus_mod.sqlite3(args.rows)
     work = os.path.join(HERE, "results", "full-lto")
@@ -73,26 +82,48 @@ def main():
     for _ in range(args.runs):
         for name in measured:
             runtimes[name].append(timed_run([os.path.join(work, name)] + unit.workload.args)[0])
+    executed = {name: executed_instructions([os.path.join(work, name), str(args.counted_rows)] + unit.workload.args[1:])
+                for name in measured}
     stock_wall = statistics.median(m.wall for m in measured["stock"])
     stock_cpu = statistics.median(m.cpu for m in measured["stock"])
     stock_text = text_bytes(section_sizes(os.path.join(work, "stock")))
     stock_run = statistics.median(runtimes["stock"])
     noise = (max(runtimes["stock"]) - min(runtimes["stock"])) / stock_run / 2 * 100
     print()
-    print("| sqlite3, full LTO link | wall | speedup | CPU | peak RSS | .text | runtime |")
-    print("|---|---|---|---|---|---|---|")
+    print("| sqlite3, full LTO link | wall | speedup | CPU | peak RSS | .text | runtime | instructions executed |")
+    print("|---|---|---|---|---|---|---|---|")
     for name, label, *_ in LINKS:
         wall = statistics.median(m.wall for m in measured[name])
         cpu = statistics.median(m.cpu for m in measured[name])
         rss = statistics.median(m.rss_mib for m in measured[name])
         text = text_bytes(section_sizes(os.path.join(work, name)))
         rt = statistics.median(runtimes[name])
-        print("| %s | %.2f s | %.2fx | %.2f s (%.2fx) | %.0f MiB | %+.1f %% | %.3f s (%+.1f %%) |" % (
+        counted = "%+.2f %%" % ((executed[name] / executed["stock"] - 1) * 100) if executed["stock"] else "—"
+        print("| %s | %.2f s | %.2fx | %.2f s (%.2fx) | %.0f MiB | %+.1f %% | %.3f s (%+.1f %%) | %s |" % (
             label, wall, stock_wall / wall, cpu, cpu / stock_cpu, rss, (text / stock_text - 1) * 100, rt,
-            (rt / stock_run - 1) * 100))
+            (rt / stock_run - 1) * 100, counted))
     print()
     print("stock's runtime spread: +-%.1f %% (half its range over %d runs); mtpc split the LTO module into %s partitions"
           % (noise, args.runs, ", ".join(map(str, splits))))
+    # Each round's links ran back to back: their ratio is free of the
+    # machine's drift between rounds.
+    for name, label, *_ in LINKS[1:]:
+        ratios = [s.wall / m.wall for s, m in zip(measured["stock"], measured[name])]
+        print("%s: speedup per round %s, median %.2fx" % (label, ", ".join("%.2fx" % r for r in ratios), statistics.median(ratios)))
+
+
+def executed_instructions(cmd):
+    """Instructions the command executes (valgrind's cachegrind: the same
+    count on every run, where this machine's runtimes spread by 10 % and
+    more); 0 without valgrind."""
+    if not shutil.which("valgrind"):
+        return 0
+    r = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
+    if not found:
+        raise BuildFailed("valgrind did not count instructions: " + r.stderr[-500:])
+    return int(found.group(1).replace(",", ""))
 
 
 if __name__ == "__main__":

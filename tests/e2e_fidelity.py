@@ -252,7 +252,7 @@ def seen(path):
                 kind, value = line.split()
                 if kind == "start":
                     starts.append(int(value))
-                else:
+                elif kind == "last":
                     last.append(re.sub(r"\.mtpc\.[0-9a-f]+$", "", value))
     return starts, sorted(last)
 

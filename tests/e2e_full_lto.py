@@ -18,6 +18,10 @@ the stats (MTPC_STATS) must show that the LTO module (ld-temp.o) was split.
     call through the wrong type dies of SIGILL in both, also when the
     module is left whole (default settings) or a partition fails;
   * -fvirtual-function-elimination: left whole, with one info line;
+  * another plugin with a FullLinkTimeOptimizationLast callback, loaded
+    before or after mtpc: the link is left whole (one info line), that
+    plugin's pass sees every function stock's does, and the program is
+    stock's with that plugin, byte for byte;
   * a failure injected in a partition: one warning, and the stock program
     byte for byte; the same with default settings on a small module and
     with MTPC_DISABLE=1;
@@ -39,6 +43,7 @@ import sys
 import tempfile
 
 from harness import PLUGIN, PROGRAMS_DIR, Checker, run, stop_location, tool
+from e2e_fidelity import build_seen_plugin
 from e2e_parallel import FORCE_SPLIT, Program, env_with, programs, read_stats, split_happened
 
 # The plugin in lld's full LTO, automatically.
@@ -138,6 +143,35 @@ def test_fallback(p, work, checker):
         exe = os.path.join(work, p.name + ".fb.whole")
         link(p, objs, exe, ["-O2"], [LOAD], env_with(**env))
         checker.check(same_file(exe, stock), "%s full LTO, %s: the stock program, byte for byte" % (p.name, what))
+
+
+def test_other_plugin(p, work, checker):
+    """A plugin that adds passes at the end of the full LTO pipeline may need
+    the whole program: mtpc leaves such a link whole."""
+    objs, _, _ = stock_build(p, work, ["-O2"])
+    seen_plugin = "-Wl,--load-pass-plugin=" + build_seen_plugin(work)
+
+    def seen_at_lto_last(path):
+        with open(path) as f:
+            return sorted(line.split()[1] for line in f if line.startswith("lto-last "))
+
+    listed = os.path.join(work, p.name + ".seen.stock.txt")
+    stock = os.path.join(work, p.name + ".seen.stock")
+    link(p, objs, stock, ["-O2"], [seen_plugin], env_with(SEEN_FUNCTIONS_FILE=listed))
+    expected = seen_at_lto_last(listed)
+    for order, plugins in (("before", [seen_plugin, LOAD]), ("after", [LOAD, seen_plugin])):
+        label = "%s full LTO, a plugin with a FullLinkTimeOptimizationLast callback loaded %s mtpc" % (p.name, order)
+        listed = os.path.join(work, "%s.seen.%s.txt" % (p.name, order))
+        stats = os.path.join(work, "%s.seen.%s.jsonl" % (p.name, order))
+        exe = os.path.join(work, "%s.seen.%s" % (p.name, order))
+        err = link(p, objs, exe, ["-O2"], plugins,
+                   env_with(SEEN_FUNCTIONS_FILE=listed, MTPC_STATS=stats, MTPC_LOG="info", **FORCE_SPLIT))
+        checker.check("1 callback(s) of other plugins" in err and read_stats(stats) == [],
+                      label + ": left whole, one info line says why", err[-1000:])
+        got = seen_at_lto_last(listed)
+        checker.check(expected != [] and got == expected, label + ": its pass sees every function stock's does",
+                      "stock %d functions, with mtpc %d" % (len(expected), len(got)))
+        checker.check(same_file(exe, stock), label + ": the program is stock's with that plugin, byte for byte")
 
 
 def test_debug_info(p, work, checker):
@@ -268,6 +302,8 @@ def main():
             else:
                 test_fallback(p, work, checker)
                 test_debug_info(p, work, checker)
+            if p.name == "constructs-c":
+                test_other_plugin(p, work, checker)
         except RuntimeError as e:
             checker.check(False, p.name + ": builds", str(e))
     if not a.only or a.only == "whole-program":

@@ -44,6 +44,12 @@
 //! any one segment assemble on their own,
 //! which is how they are checked, in parallel. The output depends only on
 //! the parts and their order.
+//!
+//! What the merge must know of every part before it merges any (its file
+//! entries, local symbols, groups, weak objects and debug strings: a
+//! `PartScan`) is read from each part alone, so that each part's scan can
+//! run on its worker as soon as the part is compiled: the merge that waits
+//! for all of them then reads each text once.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -96,13 +102,25 @@ pub struct Files<'a> {
 }
 
 /// Merges parts given as bytes: assembly is ASCII, but string data may
-/// hold any byte, so each byte is carried as the char of the same value.
+/// hold any byte, so each byte is carried as the char of the same value
+/// (ASCII text, the usual case, is its own string: no conversion).
 pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B], files: Files<'_>) -> Result<Merged<Vec<u8>>, MergeError> {
-    let as_chars = |bytes: &[u8]| bytes.iter().map(|&b| char::from(b)).collect::<String>();
-    let texts: Vec<String> = parts.iter().map(|p| as_chars(p.as_ref())).collect();
-    let table = files.table.map(|t| as_chars(t.as_bytes()));
-    let directory = files.compile_unit_directory.map(|d| as_chars(d.as_bytes()));
-    let merged = merge_in(&texts, Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() })?;
+    let scans: Vec<PartScan> = parts.iter().map(|p| PartScan::of_bytes(p.as_ref())).collect();
+    merge_scanned_bytes(parts, &scans, files)
+}
+
+/// [`merge_bytes`], given each part's [`PartScan::of_bytes`].
+pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], files: Files<'_>) -> Result<Merged<Vec<u8>>, MergeError> {
+    let table = files.table.map(latin1);
+    let directory = files.compile_unit_directory.map(latin1);
+    let files = Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() };
+    if parts.iter().all(|p| p.as_ref().is_ascii()) {
+        let texts: Vec<&str> = parts.iter().map(|p| std::str::from_utf8(p.as_ref()).expect("ASCII is UTF-8")).collect();
+        let merged = merge_scanned(&texts, scans, files)?;
+        return Ok(Merged { text: merged.text.into_bytes(), table: merged.table, segments: merged.segments });
+    }
+    let texts: Vec<String> = parts.iter().map(|p| p.as_ref().iter().map(|&b| char::from(b)).collect()).collect();
+    let merged = merge_scanned(&texts, scans, files)?;
     // Every char came from one byte, so it converts back exactly.
     let mut text = Vec::with_capacity(merged.text.len());
     let mut bytes = |range: Range<usize>| {
@@ -115,6 +133,15 @@ pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B], files: Files<'_>) -> Result<Merg
     Ok(Merged { text, table, segments })
 }
 
+/// `s` with each byte as the char of the same value (see `merge_bytes`);
+/// borrowed if it is ASCII.
+fn latin1(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.is_ascii() {
+        true => std::borrow::Cow::Borrowed(s),
+        false => std::borrow::Cow::Owned(s.bytes().map(char::from).collect()),
+    }
+}
+
 /// Merges the parts, in order, into one assembly text.
 pub fn merge<S: AsRef<str>>(parts: &[S]) -> Result<Merged<String>, MergeError> {
     merge_in(parts, Files::default())
@@ -122,9 +149,16 @@ pub fn merge<S: AsRef<str>>(parts: &[S]) -> Result<Merged<String>, MergeError> {
 
 /// Merges the parts of a module whose source files are `files`.
 pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<String>, MergeError> {
+    let scans: Vec<PartScan> = parts.iter().map(|p| PartScan::of(p.as_ref())).collect();
+    merge_scanned(parts, &scans, files)
+}
+
+/// [`merge_in`], given each part's [`PartScan::of`].
+fn merge_scanned<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) -> Result<Merged<String>, MergeError> {
     let texts: Vec<&str> = parts.iter().map(|p| p.as_ref()).collect();
-    let table = FileTable::build(&texts, &files)?;
-    let repeated = repeated_across_parts(&texts);
+    assert_eq!(texts.len(), scans.len(), "one scan per part");
+    let table = FileTable::build(scans, &files)?;
+    let repeated = repeated_across_parts(scans);
     let mut text = String::with_capacity(texts.iter().map(|p| p.len()).sum::<usize>() + 1024);
     for line in &table.lines {
         let _ = writeln!(text, "\t.file\t{line}");
@@ -138,7 +172,7 @@ pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<S
     }
     let table_end = text.len();
     let mut state = MergeState {
-        colliding_locals: colliding_local_symbols(&texts),
+        colliding_locals: colliding_local_symbols(scans),
         repeated_groups: repeated.groups,
         repeated_objects: repeated.objects,
         pooled_strings: repeated.strings.into_iter().enumerate().map(|(m, s)| (s, m)).collect(),
@@ -147,7 +181,7 @@ pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<S
     let mut segments = Vec::with_capacity(texts.len());
     for (k, part) in texts.iter().enumerate() {
         let start = text.len();
-        state.merge_part(k, part, &table.numbers, &mut text)?;
+        state.merge_part(k, part, &scans[k].debug_sections, &table.numbers, &mut text)?;
         segments.push(start..text.len());
     }
     Ok(Merged { text, table: table_end, segments })
@@ -181,32 +215,57 @@ fn file_directive(line: &str) -> Option<Result<(u32, &str), ()>> {
     Some(num.parse().map(|n| (n, tail.trim())).map_err(|_| ()))
 }
 
-impl FileTable {
-    fn build(parts: &[&str], files: &Files<'_>) -> Result<FileTable, MergeError> {
-        let mut entries: BTreeMap<u32, (String, FileKey)> = BTreeMap::new();
-        let mut add = |origin: &str, line_no: usize, line: &str| -> Result<(), MergeError> {
-            let bad = || MergeError(format!("{origin}, line {}: bad .file directive: {}", line_no + 1, line.trim()));
-            let Some(directive) = file_directive(line) else { return Ok(()) };
-            let (n, tail) = directive.map_err(|_| bad())?;
-            let key = file_key(tail).ok_or_else(bad)?;
-            match entries.get(&n) {
-                Some((_, known)) if *known == key => Ok(()),
-                Some((known, _)) => Err(MergeError(format!(
-                    "{origin}, line {}: file {n} is {tail}, but {known} elsewhere (the parts number their files differently)",
-                    line_no + 1
-                ))),
+/// The `.file N` entries of a text, in order, up to the first that does
+/// not parse.
+#[derive(Debug, Default)]
+struct FileEntries {
+    /// Line index, number, operands and their (directory, name, rest).
+    entries: Vec<(usize, u32, String, FileKey)>,
+    /// The directive that does not parse: line index, and the line.
+    bad: Option<(usize, String)>,
+}
+
+impl FileEntries {
+    fn of(text: &str) -> FileEntries {
+        let mut found = FileEntries::default();
+        for (line_no, line) in text.lines().enumerate() {
+            let Some(directive) = file_directive(line) else { continue };
+            match directive.ok().and_then(|(n, tail)| Some((n, tail, file_key(tail)?))) {
+                Some((n, tail, key)) => found.entries.push((line_no, n, tail.to_string(), key)),
                 None => {
-                    entries.insert(n, (tail.to_string(), key));
-                    Ok(())
+                    found.bad = Some((line_no, line.trim().to_string()));
+                    break;
                 }
             }
-        };
-        for (line_no, line) in files.table.unwrap_or("").lines().enumerate() {
-            add("the shared file table", line_no, line)?;
         }
-        for (k, part) in parts.iter().enumerate() {
-            for (line_no, line) in part.lines().enumerate() {
-                add(&format!("part {k}"), line_no, line)?;
+        found
+    }
+}
+
+impl FileTable {
+    fn build(parts: &[PartScan], files: &Files<'_>) -> Result<FileTable, MergeError> {
+        let shared = FileEntries::of(files.table.unwrap_or(""));
+        let mut entries: BTreeMap<u32, (String, FileKey)> = BTreeMap::new();
+        // `part`: the part the entries are in; `None`: the shared table.
+        for (part, found) in std::iter::once((None, &shared)).chain(parts.iter().enumerate().map(|(k, p)| (Some(k), &p.files))) {
+            let origin = || part.map_or("the shared file table".to_string(), |k| format!("part {k}"));
+            for (line_no, n, tail, key) in &found.entries {
+                match entries.get(n) {
+                    Some((_, known)) if known == key => {}
+                    Some((known, _)) => {
+                        return Err(MergeError(format!(
+                            "{}, line {}: file {n} is {tail}, but {known} elsewhere (the parts number their files differently)",
+                            origin(),
+                            line_no + 1
+                        )))
+                    }
+                    None => {
+                        entries.insert(*n, (tail.clone(), key.clone()));
+                    }
+                }
+            }
+            if let Some((line_no, line)) = &found.bad {
+                return Err(MergeError(format!("{}, line {}: bad .file directive: {line}", origin(), line_no + 1)));
             }
         }
         // DWARF 5 needs a checksum for every file or for none; the assembler
@@ -306,16 +365,13 @@ fn definition(line: &str) -> Option<&str> {
 /// Local symbols, other than private labels, that more than one part
 /// defines. A local that every part defines in the same COMDAT group is not
 /// one: the group is kept once, and every part refers to that copy.
-fn colliding_local_symbols(parts: &[&str]) -> HashSet<String> {
+fn colliding_local_symbols(parts: &[PartScan]) -> HashSet<String> {
     let mut seen: HashMap<&str, (usize, HashSet<Option<&str>>)> = HashMap::new();
     for part in parts {
-        let (defined, global) = defined_and_global(part);
-        for (name, group) in defined {
-            if !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()) {
-                let entry = seen.entry(name).or_default();
-                entry.0 += 1;
-                entry.1.insert(group);
-            }
+        for (name, group) in &part.locals {
+            let entry = seen.entry(name).or_default();
+            entry.0 += 1;
+            entry.1.insert(group.as_deref());
         }
     }
     seen.into_iter()
@@ -352,43 +408,21 @@ fn is_private_label(code: &str) -> bool {
     code.starts_with(".L") && code.ends_with(':') && code[..code.len() - 1].bytes().all(is_symbol_char)
 }
 
-fn repeated_across_parts(parts: &[&str]) -> Repeated {
+fn repeated_across_parts(parts: &[PartScan]) -> Repeated {
     let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
     let mut strings: HashMap<&str, (usize, usize)> = HashMap::new();
     for (k, part) in parts.iter().enumerate() {
-        let (mut own_groups, mut weak, mut typed) = (HashSet::new(), HashSet::new(), HashSet::new());
-        let mut in_debug_str = false;
-        let mut lines = part.lines().peekable();
-        while let Some(line) = lines.next() {
-            let t = strip_comment(line).trim();
-            let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
-            if is_section_switch(directive) {
-                in_debug_str = directive == ".section" && t[".section".len()..].trim_start() == DEBUG_STR_SECTION;
-            }
-            match directive {
-                ".section" | ".pushsection" => own_groups.extend(comdat_key(t)),
-                ".weak" => {
-                    weak.insert(first_operand(t));
-                }
-                ".type" if t.ends_with("@object") => {
-                    typed.insert(first_operand(t));
-                }
-                _ if in_debug_str && is_private_label(t) => {
-                    if let Some(string) = lines.peek().and_then(|next| string_after_label(next)) {
-                        let next = strings.len();
-                        let seen = strings.entry(string).or_insert((next, k));
-                        if seen.1 != k {
-                            seen.1 = usize::MAX;
-                        }
-                    }
-                }
-                _ => {}
+        for string in &part.debug_strings {
+            let next = strings.len();
+            let seen = strings.entry(string).or_insert((next, k));
+            if seen.1 != k {
+                seen.1 = usize::MAX;
             }
         }
-        for g in own_groups {
+        for g in &part.groups {
             *groups.entry(g).or_default() += 1;
         }
-        for o in weak.intersection(&typed) {
+        for o in &part.weak_objects {
             *objects.entry(o).or_default() += 1;
         }
     }
@@ -397,6 +431,84 @@ fn repeated_across_parts(parts: &[&str]) -> Repeated {
         strings.into_iter().filter(|&(_, (_, part))| part == usize::MAX).map(|(s, (first, _))| (first, s)).collect();
     shared.sort_unstable();
     Repeated { groups: several(groups), objects: several(objects), strings: shared.into_iter().map(|(_, s)| s.to_string()).collect() }
+}
+
+/// What the merge reads of one part before it merges any: read on the
+/// part's own worker as soon as its text is printed, while the other parts
+/// are still compiled, so that the merge itself, which waits for all of
+/// them, has less to do.
+#[derive(Debug, Default)]
+pub struct PartScan {
+    /// Its `.file N` entries.
+    files: FileEntries,
+    /// The local symbols it defines (neither private labels nor numbered),
+    /// each with the COMDAT group its definition is in.
+    locals: Vec<(String, Option<String>)>,
+    /// The sections of COMDAT groups it switches to (see `comdat_key`).
+    groups: HashSet<String>,
+    /// Its weak data objects.
+    weak_objects: HashSet<String>,
+    /// The strings of its DWARF string table (`.asciz` operands), each once,
+    /// in the order of their first appearance.
+    debug_strings: Vec<String>,
+    /// The debug sections it switches to (see `sections_with_content`).
+    debug_sections: HashSet<String>,
+}
+
+impl PartScan {
+    pub fn of(text: &str) -> PartScan {
+        let (defined, global) = defined_and_global(text);
+        let locals = defined
+            .into_iter()
+            .filter(|(name, _)| !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()))
+            .map(|(name, group)| (name.to_string(), group.map(str::to_string)))
+            .collect();
+        let (mut groups, mut weak, mut typed) = (HashSet::new(), HashSet::new(), HashSet::new());
+        let (mut debug_strings, mut strings_seen) = (Vec::new(), HashSet::new());
+        let mut in_debug_str = false;
+        let mut lines = text.lines().peekable();
+        while let Some(line) = lines.next() {
+            let t = strip_comment(line).trim();
+            let directive = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+            if is_section_switch(directive) {
+                in_debug_str = directive == ".section" && t[".section".len()..].trim_start() == DEBUG_STR_SECTION;
+            }
+            match directive {
+                ".section" | ".pushsection" => groups.extend(comdat_key(t)),
+                ".weak" => {
+                    weak.insert(first_operand(t));
+                }
+                ".type" if t.ends_with("@object") => {
+                    typed.insert(first_operand(t));
+                }
+                _ if in_debug_str && is_private_label(t) => {
+                    if let Some(string) = lines.peek().and_then(|next| string_after_label(next)) {
+                        if strings_seen.insert(string) {
+                            debug_strings.push(string.to_string());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        PartScan {
+            files: FileEntries::of(text),
+            locals,
+            groups: groups.into_iter().map(str::to_string).collect(),
+            weak_objects: weak.intersection(&typed).map(|o| o.to_string()).collect(),
+            debug_strings,
+            debug_sections: sections_with_content(text),
+        }
+    }
+
+    /// The scan of a part given as bytes, each carried as the char of the
+    /// same value (see `merge_bytes`).
+    pub fn of_bytes(text: &[u8]) -> PartScan {
+        match text.is_ascii() {
+            true => PartScan::of(std::str::from_utf8(text).expect("ASCII is UTF-8")),
+            false => PartScan::of(&text.iter().map(|&b| char::from(b)).collect::<String>()),
+        }
+    }
 }
 
 /// The operands of a `.file N` entry split after its quoted directory and
@@ -566,10 +678,10 @@ impl Body {
 }
 
 impl MergeState {
-    fn merge_part(&mut self, k: usize, text: &str, files: &HashSet<u32>, out: &mut String) -> Result<(), MergeError> {
+    /// Merges part `k`, `text`, which switches to the debug sections
+    /// `section_starts`, into `out`; `files`: the numbers of the file table.
+    fn merge_part(&mut self, k: usize, text: &str, section_starts: &HashSet<String>, files: &HashSet<u32>, out: &mut String) -> Result<(), MergeError> {
         let label_prefix = format!(".Lmtpc{k}.");
-        // Sections this part switches to, for section-start references.
-        let section_starts = sections_with_content(text);
         // Sections whose start label this part has placed.
         let mut started: HashSet<String> = HashSet::new();
         // COMDAT groups this part emits (recorded in `self` after the part,
@@ -745,7 +857,7 @@ impl MergeState {
             } else {
                 None
             };
-            let renames = Renames { label_prefix: &label_prefix, section_starts: &section_starts, locals: &self.colliding_locals, part: k };
+            let renames = Renames { label_prefix: &label_prefix, section_starts, locals: &self.colliding_locals, part: k };
             rename_line(renumbered.as_deref().unwrap_or(raw), &renames, out);
             out.push('\n');
             if directive == ".section" {
@@ -1433,6 +1545,22 @@ mod tests {
         assert_eq!(&m.text[..m.table], b"\t.file\t1 \"\xe9t\xe9.h\"\n");
         assert_eq!(&m.text[m.segments[1].clone()], b"\t.ascii\t\"\xff\x80\xe9\"\n.Lmtpc1.x:\n\t.loc\t1 2 3\n");
         assert_eq!(m.segment_with_table(1), [&m.text[..m.table], &m.text[m.segments[1].clone()]].concat());
+    }
+
+    #[test]
+    fn parts_scanned_alone_merge_as_scanned_together() {
+        // Each part is scanned on its own worker, one of them ASCII and one
+        // not: a string both hold is still pooled once, and any byte survives.
+        let strings = "\t.section\t.debug_str,\"MS\",@progbits,1\n.Linfo_string0:\n\t.asciz\t\"shared\"\n";
+        let ascii = strings.as_bytes().to_vec();
+        let other = [strings.as_bytes(), b"\t.section\t.rodata\n\t.ascii\t\"\xff\"\n"].concat();
+        let scans = [PartScan::of_bytes(&ascii), PartScan::of_bytes(&other)];
+        let m = merge_scanned_bytes(&[&ascii, &other], &scans, Files::default()).unwrap();
+        assert_eq!(m, merge_bytes(&[&ascii, &other], Files::default()).unwrap());
+        let text = String::from_utf8_lossy(&m.text);
+        assert_eq!(text.matches("\"shared\"").count(), 1, "{text}");
+        assert!(text.contains("\t.set\t.Lmtpc0.info_string0, .Lmtpc.str0\n") && text.contains("\t.set\t.Lmtpc1.info_string0, .Lmtpc.str0\n"), "{text}");
+        assert!(m.text.ends_with(b"\t.ascii\t\"\xff\"\n"));
     }
 
     #[test]

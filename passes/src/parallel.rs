@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::asm_merge::{Files, Merged};
+use crate::asm_merge::{Files, Merged, PartScan};
 use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::MachineLoad;
@@ -76,6 +76,8 @@ pub enum Outcome {
 /// A compiled partition.
 struct PartitionResult {
     asm: Vec<u8>,
+    /// What the merge reads of `asm` first, read on the partition's worker.
+    scan: PartScan,
     diagnostics: PartitionDiagnostics,
     build_ms: f64,
     opt_ms: f64,
@@ -249,6 +251,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         parts,
     };
     let mut texts = Vec::with_capacity(partitions as usize);
+    let mut scans = Vec::with_capacity(partitions as usize);
     let mut diagnostics = Vec::with_capacity(partitions as usize);
     let (mut failure, mut invalid) = (None, false);
     for (k, outcome) in outcomes.into_iter().enumerate() {
@@ -260,6 +263,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 p.jobs_unix_ms = r.jobs_unix_ms;
                 stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
                 texts.push(r.asm);
+                scans.push(r.scan);
                 diagnostics.push((k, r.diagnostics));
             }
             Some(Ok(Step::Invalid(e))) => {
@@ -299,8 +303,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let merge_span = Span::begin("mtpc merge", &stats.module);
     let directory = module.compile_unit_directory();
     let files = Files { table: Some(&file_table), compile_unit_directory: directory.as_deref() };
-    let merged = crate::asm_merge::merge_bytes(&texts, files);
-    drop(texts);
+    let merged = crate::asm_merge::merge_scanned_bytes(&texts, &scans, files);
+    drop((texts, scans));
     drop(merge_span);
     stats.merge_ms = ms(t);
     let merged = match merged {
@@ -454,8 +458,12 @@ fn compile_partition(
     if injected.break_asm == Some(k) {
         compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
     }
+    let scan_span = Span::begin("mtpc scan", &label);
+    let scan = PartScan::of_bytes(&compiled.asm);
+    drop(scan_span);
     Ok(Step::Compiled(PartitionResult {
         asm: compiled.asm,
+        scan,
         diagnostics: compiled.diagnostics,
         build_ms,
         opt_ms,

@@ -1,9 +1,10 @@
 // seen_functions.cpp - a tiny pass plugin for mtpc's fidelity test, standing
 // in for any other plugin a build loads beside mtpc. Like most plugins it
 // registers callbacks at extension points: at PipelineStart a pass that
-// records how many function definitions the module has ("start N"), and at
+// records how many function definitions the module has ("start N"), at
 // OptimizerLast one that records each function definition it sees
-// ("last NAME"). Lines go to the file SEEN_FUNCTIONS_FILE names, appended
+// ("last NAME"), and at FullLinkTimeOptimizationLast (lld's full LTO) the
+// same ("lto-last NAME"). Lines go to the file SEEN_FUNCTIONS_FILE names, appended
 // with one write per module (partitions run on several threads).
 //
 //   clang++-16 -shared -fPIC $(llvm-config-16 --cxxflags) seen_functions.cpp -o seen.so
@@ -42,12 +43,15 @@ struct CountAtStart : PassInfoMixin<CountAtStart> {
   }
 };
 
-struct ListAtOptimizerLast : PassInfoMixin<ListAtOptimizerLast> {
+// Records each function definition, as "KIND NAME".
+struct ListFunctions : PassInfoMixin<ListFunctions> {
+  std::string Kind;
+  explicit ListFunctions(std::string Kind) : Kind(std::move(Kind)) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     std::string Lines;
     for (Function &F : M)
       if (!F.isDeclaration())
-        Lines += "last " + F.getName().str() + "\n";
+        Lines += Kind + " " + F.getName().str() + "\n";
     append(Lines);
     return PreservedAnalyses::all();
   }
@@ -60,6 +64,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CountAtStart()); });
             PB.registerOptimizerLastEPCallback(
-                [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(ListAtOptimizerLast()); });
+                [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(ListFunctions("last")); });
+            PB.registerFullLinkTimeOptimizationLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(ListFunctions("lto-last")); });
           }};
 }
