@@ -98,7 +98,7 @@ def main():
         rss = statistics.median(m.rss_mib for m in measured[name])
         text = text_bytes(section_sizes(os.path.join(work, name)))
         rt = statistics.median(runtimes[name])
-        counted = "%+.2f %%" % ((executed[name] / executed["stock"] - 1) * 100) if executed["stock"] else "—"
+        counted = "%+.2f %%" % ((executed[name] / executed["stock"] - 1) * 100) if executed["stock"] and executed[name] else "—"
         print("| %s | %.2f s | %.2fx | %.2f s (%.2fx) | %.0f MiB | %+.1f %% | %.3f s (%+.1f %%) | %s |" % (
             label, wall, stock_wall / wall, cpu, cpu / stock_cpu, rss, (text / stock_text - 1) * 100, rt,
             (rt / stock_run - 1) * 100, counted))
@@ -119,10 +119,11 @@ def executed_instructions(cmd):
     if not shutil.which("valgrind"):
         return 0
     r = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] + cmd,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     found = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
-    if not found:
-        raise BuildFailed("valgrind did not count instructions: " + r.stderr[-500:])
+    if r.returncode != 0 or not found:
+        print("valgrind did not count the instructions of %s: %s" % (cmd[0], r.stderr[-500:]), file=sys.stderr)
+        return 0
     return int(found.group(1).replace(",", ""))
 
 

@@ -114,7 +114,9 @@ pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], file
     let table = files.table.map(latin1);
     let directory = files.compile_unit_directory.map(latin1);
     let files = Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() };
-    if parts.iter().all(|p| p.as_ref().is_ascii()) {
+    // The table's lines are written into the text too.
+    let ascii_table = files.table.is_none_or(str::is_ascii);
+    if ascii_table && parts.iter().all(|p| p.as_ref().is_ascii()) {
         let texts: Vec<&str> = parts.iter().map(|p| std::str::from_utf8(p.as_ref()).expect("ASCII is UTF-8")).collect();
         let merged = merge_scanned(&texts, scans, files)?;
         return Ok(Merged { text: merged.text.into_bytes(), table: merged.table, segments: merged.segments });
@@ -456,7 +458,7 @@ pub struct PartScan {
 }
 
 impl PartScan {
-    pub fn of(text: &str) -> PartScan {
+    fn of(text: &str) -> PartScan {
         let (defined, global) = defined_and_global(text);
         let locals = defined
             .into_iter()
@@ -1561,6 +1563,14 @@ mod tests {
         assert_eq!(text.matches("\"shared\"").count(), 1, "{text}");
         assert!(text.contains("\t.set\t.Lmtpc0.info_string0, .Lmtpc.str0\n") && text.contains("\t.set\t.Lmtpc1.info_string0, .Lmtpc.str0\n"), "{text}");
         assert!(m.text.ends_with(b"\t.ascii\t\"\xff\"\n"));
+    }
+
+    #[test]
+    fn a_table_of_any_bytes_is_written_as_given_before_ascii_parts() {
+        let table = "\t.file\t1 \"/d\" \"\u{e9}.c\"\n";
+        let m = merge_bytes(&[b"\t.loc\t1 1 0\n"], Files { table: Some(table), compile_unit_directory: None }).unwrap();
+        assert_eq!(&m.text[..m.table], table.as_bytes());
+        assert_eq!(&m.text[m.segments[0].clone()], b"\t.loc\t1 1 0\n");
     }
 
     #[test]

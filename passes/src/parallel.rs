@@ -458,8 +458,9 @@ fn compile_partition(
     if injected.break_asm == Some(k) {
         compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
     }
-    let scan_span = Span::begin("mtpc scan", &label);
+    let (scan_span, t) = (Span::begin("mtpc scan", &label), Instant::now());
     let scan = PartScan::of_bytes(&compiled.asm);
+    let scan_ms = ms(t);
     drop(scan_span);
     Ok(Step::Compiled(PartitionResult {
         asm: compiled.asm,
@@ -467,7 +468,7 @@ fn compile_partition(
         diagnostics: compiled.diagnostics,
         build_ms,
         opt_ms,
-        codegen_ms: compiled.codegen_ms,
+        codegen_ms: compiled.codegen_ms + scan_ms,
         jobs_unix_ms: [job_unix_ms, [start_unix_ms, crate::stats::unix_ms()]],
     }))
 }

@@ -19,6 +19,7 @@ pub struct PartitionStats {
     /// Time to load the partition from the serialized module and apply the plan.
     pub build_ms: f64,
     pub opt_ms: f64,
+    /// Code generation, and the scan of its text for the merge.
     pub codegen_ms: f64,
     /// When each of the partition's jobs ran (Unix time, ms): the first,
     /// which builds and optimizes it, and the second, its code generation

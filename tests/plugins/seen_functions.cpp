@@ -1,4 +1,4 @@
-// seen_functions.cpp - a tiny pass plugin for mtpc's fidelity test, standing
+// seen_functions.cpp - a tiny pass plugin for mtpc's fidelity and full LTO tests, standing
 // in for any other plugin a build loads beside mtpc. Like most plugins it
 // registers callbacks at extension points: at PipelineStart a pass that
 // records how many function definitions the module has ("start N"), at
