@@ -82,8 +82,8 @@ def main():
     for _ in range(args.runs):
         for name in measured:
             runtimes[name].append(timed_run([os.path.join(work, name)] + unit.workload.args)[0])
-    executed = {name: executed_instructions([os.path.join(work, name), str(args.counted_rows)] + unit.workload.args[1:])
-                for name in measured}
+    counted_args = corpus_mod.sqlite3(args.counted_rows).workload.args
+    executed = {name: executed_instructions([os.path.join(work, name)] + counted_args) for name in measured}
     stock_wall = statistics.median(m.wall for m in measured["stock"])
     stock_cpu = statistics.median(m.cpu for m in measured["stock"])
     stock_text = text_bytes(section_sizes(os.path.join(work, "stock")))

@@ -14,10 +14,9 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 
-from harness import PLUGIN, ROOT, Checker, run
+from harness import ROOT, Checker, require_plugin, run
 
 DEMO = os.path.join(ROOT, "tests", "cmake", "demo")
 CMAKE_DIR = os.path.join(ROOT, "cmake")
@@ -38,8 +37,7 @@ def stats_lines(path):
 
 
 def main():
-    if not os.path.exists(PLUGIN):
-        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-cmake-")
     checker = Checker()
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("MTPC_")}
@@ -77,8 +75,7 @@ def main():
     checker.check(r.returncode != 0 and "was built for LLVM 16" in message and "(GNU " in message,
                   "CMake package with gcc: refused with a message naming both compilers' versions", r.stderr[-1500:])
     shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

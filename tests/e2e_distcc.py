@@ -15,7 +15,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -91,8 +90,7 @@ def main():
     checker.check(out == expected, "the object from distcc gives the stock build's output",
                   "expected:\n%s\ngot:\n%s" % (expected[-800:], out[-800:]))
     shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

@@ -44,10 +44,9 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
-from harness import PLUGIN, ROOT, SQLITE_DEFINES, Checker, run, sqlite_dir, stop_location, tool
+from harness import PLUGIN, ROOT, SQLITE_DEFINES, Checker, require_plugin, run, sqlite_dir, stop_location, tool
 
 PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
 SEEN_PLUGIN_SOURCE = os.path.join(ROOT, "tests", "plugins", "seen_functions.cpp")
@@ -651,8 +650,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="run only the groups whose name contains this")
     a = ap.parse_args()
-    if not os.path.exists(PLUGIN):
-        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-fidelity-")
     checker = Checker()
     for name, test in TESTS:
@@ -663,8 +661,7 @@ def main():
         except RuntimeError as e:
             checker.check(False, name + ": builds and runs", str(e))
     shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

@@ -39,10 +39,9 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 
-from harness import PLUGIN, PROGRAMS_DIR, Checker, run, stop_location, tool
+from harness import PLUGIN, PROGRAMS_DIR, Checker, require_plugin, run, stop_location, tool
 from e2e_fidelity import build_seen_plugin
 from e2e_parallel import FORCE_SPLIT, Program, env_with, programs, read_stats, split_happened
 
@@ -288,8 +287,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="run only the program with this name (whole-program: the C++ one of this file)")
     a = ap.parse_args()
-    if not os.path.exists(PLUGIN):
-        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-full-lto-")
     checker = Checker()
     for p in programs():
@@ -312,8 +310,7 @@ def main():
         except RuntimeError as e:
             checker.check(False, "whole_program.cpp: builds", str(e))
     shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ Prints one line per check and 'N passed, N failed' at the end.
 import json
 import os
 import shutil
-import sys
 import tempfile
 
 from harness import PLUGIN, ROOT, Checker, run, sqlite_dir
@@ -63,8 +62,7 @@ def main():
     checker.check(control > 2, "control, make -j2 without the jobserver or machine-wide slots: more than 2 at once "
                   "(saw %d), so the observation can tell" % control)
     shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

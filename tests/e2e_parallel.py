@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from harness import (PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, harfbuzz_dir, quickjs_dir, run,
+from harness import (PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, require_plugin, harfbuzz_dir, quickjs_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -478,8 +478,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="run only the program with this name")
     a = ap.parse_args()
-    if not os.path.exists(PLUGIN):
-        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-parallel-")
     checker = Checker()
     for p in programs():
@@ -503,8 +502,7 @@ def main():
         except RuntimeError as e:
             checker.check(False, p.name + ": builds", str(e))
     shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

@@ -25,10 +25,9 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
-from harness import (JOBS, MAX_PARTITIONS, PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, run, sqlite_dir,
+from harness import (JOBS, MAX_PARTITIONS, PLUGIN, PROGRAMS_DIR, SQLITE_DEFINES, Checker, require_plugin, run, sqlite_dir,
                      tool)
 
 class Program:
@@ -241,8 +240,7 @@ def main():
     ap.add_argument("--only", help="run only the program with this name")
     ap.add_argument("--keep", help="work in this directory and keep it")
     a = ap.parse_args()
-    if not os.path.exists(PLUGIN):
-        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    require_plugin()
     work = a.keep or tempfile.mkdtemp(prefix="mtpc-e2e-")
     os.makedirs(work, exist_ok=True)
     checker = Checker()
@@ -258,8 +256,7 @@ def main():
                 checker.check(False, p.name + ": builds", str(e))
     if not a.keep:
         shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

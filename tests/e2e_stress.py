@@ -68,7 +68,7 @@ import sys
 import tempfile
 import time
 
-from harness import PLUGIN, tool
+from harness import PLUGIN, require_plugin, tool
 import stress_modules
 
 QUICK = (200, 12)
@@ -595,8 +595,7 @@ def main():
     a = ap.parse_args()
     count = a.count if a.count is not None else (LONG if a.long else QUICK)[0]
     c_count = a.c_count if a.c_count is not None else (LONG if a.long else QUICK)[1]
-    if not os.path.exists(PLUGIN):
-        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+    require_plugin()
     skipped = 0
     if c_count and not CSMITH:
         print("SKIP: %d csmith programs: csmith is not installed (apt-get install -y csmith libcsmith-dev)" % c_count)

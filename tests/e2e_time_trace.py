@@ -15,7 +15,6 @@ Prints one line per check and 'N passed, N failed' at the end.
 import json
 import os
 import shutil
-import sys
 import tempfile
 
 from harness import PLUGIN, Checker, run, sqlite_dir, tool
@@ -86,8 +85,7 @@ def main():
     with open(obj, "rb") as a, open(plain, "rb") as b:
         checker.check(a.read() == b.read(), "the object is the same with and without -ftime-trace")
     shutil.rmtree(work, ignore_errors=True)
-    print("%d passed, %d failed" % (checker.passed, checker.failed))
-    sys.exit(1 if checker.failed else 0)
+    checker.finish()
 
 
 if __name__ == "__main__":

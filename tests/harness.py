@@ -2,6 +2,7 @@
 fetching third-party sources with cargo, and counting checks."""
 import os
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLUGIN = os.environ.get("MTPC_PLUGIN", os.path.join(ROOT, "target", "release", "libmtpc.so"))
@@ -64,9 +65,20 @@ def stop_location(exe, function, args=(), cwd=None):
     return frame[frame.rfind(" at ") + 4:] if " at " in frame else "(no stop: %s)" % out[-300:]
 
 
+def require_plugin():
+    """Exits with what to do if the plugin is not built."""
+    if not os.path.exists(PLUGIN):
+        sys.exit("error: %s does not exist; run cargo build --release first" % PLUGIN)
+
+
 class Checker:
     def __init__(self):
         self.passed = self.failed = 0
+
+    def finish(self):
+        """Prints 'N passed, N failed' and exits, with 1 if any check failed."""
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        sys.exit(1 if self.failed else 0)
 
     def check(self, ok, what, detail=""):
         print("%s: %s%s" % ("PASS" if ok else "FAIL", what, "" if ok else "\n  " + detail.replace("\n", "\n  ")), flush=True)
