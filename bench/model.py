@@ -1,18 +1,19 @@
 """The critical-path model of an mtpc compile, from its MTPC_STATS line and
 its measured wall time.
 
-A compile is serial work (the front end, the split, the merge, the check of
-the merged text, the host assembling it, process start and exit) plus the
-partitions,
-scheduled on the cores: on c cores its wall time is
-    serial + makespan(partition times, c)
-with the partitions handed out longest first, as mtpc starts their jobs
-(largest first, by the instructions each holds).
+A compile is serial work (the front end, the split, the merge, the host
+assembling the merged text, process start and exit), the partitions, and
+the check of each part's segment of the merged text, scheduled on the
+cores: on c cores its wall time is
+    serial + makespan(partition times, c) + makespan(check times, c)
+with the jobs handed out longest first, as mtpc starts them (partitions
+largest first, by the instructions each holds; segments longest first).
 
 No number of cores makes a compile faster than its critical path (bound):
 what runs outside the pass (the front end, the host assembling the merged
-text, process exit), the pass's serial steps, and the largest unit the
-plan cannot divide, optimized and compiled alone.
+text, process exit), the pass's serial steps, the check of the largest
+segment, and the largest unit the plan cannot divide with the copies of
+what it inlines, optimized and compiled alone.
 """
 import heapq
 import statistics
@@ -22,16 +23,25 @@ def part_seconds(stats_line):
     return [(p["build_ms"] + p["opt_ms"] + p["codegen_ms"]) / 1e3 for p in stats_line["parts"]]
 
 
+def check_seconds(stats_line):
+    """The check of each part's segment of the merged text: jobs on the
+    pool, side by side, after the merge (a line without the parts' own
+    times: its whole check, as one job)."""
+    parts = stats_line["parts"]
+    if parts and all("check_ms" in p for p in parts):
+        return [p["check_ms"] / 1e3 for p in parts]
+    return [stats_line.get("check_ms", 0.0) / 1e3]
+
+
 def pass_serial_ms(stats_line):
-    """The pass's own steps outside the partitions' phase: the split, the
-    merge, and the check of the merged text (which runs on the pool, but
-    after every partition; counted as serial, an upper bound on more cores)."""
-    return stats_line["split_ms"] + stats_line["merge_ms"] + stats_line.get("check_ms", 0.0)
+    """The pass's own serial steps: the split and the merge."""
+    return stats_line["split_ms"] + stats_line["merge_ms"]
 
 
 def serial_seconds(wall, stats_line):
-    """Everything but the partitions' parallel phase: the compile's wall time
-    minus the pass's wall time, plus the pass's own serial steps."""
+    """Everything but the pass's parallel phases (the partitions, then the
+    check): the compile's wall time minus the pass's wall time, plus the
+    pass's own serial steps."""
     inside = stats_line["wall_ms"] - pass_serial_ms(stats_line)
     return wall - inside / 1e3
 
@@ -44,49 +54,59 @@ def makespan(times, cores):
     return max(loads)
 
 
-def predict(serial, parts, cores):
-    return serial + makespan(parts, cores)
+def predict(serial, parts, cores, checks=()):
+    return serial + makespan(parts, cores) + makespan(checks, cores)
 
 
 def summarize(runs):
-    """Median serial time and median partition times over (wall, stats) runs."""
+    """Median serial time, partition times and check times over (wall,
+    stats) runs."""
     serial = statistics.median(serial_seconds(w, s) for w, s in runs)
     parts = [statistics.median(ts) for ts in zip(*(part_seconds(s) for _, s in runs))]
-    return serial, parts
+    checks = [statistics.median(ts) for ts in zip(*(check_seconds(s) for _, s in runs))]
+    return serial, parts, checks
 
 
-def serial_tail(wall, front_end, stats_line):
-    """The serial tail of a compile: everything serial but the front end (the
-    split, the merge, the check, the host assembling the merged text,
+def serial_tail(wall, front_end, stats_line, cores):
+    """The serial tail of a compile on `cores` cores: everything but the
+    front end and the partitions (the split, the merge, the check of the
+    parts' segments side by side, the host assembling the merged text,
     process exit)."""
-    return serial_seconds(wall, stats_line) - front_end
+    return serial_seconds(wall, stats_line) - front_end + makespan(check_seconds(stats_line), cores)
 
 
 def largest_unit_seconds(stats_line):
     """Optimization and code generation of the largest unit the plan cannot
-    divide (a function with the callees it must keep, or a COMDAT group),
-    from a run with so many partitions that it has one of its own: the
-    partition that owns the most instructions, its time scaled down to the
-    unit's share of what it owns if it owns more."""
-    largest = stats_line["model"]["shape"]["largest_group"]
-    part = max(stats_line["parts"], key=lambda p: p["instructions"])
+    divide (a function with the callees it must keep and the copies of what
+    it inlines, or a COMDAT group), from a run with so many partitions that
+    it has one of its own: the time of the partition that holds it, scaled
+    down to the unit's share of what that partition holds if it holds more.
+    (Lines without `largest_unit`: the partition that owns the most
+    instructions, scaled by the largest group's share of them.)"""
+    unit = stats_line.get("largest_unit")
+    if unit:
+        part = stats_line["parts"][unit["partition"]]
+        share = unit["held_instructions"] / max(1, part["held_instructions"])
+    else:
+        part = max(stats_line["parts"], key=lambda p: p["instructions"])
+        share = stats_line["model"]["shape"]["largest_group"] / max(1, part["instructions"])
     seconds = (part["build_ms"] + part["opt_ms"] + part["codegen_ms"]) / 1e3
-    return seconds * min(1.0, largest / max(1, part["instructions"]))
+    return seconds * min(1.0, share)
 
 
 def bound(front_end, runs):
     """The critical-path bound of function-level splitting, from (wall,
     stats line) runs with several partition counts: the front end, the
     largest indivisible unit alone (from the run with the most partitions),
-    and the smallest serial tail seen. An estimate, not a proof: the unit's
-    time is its share of its partition's, and the check of the merged text
-    (on the pool, after the partitions) is counted as serial; a projection
-    above it means the estimate was too high."""
+    and the smallest serial tail seen (each part's check on a core of its
+    own). An estimate, not a proof: the unit's time is its share of its
+    partition's; a projection above it means the estimate was too high."""
     most = max((s for _, s in runs), key=lambda s: s["partitions"])
     unit = largest_unit_seconds(most)
-    tail = min(serial_tail(w, front_end, s) for w, s in runs)
+    tail = min(serial_tail(w, front_end, s, s["partitions"]) for w, s in runs)
+    held = (most.get("largest_unit") or {}).get("held_instructions", most["model"]["shape"]["largest_group"])
     return {"front_end": front_end, "largest_unit": unit, "tail": tail, "wall": front_end + unit + tail,
-            "largest_unit_instructions": most["model"]["shape"]["largest_group"]}
+            "largest_unit_instructions": most["model"]["shape"]["largest_group"], "largest_unit_held": held}
 
 
 def self_test():
@@ -95,14 +115,22 @@ def self_test():
     assert makespan([1, 2, 3], 1) == 6
     line = {"wall_ms": 9000, "split_ms": 150, "merge_ms": 100, "check_ms": 50, "parts": [
         {"build_ms": 100, "opt_ms": 4000, "codegen_ms": 3900}, {"build_ms": 50, "opt_ms": 3000, "codegen_ms": 2950}]}
-    assert abs(serial_seconds(10.0, line) - 1.3) < 1e-9
-    assert abs(predict(1.3, part_seconds(line), 2) - 9.3) < 1e-9
+    # Without the parts' check times, the whole check is one job.
+    assert abs(serial_seconds(10.0, line) - 1.25) < 1e-9
+    assert check_seconds(line) == [0.05]
+    assert abs(predict(1.25, part_seconds(line), 2, check_seconds(line)) - 9.3) < 1e-9
+    line["parts"][0]["check_ms"], line["parts"][1]["check_ms"] = 30, 20
+    assert abs(serial_tail(10.0, 1.0, line, 1) - 0.30) < 1e-9
+    assert abs(serial_tail(10.0, 1.0, line, 2) - 0.28) < 1e-9
     line["model"], line["partitions"] = {"shape": {"largest_group": 500}}, 2
     line["parts"][0]["instructions"], line["parts"][1]["instructions"] = 1000, 400
     assert abs(largest_unit_seconds(line) - 4.0) < 1e-9
-    assert abs(serial_tail(10.0, 1.0, line) - 0.3) < 1e-9
+    # The unit holds 700 of the 1000 instructions its partition holds.
+    line["largest_unit"] = {"partition": 0, "instructions": 500, "held_instructions": 700}
+    line["parts"][0]["held_instructions"] = 1000
+    assert abs(largest_unit_seconds(line) - 5.6) < 1e-9
     b = bound(1.0, [(10.0, line), (11.0, line)])
-    assert abs(b["wall"] - (1.0 + 4.0 + 0.3)) < 1e-9
+    assert abs(b["wall"] - (1.0 + 5.6 + 0.28)) < 1e-9
 
 
 if __name__ == "__main__":

@@ -121,12 +121,14 @@ def model_table(unit):
     if "bound" not in mdl:
         return table
     b = mdl["bound"]
+    held = b.get("largest_unit_held", b["largest_unit_instructions"])
     return table + ("\n\nCritical-path bound (estimated; see bench/model.py): front end %.2f s + the largest "
-                    "indivisible unit (%d IR instructions) %.2f s + the smallest serial tail %.2f s = %.2f s, a speedup "
-                    "of at most %.2fx over stock (stock's back end: %.2f s). Each tail is what that run spent outside its "
-                    "partitions but the front end (timed alone, once per round): the split, the merge, the check, the "
-                    "host assembling the merged text, exit." % (b["front_end"], b["largest_unit_instructions"], b["largest_unit"],
-                                                     b["tail"], b["wall"], b["speedup"], back_end))
+                    "indivisible unit (%d IR instructions, %d with the copies of what it inlines) %.2f s + the smallest "
+                    "serial tail %.2f s = %.2f s, a speedup of at most %.2fx over stock (stock's back end: %.2f s). Each "
+                    "tail is what that run spent outside its partitions but the front end (timed alone, once per round): "
+                    "the split, the merge, the check (the parts' segments side by side on that many cores), the host "
+                    "assembling the merged text, exit." % (b["front_end"], b["largest_unit_instructions"], held,
+                                                           b["largest_unit"], b["tail"], b["wall"], b["speedup"], back_end))
 
 
 def markdown(results):

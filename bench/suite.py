@@ -240,20 +240,21 @@ def project(results, projections, cores, front_end):
         return out
     stock_wall = statistics.median(r["wall"] for r in results["stock"]["runs"])
     stock_cpu = statistics.median(r["cpu"] for r in results["stock"]["runs"])
-    serial1, parts1 = model.summarize(one)
-    serial2, parts2 = model.summarize(two)
-    for threads, serial, parts, measured in ((1, serial2, parts2, one), (2, serial1, parts1, two)):
-        out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads),
+    serial1, parts1, checks1 = model.summarize(one)
+    serial2, parts2, checks2 = model.summarize(two)
+    for threads, serial, parts, checks, measured in ((1, serial2, parts2, checks2, one), (2, serial1, parts1, checks1, two)):
+        out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads, checks),
                                      "measured": statistics.median(w for w, _ in measured)}
     for n, (wall, cpu, stats) in sorted(projections.items()):
         # Serial: what runs outside the pass (the front end, the host
-        # assembling this run's merged text, exit) and the pass's own steps.
+        # assembling this run's merged text, exit) and the pass's own steps;
+        # then the partitions and the parts' checks, on n cores.
         serial = model.serial_seconds(wall, stats)
-        predicted = model.predict(serial, model.part_seconds(stats), n)
+        predicted = model.predict(serial, model.part_seconds(stats), n, model.check_seconds(stats))
         held = sum(p["held_instructions"] for p in stats["parts"]) / stats["instructions"]
         out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted, "inflation": cpu / stock_cpu,
                                "held": held, "partitions": stats["partitions"],
-                               "tail": model.serial_tail(wall, front_end, stats) if front_end else None}
+                               "tail": model.serial_tail(wall, front_end, stats, n) if front_end else None}
     if front_end and projections:
         out["bound"] = model.bound(front_end, [(w, s) for w, _, s in projections.values()])
         out["bound"]["speedup"] = stock_wall / out["bound"]["wall"]

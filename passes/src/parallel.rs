@@ -138,9 +138,15 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
     let mut bitcode = None;
-    let plan = split::plan_module_sized(module, &split_options, sizing, || bitcode.insert(module.to_bitcode()).digest())
+    let plan = split::plan_module_sized(module, &split_options, sizing, || {
+        let t = Instant::now();
+        let digest = bitcode.insert(module.to_bitcode()).digest();
+        log::debug!("serialized the module in {:.1} ms", ms(t));
+        digest
+    })
         .map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
+    let largest_unit = plan.partitions.largest_unit;
     if partitions < 2 {
         return Ok(match model {
             Some(model) if model.whole_reason.is_some() => whole(model, plan.facts.total_instructions()),
@@ -156,6 +162,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             build_ms: 0.0,
             opt_ms: 0.0,
             codegen_ms: 0.0,
+            check_ms: 0.0,
             jobs_unix_ms: [[0.0; 2]; 2],
         })
         .collect();
@@ -168,11 +175,15 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let bitcode = bitcode.expect("serialized for a module that is split");
     let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
     // Every partition numbers the module's source files alike.
+    let t = Instant::now();
     let files = DebugFiles::collect(module);
     let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
     // Each partition's pipeline, from the host's PassBuilder, on this thread.
     let environment = run.environment(host, &files, (opts.level, opts.phase), host.facts().output());
+    log::debug!("file table and environment in {:.1} ms", ms(t));
+    let t = Instant::now();
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
+    log::debug!("built {partitions} partition kits in {:.1} ms", ms(t));
     let split_ms = ms(start);
     drop(split_span);
 
@@ -248,6 +259,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         work_ms: 0.0,
         asm_bytes: 0,
         model,
+        largest_unit,
         parts,
     };
     let mut texts = Vec::with_capacity(partitions as usize);
@@ -317,8 +329,9 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let t = Instant::now();
     let checked = check_merged_text(pool, host, &merged, threads);
     stats.check_ms = ms(t);
-    if let Err(e) = checked {
-        return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}"));
+    match checked {
+        Ok(by_part) => stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms),
+        Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
     }
     // What the optimizer reported, then what the code generator reported:
     // the order of one module's compile.
@@ -476,18 +489,27 @@ fn compile_partition(
 /// Assembles each part's segment of the merged text, with the file table
 /// before it, on the pool: the text the host will assemble, checked in
 /// parallel (the merge has checked what the segments share: no symbol is
-/// defined twice).
-fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize) -> Result<(), String> {
+/// defined twice). Returns how long each part's check took (ms).
+fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize) -> Result<Vec<f64>, String> {
     let _span = Span::begin("mtpc check", "merged assembly");
     // The longest segments first, so that the last to finish is a short one.
     let mut order: Vec<usize> = (0..merged.segments.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(merged.segments[k].len()));
     let jobs: Vec<_> = order
-        .into_iter()
-        .map(|k| {
+        .iter()
+        .map(|&k| {
             let (host, merged) = (host.clone(), merged.clone());
-            move || host.check_asm(&merged.segment_with_table(k)).map_err(|e| format!("part {k}: {e}"))
+            move || {
+                let t = Instant::now();
+                host.check_asm(&merged.segment_with_table(k)).map_err(|e| format!("part {k}: {e}"))?;
+                Ok(ms(t))
+            }
         })
         .collect();
-    pool.run(jobs, threads).into_iter().collect::<Result<Vec<()>, String>>().map(|_| ())
+    let took = pool.run(jobs, threads).into_iter().collect::<Result<Vec<f64>, String>>()?;
+    let mut by_part = vec![0.0; took.len()];
+    for (k, ms) in order.into_iter().zip(took) {
+        by_part[k] = ms;
+    }
+    Ok(by_part)
 }

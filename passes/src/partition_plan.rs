@@ -57,13 +57,29 @@ pub struct PartitionPlan {
     pub owner: Vec<Option<u32>>,
     /// Cost (instructions) owned by each partition.
     pub cost: Vec<u64>,
+    /// The largest group, which no plan divides: what bounds the gain of
+    /// more partitions (`None` for a single partition).
+    pub largest_unit: Option<LargestUnit>,
+}
+
+/// The largest group of a plan and the copies it needs: the work of the
+/// partition that holds it, at the least (see `bench/model.py`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LargestUnit {
+    pub partition: u32,
+    /// Instructions of its own functions.
+    pub instructions: u64,
+    /// With those of the copied definitions it needs (C++ inline and
+    /// template functions, small C statics), which its partition optimizes
+    /// whatever else it holds.
+    pub held_instructions: u64,
 }
 
 impl PartitionPlan {
     /// Everything in the primary partition: what `min-size` gives small modules.
     pub fn single(facts: &ModuleFacts) -> Self {
         let owner = facts.globals.iter().map(|g| owns_a_definition(g).then_some(0)).collect();
-        PartitionPlan { partitions: 1, owner, cost: vec![facts.total_instructions()] }
+        PartitionPlan { partitions: 1, owner, cost: vec![facts.total_instructions()], largest_unit: None }
     }
 }
 
@@ -122,7 +138,22 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
             cost[*p as usize] += u64::from(facts.globals[i].instructions);
         }
     }
-    PartitionPlan { partitions, owner, cost }
+    let largest_unit = largest_unit(facts, &groups, &owner);
+    PartitionPlan { partitions, owner, cost, largest_unit }
+}
+
+/// The group with the most instructions of its own (the first on ties),
+/// where the plan put it, and its work with the copies it needs.
+fn largest_unit(facts: &ModuleFacts, groups: &GroupGraph, owner: &[Option<u32>]) -> Option<LargestUnit> {
+    let largest = (0..groups.count()).max_by_key(|&g| (groups.code[g], Reverse(g)))?;
+    let partition = (0..facts.globals.len())
+        .find(|&i| groups.group_of[i] == Some(largest) && groups.odr.copied_with(i).is_none())
+        .and_then(|i| owner[i])?;
+    let alone = [Unit { groups: vec![largest], parent: None }];
+    let copies = UnitCopies::of(facts, groups, &alone);
+    let copied: u64 = copies.needs[0].iter().map(|&g| copies.weight[g as usize]).sum();
+    let instructions = groups.code[largest];
+    Some(LargestUnit { partition, instructions, held_instructions: instructions + copied })
 }
 
 /// The groups (see [`groups`]) and the references between them.
@@ -723,6 +754,29 @@ mod tests {
         assert_ne!(plan.owner[0], plan.owner[1]);
         assert_eq!(plan.owner[2], plan.owner[0]);
         assert_eq!(plan.owner[3], plan.owner[0], "the rider goes where its group goes");
+    }
+
+    #[test]
+    fn the_largest_unit_is_the_largest_group_with_the_copies_it_needs() {
+        // a and a2 call each other (one group of 9,000); a2 and b call
+        // inline f, which alone calls static r: f's partitions copy both.
+        let mut f = func("_Z1fv", 10, &[(4, Call)]);
+        f.linkage = crate::module_facts::Linkage::LinkOnceOdr;
+        f.comdat = Some(0);
+        let mut facts = module(vec![
+            func("a", 6000, &[(1, Call)]),
+            func("a2", 3000, &[(0, Call), (3, Call)]),
+            func("b", 5000, &[(3, Call)]),
+            f,
+            internal(func("r", 300, &[])),
+        ]);
+        facts.comdat_count = 1;
+        let plan = plan(&facts, 2);
+        let unit = plan.largest_unit.expect("a split plan has a largest unit");
+        assert_eq!(Some(unit.partition), plan.owner[0]);
+        assert_eq!(unit.instructions, 9000);
+        assert_eq!(unit.held_instructions, 9000 + 10 + 300, "the group, its copy of f and f's rider");
+        assert_eq!(PartitionPlan::single(&facts).largest_unit, None);
     }
 
     #[test]

@@ -21,6 +21,9 @@ pub struct PartitionStats {
     pub opt_ms: f64,
     /// Code generation, and the scan of its text for the merge.
     pub codegen_ms: f64,
+    /// Assembling its segment of the merged text, to check it (on the pool,
+    /// side by side with the other parts' checks, after the merge).
+    pub check_ms: f64,
     /// When each of the partition's jobs ran (Unix time, ms): the first,
     /// which builds and optimizes it, and the second, its code generation
     /// (which may start later: see `odr_copies`). Shows how many jobs ran at
@@ -51,6 +54,9 @@ pub struct ModuleStats {
     pub asm_bytes: u64,
     /// What the cost model saw and estimated, when it decided.
     pub model: Option<ModelStats>,
+    /// The largest group the plan cannot divide, where it went, and the
+    /// copies it needs (for the critical-path bound, `bench/model.py`).
+    pub largest_unit: Option<crate::partition_plan::LargestUnit>,
     pub parts: Vec<PartitionStats>,
 }
 
@@ -125,10 +131,11 @@ mod tests {
             work_ms: 4.0,
             asm_bytes: 1000,
             model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
-            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
+            largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36 }),
+            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
         for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {
@@ -137,7 +144,10 @@ mod tests {
         for key in ["partitions", "stock_ms", "mtpc_ms", "tail_ms"] {
             assert!(v["model"]["estimate"].get(key).is_some(), "{key}");
         }
-        for key in ["index", "functions", "instructions", "held_instructions", "opt_ms", "codegen_ms", "jobs_unix_ms"] {
+        for key in ["partition", "instructions", "held_instructions"] {
+            assert!(v["largest_unit"].get(key).is_some(), "{key}");
+        }
+        for key in ["index", "functions", "instructions", "held_instructions", "opt_ms", "codegen_ms", "check_ms", "jobs_unix_ms"] {
             assert!(v["parts"][0].get(key).is_some(), "{key}");
         }
     }

@@ -540,7 +540,7 @@ mod tests {
 
     fn split(facts: &ModuleFacts, owners: &[Option<u32>]) -> SymbolPlan {
         let partitions = owners.iter().flatten().max().map_or(1, |m| m + 1);
-        let plan = PartitionPlan { partitions, owner: owners.to_vec(), cost: vec![0; partitions as usize] };
+        let plan = PartitionPlan { partitions, owner: owners.to_vec(), cost: vec![0; partitions as usize], largest_unit: None };
         let sp = decide(facts, &plan);
         check(facts, &sp).expect("consistent plan");
         sp
