@@ -3,8 +3,9 @@
 measure of the inlining that a split lost (or gained).
 
 Every direct call or tail call (`call`/`jmp` to a symbol: a relocation's,
-or the local function the disassembler names) in the object's code is
-counted per callee. A promoted local's name
+the local function whose own section a relocation names, or the local
+function the disassembler names) in the object's code is counted per
+callee. A promoted local's name
 (`NAME.mtpc.HASH`) counts as NAME. Against stock's object:
 
   extra   calls to a callee beyond stock's count of calls to it, summed
@@ -28,7 +29,11 @@ from harness import tool  # noqa: E402
 # A promoted local (NAME.mtpc.HASH), or a local the merge renamed per part (NAME.mtpcK).
 PROMOTED = re.compile(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\d+)$")
 # "  1234: R_X86_64_PLT32  name-0x4": the relocation of the line before.
-RELOCATION = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_\w+\s+(\S+?)(?:[-+]0x[0-9a-f]+)?$")
+RELOCATION = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_\w+\s+(\S+?)([-+]0x[0-9a-f]+)?$")
+# A call to a local function in a section of its own (function sections:
+# every LTO object) is relocated against the section's start, which names
+# the function.
+FUNCTION_SECTION = re.compile(r"^\.text\.(?:(?:unlikely|hot|startup|exit)\.)?(.+)$")
 # "  1234:  callq  0x5678 <name>" (a call or jump whose target the
 # disassembler names: a local function in the same section needs no
 # relocation; `<name+0x12>` is a jump within a function).
@@ -53,7 +58,8 @@ def callees(obj):
         if m:
             # A relocation names the real target (the disassembler's is a placeholder).
             if pending is not None:
-                count(m.group(1))
+                section = FUNCTION_SECTION.match(m.group(1))
+                count(section.group(1) if section and m.group(2) == "-0x4" else m.group(1))
             pending = None
             continue
         if pending is not None and pending[1]:
