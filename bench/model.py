@@ -11,9 +11,9 @@ largest first, by the instructions each holds; segments longest first).
 
 No number of cores makes a compile faster than its critical path (bound):
 what runs outside the pass (the front end, the host assembling the merged
-text, process exit), the pass's serial steps, the check of the largest
-segment, and the largest unit the plan cannot divide with the copies of
-what it inlines, optimized and compiled alone.
+text, process exit), the pass's serial steps, the longest part's check,
+and the largest unit the plan cannot divide with the copies of what it
+inlines, optimized and compiled alone.
 """
 import heapq
 import statistics
@@ -79,14 +79,15 @@ def largest_unit_seconds(stats_line):
     """Optimization and code generation of the largest unit the plan cannot
     divide (a function with the callees it must keep and the copies of what
     it inlines, or a COMDAT group), from a run with so many partitions that
-    it has one of its own: the time of the partition that holds it, scaled
-    down to the unit's share of what that partition holds if it holds more.
-    (Lines without `largest_unit`: the partition that owns the most
-    instructions, scaled by the largest group's share of them.)"""
+    it has one of its own: the time of the partition that holds it, all of
+    it if that partition owns no other code, else scaled down to the unit's
+    share of what the partition holds. (Lines without `largest_unit`: the
+    partition that owns the most instructions, scaled by the largest
+    group's share of them.)"""
     unit = stats_line.get("largest_unit")
     if unit:
         part = stats_line["parts"][unit["partition"]]
-        share = unit["held_instructions"] / max(1, part["held_instructions"])
+        share = 1.0 if unit.get("alone") else unit["held_instructions"] / max(1, part["held_instructions"])
     else:
         part = max(stats_line["parts"], key=lambda p: p["instructions"])
         share = stats_line["model"]["shape"]["largest_group"] / max(1, part["instructions"])
@@ -126,8 +127,10 @@ def self_test():
     line["parts"][0]["instructions"], line["parts"][1]["instructions"] = 1000, 400
     assert abs(largest_unit_seconds(line) - 4.0) < 1e-9
     # The unit holds 700 of the 1000 instructions its partition holds.
-    line["largest_unit"] = {"partition": 0, "instructions": 500, "held_instructions": 700}
+    line["largest_unit"] = {"partition": 0, "instructions": 500, "held_instructions": 700, "alone": True}
     line["parts"][0]["held_instructions"] = 1000
+    assert abs(largest_unit_seconds(line) - 8.0) < 1e-9, "alone: the whole partition is the unit's"
+    line["largest_unit"]["alone"] = False
     assert abs(largest_unit_seconds(line) - 5.6) < 1e-9
     b = bound(1.0, [(10.0, line), (11.0, line)])
     assert abs(b["wall"] - (1.0 + 5.6 + 0.28)) < 1e-9

@@ -58,9 +58,9 @@ def main():
     for k in ("MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE"):
         env.pop(k, None)
 
-    print("front end alone (clang -O2 -Xclang -disable-llvm-passes -emit-llvm) ...", flush=True)
-    front = statistics.median(measured([tool("clang")] + flags + ["-Xclang", "-disable-llvm-passes", "-emit-llvm", src,
-                                        "-o", os.path.join(work, "front.bc")])[0] for _ in range(2))
+    print("front end alone (clang -O2 -Xclang -disable-llvm-passes -Xclang -emit-llvm-only) ...", flush=True)
+    front = statistics.median(measured([tool("clang")] + flags + ["-Xclang", "-disable-llvm-passes", "-Xclang", "-emit-llvm-only",
+                                        src, "-o", os.path.join(work, "front.o")])[0] for _ in range(2))
     stock, mtpc = [], []
     for r in range(a.rounds):
         print("round %d/%d: stock clang -O2 -c sqlite3.c ..." % (r + 1, a.rounds), flush=True)

@@ -138,7 +138,8 @@ def markdown(results):
            % (m["date"], m["cores"], m["cpu"], m["llvm"], m["mtpc_commit"], s["rounds"])]
     for unit in results["units"]:
         out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit), "",
-                "Critical-path model (front end + split + longest partition + merge + check + host assembly): the 1- and "
+                "Critical-path model (front end + split + the partitions, then the parts' checks, on the cores + merge + host "
+                "assembly): the 1- and "
                 "2-thread times predicted from each other's stats, and the projection from %s-partition runs (made on one "
                 "thread: their work inflation is the CPU time of that many partitions, and in brackets the "
                 "instructions the partitions hold, copies included, against the module's):"

@@ -104,7 +104,7 @@ def measure_unit(unit, configs, args, progress, work):
     objects = {}
     front_end = []
     for r in range(args.rounds):
-        progress.step("%s: front end alone (-emit-llvm -disable-llvm-passes), round %d/%d" % (unit.name, r + 1, args.rounds))
+        progress.step("%s: front end alone (-disable-llvm-passes -emit-llvm-only), round %d/%d" % (unit.name, r + 1, args.rounds))
         try:
             front_end.append(time_front_end(unit, work))
             print("  %.2f s wall" % front_end[-1], flush=True)

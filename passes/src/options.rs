@@ -131,8 +131,8 @@ pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Optio
         }
     }
     let mut opts = ParallelOptions::new(level, phase);
-    // Read when the pool starts (and only without a jobserver); checked
-    // here so that a bad value is reported whatever the build tool.
+    // Checked when the pool is made too; here so that a bad value is
+    // reported before the module is read.
     machine_slots_from_env()?;
     opts.load_aware = load_aware_from_env()?;
     if let Some(v) = var("MTPC_PARTITIONS") {

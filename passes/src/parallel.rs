@@ -138,13 +138,13 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
     let mut bitcode = None;
-    let plan = split::plan_module_sized(module, &split_options, sizing, || {
+    let serialize = || {
         let t = Instant::now();
         let digest = bitcode.insert(module.to_bitcode()).digest();
         log::debug!("serialized the module in {:.1} ms", ms(t));
         digest
-    })
-        .map_err(|e| e.to_string())?;
+    };
+    let plan = split::plan_module_sized(module, &split_options, sizing, serialize).map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
     if partitions < 2 {

@@ -71,8 +71,13 @@ pub struct LargestUnit {
     pub instructions: u64,
     /// With those of the copied definitions it needs (C++ inline and
     /// template functions, small C statics), which its partition optimizes
-    /// whatever else it holds.
+    /// whatever else it holds. Not counted: the small external functions
+    /// its partition is given to inline (`available_externally`).
     pub held_instructions: u64,
+    /// Its partition owns no other code (its data, and the copied
+    /// definitions it is the first user of, aside): that partition's work
+    /// is the unit's.
+    pub alone: bool,
 }
 
 impl PartitionPlan {
@@ -153,7 +158,13 @@ fn largest_unit(facts: &ModuleFacts, groups: &GroupGraph, owner: &[Option<u32>])
     let copies = UnitCopies::of(facts, groups, &alone);
     let copied: u64 = copies.needs[0].iter().map(|&g| copies.weight[g as usize]).sum();
     let instructions = groups.code[largest];
-    Some(LargestUnit { partition, instructions, held_instructions: instructions + copied })
+    let alone = (0..facts.globals.len()).all(|i| {
+        owner[i] != Some(partition)
+            || groups.group_of[i] == Some(largest)
+            || groups.odr.copied_with(i).is_some()
+            || facts.globals[i].instructions == 0
+    });
+    Some(LargestUnit { partition, instructions, held_instructions: instructions + copied, alone })
 }
 
 /// The groups (see [`groups`]) and the references between them.
@@ -776,7 +787,25 @@ mod tests {
         assert_eq!(Some(unit.partition), plan.owner[0]);
         assert_eq!(unit.instructions, 9000);
         assert_eq!(unit.held_instructions, 9000 + 10 + 300, "the group, its copy of f and f's rider");
-        assert_eq!(PartitionPlan::single(&facts).largest_unit, None);
+        assert!(unit.alone, "b went to the other partition");
+    }
+
+    #[test]
+    fn the_largest_unit_shares_its_partition_when_the_others_outweigh_it() {
+        // {a, a2} (9,000) and b, c, d (5,000 each) on 2 partitions: b and c
+        // fill the other one (10,000), so d joins the unit's.
+        let facts = module(vec![
+            func("a", 6000, &[(1, Call)]),
+            func("a2", 3000, &[(0, Call)]),
+            func("b", 5000, &[]),
+            func("c", 5000, &[]),
+            func("d", 5000, &[]),
+        ]);
+        let plan = plan(&facts, 2);
+        let unit = plan.largest_unit.expect("a split plan has a largest unit");
+        assert_eq!((unit.instructions, unit.held_instructions), (9000, 9000));
+        assert_eq!(plan.owner[4], Some(unit.partition));
+        assert!(!unit.alone);
     }
 
     #[test]

@@ -131,7 +131,7 @@ mod tests {
             work_ms: 4.0,
             asm_bytes: 1000,
             model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
-            largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36 }),
+            largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36, alone: true }),
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
@@ -144,7 +144,7 @@ mod tests {
         for key in ["partitions", "stock_ms", "mtpc_ms", "tail_ms"] {
             assert!(v["model"]["estimate"].get(key).is_some(), "{key}");
         }
-        for key in ["partition", "instructions", "held_instructions"] {
+        for key in ["partition", "instructions", "held_instructions", "alone"] {
             assert!(v["largest_unit"].get(key).is_some(), "{key}");
         }
         for key in ["index", "functions", "instructions", "held_instructions", "opt_ms", "codegen_ms", "check_ms", "jobs_unix_ms"] {

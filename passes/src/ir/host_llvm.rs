@@ -64,6 +64,7 @@ pub fn foreign_host_llvm() -> Option<ForeignLlvm> {
 }
 
 struct LoadedObject {
+    /// Its first mapped address: what tells two objects apart.
     base: usize,
     file: String,
 }
@@ -81,30 +82,30 @@ unsafe fn loaded_object(address: *const std::ffi::c_void) -> Option<LoadedObject
     }
     struct Search {
         address: usize,
-        found: Option<LoadedObject>,
+        /// The object's first mapped address (unique to it, unlike its
+        /// load bias, which is 0 for every object loaded where it was
+        /// linked) and its name (empty for the executable).
+        found: Option<(usize, String)>,
     }
     unsafe extern "C" fn visit(info: *mut libc::dl_phdr_info, _size: libc::size_t, data: *mut libc::c_void) -> libc::c_int {
         // SAFETY: dl_iterate_phdr passes a valid `info` for each loaded
         // object, and `data` is the `Search` given below; the headers and
-        // the name live as long as the object.
+        // the name are read before this returns.
         unsafe {
             let (info, search) = (&*info, &mut *(data as *mut Search));
             let headers = std::slice::from_raw_parts(info.dlpi_phdr, usize::from(info.dlpi_phnum));
-            let base = info.dlpi_addr as usize;
-            let holds = headers.iter().any(|h| {
-                let start = base.wrapping_add(h.p_vaddr as usize);
-                h.p_type == libc::PT_LOAD && (start..start.wrapping_add(h.p_memsz as usize)).contains(&search.address)
-            });
-            if !holds {
+            let bias = info.dlpi_addr as usize;
+            let mapped = |h: &libc::Elf64_Phdr| {
+                let start = bias.wrapping_add(h.p_vaddr as usize);
+                start..start.wrapping_add(h.p_memsz as usize)
+            };
+            let loads = || headers.iter().filter(|h| h.p_type == libc::PT_LOAD);
+            if !loads().any(|h| mapped(h).contains(&search.address)) {
                 return 0;
             }
-            let name = if info.dlpi_name.is_null() { "" } else { CStr::from_ptr(info.dlpi_name).to_str().unwrap_or("") };
-            // The executable has no name here.
-            let file = match name {
-                "" => std::env::current_exe().map(|p| p.display().to_string()).unwrap_or_else(|_| "the host's executable".into()),
-                name => name.to_string(),
-            };
-            search.found = Some(LoadedObject { base, file });
+            let first = loads().map(|h| mapped(h).start).min().unwrap_or(bias);
+            let name = if info.dlpi_name.is_null() { String::new() } else { CStr::from_ptr(info.dlpi_name).to_string_lossy().into_owned() };
+            search.found = Some((first, name));
             1
         }
     }
@@ -112,7 +113,13 @@ unsafe fn loaded_object(address: *const std::ffi::c_void) -> Option<LoadedObject
     // SAFETY: `visit` only reads what dl_iterate_phdr gives it and writes
     // `search`, which outlives the call.
     unsafe { libc::dl_iterate_phdr(Some(visit), &mut search as *mut Search as *mut libc::c_void) };
-    search.found
+    let (base, name) = search.found?;
+    // The executable has no name in its headers.
+    let file = match name.is_empty() {
+        true => std::env::current_exe().map_or_else(|_| "the host's executable".into(), |p| p.display().to_string()),
+        false => name,
+    };
+    Some(LoadedObject { base, file })
 }
 
 /// `libLLVM-15.so.1` and `libLLVM.so.17` → the major version.
