@@ -33,9 +33,9 @@ RELOCATION = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_\w+\s+(\S+?)([-+]0x[0-9a-f]+
 # A call to a local function in a section of its own (function sections:
 # every LTO object) is relocated against the section's start, which names
 # the function.
-FUNCTION_SECTION = re.compile(r"^\.text\.(?:(?:unlikely|hot|startup|exit|split|unknown)\.)?(.+)$")
-# What a function section's name may add to `.text.`: alone, it names no function.
-SECTION_KINDS = {"unlikely", "hot", "startup", "exit", "split", "unknown"}
+# The kinds a section's name may add after `.text.` name no function alone.
+SECTION_KINDS = ("unlikely", "hot", "startup", "exit", "split", "unknown")
+FUNCTION_SECTION = re.compile(r"^\.text\.(?:(?:%s)\.)?([^.](?:.*[^.])?)$" % "|".join(SECTION_KINDS))
 # "  1234:  callq  0x5678 <name>" (a call or jump whose target the
 # disassembler names: a local function in the same section needs no
 # relocation; `<name+0x12>` is a jump within a function).
@@ -60,9 +60,9 @@ def callees(obj):
         if m:
             # A relocation names the real target (the disassembler's is a placeholder).
             if pending is not None:
-                section = FUNCTION_SECTION.match(m.group(1))
-                named = section and m.group(2) == "-0x4" and section.group(1) not in SECTION_KINDS
-                count(section.group(1) if named and not section.group(1).endswith(".") else m.group(1))
+                section = m.group(2) == "-0x4" and FUNCTION_SECTION.match(m.group(1))
+                named = section and section.group(1) not in SECTION_KINDS
+                count(section.group(1) if named else m.group(1))
             pending = None
             continue
         if pending is not None and pending[1]:

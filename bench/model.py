@@ -19,8 +19,13 @@ import heapq
 import statistics
 
 
+def work_seconds(part):
+    """A partition's build, optimization and code generation."""
+    return (part["build_ms"] + part["opt_ms"] + part["codegen_ms"]) / 1e3
+
+
 def part_seconds(stats_line):
-    return [(p["build_ms"] + p["opt_ms"] + p["codegen_ms"]) / 1e3 for p in stats_line["parts"]]
+    return [work_seconds(p) for p in stats_line["parts"]]
 
 
 def check_seconds(stats_line):
@@ -91,8 +96,7 @@ def largest_unit_seconds(stats_line):
     else:
         part = max(stats_line["parts"], key=lambda p: p["instructions"])
         share = stats_line["model"]["shape"]["largest_group"] / max(1, part["instructions"])
-    seconds = (part["build_ms"] + part["opt_ms"] + part["codegen_ms"]) / 1e3
-    return seconds * min(1.0, share)
+    return work_seconds(part) * min(1.0, share)
 
 
 def bound(front_end, runs):

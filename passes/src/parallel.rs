@@ -175,15 +175,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let bitcode = bitcode.expect("serialized for a module that is split");
     let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
     // Every partition numbers the module's source files alike.
-    let t = Instant::now();
     let files = DebugFiles::collect(module);
     let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
     // Each partition's pipeline, from the host's PassBuilder, on this thread.
     let environment = run.environment(host, &files, (opts.level, opts.phase), host.facts().output());
-    log::debug!("file table and environment in {:.1} ms", ms(t));
-    let t = Instant::now();
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
-    log::debug!("built {partitions} partition kits in {:.1} ms", ms(t));
     let split_ms = ms(start);
     drop(split_span);
 

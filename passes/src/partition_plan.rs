@@ -151,19 +151,15 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
 /// where the plan put it, and its work with the copies it needs.
 fn largest_unit(facts: &ModuleFacts, groups: &GroupGraph, owner: &[Option<u32>]) -> Option<LargestUnit> {
     let largest = (0..groups.count()).max_by_key(|&g| (groups.code[g], Reverse(g)))?;
-    let partition = (0..facts.globals.len())
-        .find(|&i| groups.group_of[i] == Some(largest) && groups.odr.copied_with(i).is_none())
-        .and_then(|i| owner[i])?;
-    let alone = [Unit { groups: vec![largest], parent: None }];
-    let copies = UnitCopies::of(facts, groups, &alone);
+    let copied_in = |i: usize| groups.odr.copied_with(i).is_some();
+    let partition = (0..facts.globals.len()).find(|&i| groups.group_of[i] == Some(largest) && !copied_in(i)).and_then(|i| owner[i])?;
+    let copies = UnitCopies::of(facts, groups, &[Unit { groups: vec![largest], parent: None }]);
     let copied: u64 = copies.needs[0].iter().map(|&g| copies.weight[g as usize]).sum();
-    let instructions = groups.code[largest];
+    // No code of another group there (copied definitions and data aside).
     let alone = (0..facts.globals.len()).all(|i| {
-        owner[i] != Some(partition)
-            || groups.group_of[i] == Some(largest)
-            || groups.odr.copied_with(i).is_some()
-            || facts.globals[i].instructions == 0
+        owner[i] != Some(partition) || groups.group_of[i] == Some(largest) || copied_in(i) || facts.globals[i].instructions == 0
     });
+    let instructions = groups.code[largest];
     Some(LargestUnit { partition, instructions, held_instructions: instructions + copied, alone })
 }
 

@@ -23,7 +23,7 @@
 use std::sync::{Arc, Condvar, Mutex};
 
 use crossbeam_channel::{unbounded, Sender};
-use once_cell::sync::OnceCell;
+use once_cell::sync::{Lazy, OnceCell};
 
 use crate::ir::time_trace::{self, ThreadTrace};
 use crate::machine_slots::{MachineSlot, MachineSlots};
@@ -35,14 +35,12 @@ const WORKER_STACK_BYTES: usize = 16 << 20;
 
 pub struct Pool {
     size: usize,
-    /// Where the workers' slots come from, until they start.
-    slot_source: Mutex<Option<SlotSource>>,
     /// The workers' queue. The workers (and a jobserver's helper thread)
     /// start with the first job, so that a process whose modules are all
     /// compiled whole stays single-threaded: glibc's malloc, which the host
     /// calls millions of times, takes a cheaper path in a process of one
     /// thread (sqlite3 at `-O0 -g` executed 0.12 % more instructions).
-    jobs: OnceCell<Sender<Job>>,
+    jobs: Lazy<Sender<Job>, Box<dyn FnOnce() -> Sender<Job> + Send>>,
 }
 
 /// Where a pool's slots will come from: decided (and the settings
@@ -219,6 +217,38 @@ impl Drop for Slot<'_> {
     }
 }
 
+/// Starts `size` workers that run jobs from the queue returned, each
+/// holding a slot. If the system lets fewer threads start, they run on
+/// those; if none, this panics (the pass catches it and leaves the module
+/// whole; the pool stays unusable).
+fn start_workers(size: usize, slots: Slots) -> Sender<Job> {
+    let slots = Arc::new(slots);
+    let (jobs, queue) = unbounded::<Job>();
+    let mut started = 0;
+    for i in 0..size {
+        let (queue, slots) = (queue.clone(), slots.clone());
+        let spawned = std::thread::Builder::new()
+            .name(format!("mtpc-worker-{i}"))
+            .stack_size(WORKER_STACK_BYTES)
+            .spawn(move || {
+                for job in queue.iter() {
+                    let _slot = slots.take();
+                    job();
+                }
+            });
+        match spawned {
+            Ok(_) => started += 1,
+            Err(e) if started > 0 => {
+                log::warn!("started {started} of {size} worker threads ({e}); running on those");
+                break;
+            }
+            Err(e) => panic!("cannot start an mtpc worker thread: {e}"),
+        }
+    }
+    log::debug!("started {started} worker threads");
+    jobs
+}
+
 /// The process's pool, created at first use (its threads start with its
 /// first job). Fails (every time) if `MTPC_THREADS` or
 /// `MTPC_MACHINE_SLOTS` is invalid.
@@ -234,47 +264,12 @@ pub fn pool() -> Result<&'static Pool, String> {
 
 impl Pool {
     fn new(size: usize, slot_source: SlotSource) -> Pool {
-        Pool { size, slot_source: Mutex::new(Some(slot_source)), jobs: OnceCell::new() }
+        Pool { size, jobs: Lazy::new(Box::new(move || start_workers(size, slot_source.into_slots()))) }
     }
 
     #[cfg(test)]
     fn with_slots(size: usize, slots: Slots) -> Pool {
         Pool::new(size, SlotSource::Ready(slots))
-    }
-
-    /// The workers' queue; starts the workers at the first call. If the
-    /// system lets fewer threads start, the pool runs on those; if none,
-    /// this panics (the pass catches it and leaves the module whole), now
-    /// and at every later call.
-    fn queue(&self) -> &Sender<Job> {
-        self.jobs.get_or_init(|| {
-            let source = self.slot_source.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
-            let slots = Arc::new(source.expect("mtpc's worker threads could not be started").into_slots());
-            let (jobs, queue) = unbounded::<Job>();
-            let mut started = 0;
-            for i in 0..self.size {
-                let (queue, slots) = (queue.clone(), slots.clone());
-                let spawned = std::thread::Builder::new()
-                    .name(format!("mtpc-worker-{i}"))
-                    .stack_size(WORKER_STACK_BYTES)
-                    .spawn(move || {
-                        for job in queue.iter() {
-                            let _slot = slots.take();
-                            job();
-                        }
-                    });
-                match spawned {
-                    Ok(_) => started += 1,
-                    Err(e) if started > 0 => {
-                        log::warn!("started {started} of {} worker threads ({e}); running on those", self.size);
-                        break;
-                    }
-                    Err(e) => panic!("cannot start an mtpc worker thread: {e}"),
-                }
-            }
-            log::debug!("started {started} worker threads");
-            jobs
-        })
     }
 
     pub fn size(&self) -> usize {
@@ -318,7 +313,7 @@ impl Pool {
                     .unwrap_or_else(|panic| Err(panic_text(&panic)));
                 let _ = done.send((i, result));
             });
-            self.queue().send(wrapped).expect("the pool's workers live as long as the process");
+            self.jobs.send(wrapped).expect("the pool's workers live as long as the process");
         };
         let mut waiting: std::collections::VecDeque<(usize, F)> = jobs.into_iter().enumerate().collect();
         let mut numbered = waiting.len();
@@ -397,9 +392,9 @@ mod tests {
         // first job.
         let client = jobserver::Client::new(1).unwrap();
         let pool = Pool::new(4, SlotSource::Jobserver(client));
-        assert!(pool.jobs.get().is_none(), "no thread before the first job");
+        assert!(Lazy::get(&pool.jobs).is_none(), "no thread before the first job");
         assert_eq!(peak_concurrency(&pool, 12), 2);
-        assert!(pool.jobs.get().is_some());
+        assert!(Lazy::get(&pool.jobs).is_some());
     }
 
     #[test]
