@@ -18,10 +18,10 @@ shaping), its runtime against stock's, the median of --runs alternating
 runs (the output must be stock's).
 
   python3 bench/inlining.py                                  # the built-in limits
-  python3 bench/inlining.py --limits 60,150,150,4096,400 --limits 80,300,150,4096,1000
+  python3 bench/inlining.py --limits 60,150,150,4096,400,400 --limits 80,300,150,4096,1000,4294967295
   python3 bench/inlining.py --units sqlite3,harfbuzz --partitions 4
 
-A setting is FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR (CopyLimits' fields), passed
+A setting is FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT (CopyLimits' fields), passed
 to the plugin as MTPC_TEST_COPY_LIMITS; "default" is the built-in one.
 """
 import argparse
@@ -81,7 +81,7 @@ def runtime_ratio(unit, stock_exe, exe, runs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--limits", action="append", default=None, help="FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR or default")
+    ap.add_argument("--limits", action="append", default=None, help="FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT or default")
     ap.add_argument("--units", default=",".join(UNITS))
     ap.add_argument("--partitions", type=int, default=2)
     ap.add_argument("--runs", type=int, default=5, help="alternating workload runs per setting")

@@ -108,7 +108,7 @@ mod tests {
             internal(func("helper", 5, &[])),
             func("big", 500, &[]),
         ]);
-        let plan = PartitionPlan { partitions: 2, owner: vec![Some(0), Some(1), Some(1)], cost: vec![10, 505], largest_unit: None };
+        let plan = PartitionPlan { partitions: 2, owner: vec![Some(0), Some(1), Some(1)], cost: vec![10, 505], planned: vec![10, 505], largest_unit: None };
         let symbols = decide(&facts, &plan);
         (facts, symbols)
     }

@@ -158,6 +158,14 @@ impl OdrGroups {
         self.members[g as usize].iter().chain(&self.riders[g as usize]).copied()
     }
 
+    /// Instructions of each group, its riders included: what optimizing a
+    /// copy of it costs.
+    pub fn instructions(&self, facts: &ModuleFacts) -> Vec<u64> {
+        (0..self.count() as u32)
+            .map(|g| self.copied_globals(g).map(|i| u64::from(facts.globals[i as usize].instructions)).sum())
+            .collect()
+    }
+
     /// The group `i` is a member or a rider of.
     pub fn copied_with(&self, i: usize) -> Option<u32> {
         self.group_of[i].or(self.rider_of[i])

@@ -159,6 +159,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             functions: 0,
             instructions: plan.partitions.cost[k as usize],
             held_instructions: plan.symbols.bodies_held(&plan.facts, k),
+            planned_instructions: plan.partitions.planned[k as usize],
             build_ms: 0.0,
             opt_ms: 0.0,
             codegen_ms: 0.0,

@@ -23,7 +23,9 @@
 //!    own. Units that share many of them end up together; a C module has
 //!    none, and its units go to the least loaded partition. A unit joins
 //!    the partition of the unit that dominates it while that stays within
-//!    its fair share.
+//!    its fair share. Then units move between partitions where that lowers
+//!    the work of the two (their larger and their sum: copies no longer
+//!    needed twice), the most loaded partition staying within 1 %.
 //! 4. The copied definitions cost nothing to the unit they are in and are
 //!    owned by the partition of their first user: a partition of nothing
 //!    but such copies would only repeat its users' work.
@@ -57,6 +59,12 @@ pub struct PartitionPlan {
     pub owner: Vec<Option<u32>>,
     /// Cost (instructions) owned by each partition.
     pub cost: Vec<u64>,
+    /// The work packing expected of each partition: the instructions of
+    /// its units and of the copied groups they need (the definitions the
+    /// symbol rules copy by size aside, which bring in few: see
+    /// `CopyLimits::brought_along`). Compare with the partitions'
+    /// `held_instructions` in `MTPC_STATS`.
+    pub planned: Vec<u64>,
     /// The largest group, which no plan divides: what bounds the gain of
     /// more partitions (`None` for a single partition).
     pub largest_unit: Option<LargestUnit>,
@@ -84,7 +92,8 @@ impl PartitionPlan {
     /// Everything in the primary partition: what `min-size` gives small modules.
     pub fn single(facts: &ModuleFacts) -> Self {
         let owner = facts.globals.iter().map(|g| owns_a_definition(g).then_some(0)).collect();
-        PartitionPlan { partitions: 1, owner, cost: vec![facts.total_instructions()], largest_unit: None }
+        let total = facts.total_instructions();
+        PartitionPlan { partitions: 1, owner, cost: vec![total], planned: vec![total], largest_unit: None }
     }
 }
 
@@ -121,7 +130,7 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
     // More partitions than units would stay empty.
     let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
     let copies = UnitCopies::of(facts, &groups, &units);
-    let unit_partition = pack(&units, &groups, &copies, partitions);
+    let (unit_partition, load) = pack(&units, &groups, &copies, partitions);
 
     let mut unit_of_group = vec![0usize; groups.count()];
     for (u, unit) in units.iter().enumerate() {
@@ -136,7 +145,9 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
         .collect();
     place_data_with_first_user(facts, &groups, &mut owner);
     place_copied_groups_with_first_user(facts, &groups.odr, &mut owner);
-    let partitions = renumber_without_empty(&mut owner, partitions);
+    let renumbered = renumber_without_empty(&mut owner, partitions);
+    let planned = renumbered.iter().map(|&p| load[p as usize]).collect();
+    let partitions = renumbered.len() as u32;
     let mut cost = vec![0u64; partitions as usize];
     for (i, o) in owner.iter().enumerate() {
         if let Some(p) = o {
@@ -144,7 +155,7 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
         }
     }
     let largest_unit = largest_unit(facts, &groups, &owner);
-    PartitionPlan { partitions, owner, cost, largest_unit }
+    PartitionPlan { partitions, owner, cost, planned, largest_unit }
 }
 
 /// The group with the most instructions of its own (the first on ties),
@@ -284,9 +295,7 @@ struct UnitCopies {
 impl UnitCopies {
     fn of(facts: &ModuleFacts, groups: &GroupGraph, units: &[Unit]) -> UnitCopies {
         let odr = &groups.odr;
-        let weight: Vec<u64> = (0..odr.count() as u32)
-            .map(|g| odr.copied_globals(g).map(|i| u64::from(facts.globals[i as usize].instructions)).sum())
-            .collect();
+        let weight = odr.instructions(facts);
         if odr.count() == 0 {
             return UnitCopies { needs: vec![Vec::new(); units.len()], weight };
         }
@@ -302,10 +311,13 @@ impl UnitCopies {
             out
         };
         let odr_refs: Vec<Vec<u32>> =
-            odr.members.iter().map(|m| refers(&mut m.iter().map(|&i| i as usize))).collect();
+            (0..odr.count() as u32).map(|g| refers(&mut odr.copied_globals(g).map(|i| i as usize))).collect();
+        // A unit's own definitions: the copied ones in it go to their
+        // first user's partition (`place_copied_groups_with_first_user`),
+        // and their needs with them.
         let mut members_of: Vec<Vec<usize>> = vec![Vec::new(); groups.count()];
         for (i, g) in groups.group_of.iter().enumerate() {
-            if let Some(g) = g {
+            if let (Some(g), None) = (g, odr.copied_with(i)) {
                 members_of[*g].push(i);
             }
         }
@@ -335,8 +347,9 @@ impl UnitCopies {
 /// copies they need), join the partition of the unit that dominates them
 /// while it stays within its fair share, else the partition where they add
 /// the least work (lowest index on ties): their own, and the copies they
-/// need that it does not hold yet.
-fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u32) -> Vec<u32> {
+/// need that it does not hold yet; then [`rebalance`]. Returns each
+/// unit's partition and each partition's work, copies included.
+fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u32) -> (Vec<u32>, Vec<u64>) {
     let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect();
     let mut needed_anywhere = vec![false; copies.weight.len()];
     for &g in copies.needs.iter().flatten() {
@@ -408,29 +421,111 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
         heap.push(Reverse((load[p as usize], p)));
         placed[u] = Some(p);
     }
-    placed.into_iter().map(|p| p.expect("every unit placed")).collect()
+    let mut placed: Vec<u32> = placed.into_iter().map(|p| p.expect("every unit placed")).collect();
+    let load = rebalance(units, groups, copies, &unit_cost, &mut placed, partitions);
+    (placed, load)
+}
+
+/// Passes over the packed units that move a unit to another partition
+/// when that lowers the two partitions' larger work plus their summed work
+/// and keeps every partition within 1 % of the most loaded one before:
+/// packing placed each unit knowing only those before it (and gave every
+/// partition one of the largest units first), so two partitions may both
+/// copy what one unit moved would leave in one. The larger work is what
+/// the partitions' threads wait for; the sum, what a machine with fewer
+/// cores than partitions does. Units stay where they must (pinned), with
+/// the units they dominate or that dominate them, and each partition keeps
+/// one unit with code. Returns each partition's work.
+fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, unit_cost: &[u64], placed: &mut [u32], partitions: u32) -> Vec<u64> {
+    const PASSES: usize = 4;
+    let n = partitions as usize;
+    // How many of each partition's units need each copied group.
+    let mut users = vec![vec![0u32; copies.weight.len()]; n];
+    let mut load = vec![0u64; n];
+    let mut code_units = vec![0u32; n];
+    let has_code: Vec<bool> = units.iter().map(|u| u.groups.iter().any(|&g| groups.code[g] > 0)).collect();
+    for (u, &p) in placed.iter().enumerate() {
+        let p = p as usize;
+        load[p] += unit_cost[u];
+        code_units[p] += u32::from(has_code[u]);
+        for &g in &copies.needs[u] {
+            users[p][g as usize] += 1;
+            if users[p][g as usize] == 1 {
+                load[p] += copies.weight[g as usize];
+            }
+        }
+    }
+    let mut with_children = vec![false; units.len()];
+    for (u, unit) in units.iter().enumerate() {
+        if let Some(parent) = unit.parent {
+            if placed[parent] == placed[u] {
+                with_children[parent] = true;
+            }
+        }
+    }
+    let movable = |u: usize, placed: &[u32]| {
+        !units[u].groups.iter().any(|&g| groups.pinned[g])
+            && !with_children[u]
+            && units[u].parent.is_none_or(|parent| placed[parent] != placed[u])
+    };
+    let highest = load.iter().copied().max().unwrap_or(0);
+    let ceiling = highest + highest / 100;
+    for _ in 0..PASSES {
+        let mut moved = false;
+        for u in 0..units.len() {
+            let from = placed[u] as usize;
+            if !movable(u, placed) || (has_code[u] && code_units[from] == 1) {
+                continue;
+            }
+            let freed = unit_cost[u] + copies.needs[u].iter().filter(|&&g| users[from][g as usize] == 1).map(|&g| copies.weight[g as usize]).sum::<u64>();
+            // The move that lowers the pair's larger plus summed work most.
+            let best = (0..n)
+                .filter(|&to| to != from)
+                .filter_map(|to| {
+                    let added = unit_cost[u] + copies.needs[u].iter().filter(|&&g| users[to][g as usize] == 0).map(|&g| copies.weight[g as usize]).sum::<u64>();
+                    let (a, b) = (load[from] - freed, load[to] + added);
+                    let before = load[from].max(load[to]) + load[from] + load[to];
+                    let after = a.max(b) + a + b;
+                    (after < before && b <= ceiling).then_some((before - after, to, added))
+                })
+                .max_by_key(|&(gain, to, _)| (gain, Reverse(to)));
+            if let Some((_, to, added)) = best {
+                load[from] -= freed;
+                load[to] += added;
+                for &g in &copies.needs[u] {
+                    users[from][g as usize] -= 1;
+                    users[to][g as usize] += 1;
+                }
+                code_units[from] -= u32::from(has_code[u]);
+                code_units[to] += u32::from(has_code[u]);
+                placed[u] = to as u32;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    load
 }
 
 /// Renumbers partitions so that none is empty, keeping 0 as the primary;
-/// returns the new count.
-fn renumber_without_empty(owner: &mut [Option<u32>], partitions: u32) -> u32 {
+/// returns the old number of each partition kept.
+fn renumber_without_empty(owner: &mut [Option<u32>], partitions: u32) -> Vec<u32> {
     let mut used = vec![false; partitions as usize];
     used[0] = true;
     for &p in owner.iter().flatten() {
         used[p as usize] = true;
     }
+    let kept: Vec<u32> = (0..partitions).filter(|&p| used[p as usize]).collect();
     let mut renumber = vec![0u32; partitions as usize];
-    let mut next = 0u32;
-    for p in 0..partitions as usize {
-        if used[p] {
-            renumber[p] = next;
-            next += 1;
-        }
+    for (new, &old) in kept.iter().enumerate() {
+        renumber[old as usize] = new as u32;
     }
     for p in owner.iter_mut().flatten() {
         *p = renumber[*p as usize];
     }
-    next
+    kept
 }
 
 /// A variable that is a group of its own goes to the partition of the
@@ -802,6 +897,57 @@ mod tests {
         assert_eq!((unit.instructions, unit.held_instructions), (9000, 9000));
         assert_eq!(plan.owner[4], Some(unit.partition));
         assert!(!unit.alone);
+    }
+
+    /// Packing weighs each partition's work as the symbol rules will make
+    /// it: its own code and the copies of the C++ inline and template
+    /// groups its code needs. A unit of a copied group is not charged that
+    /// group: the group goes to its first user, and every user copies it.
+    #[test]
+    fn planned_work_is_the_work_each_partition_gets() {
+        // a and b call inline X; X calls inline Y and f, which nothing else
+        // calls: X, Y and f form one unit, whose only code is f's.
+        let linkonce = |mut g: crate::module_facts::GlobalFacts, comdat| {
+            g.linkage = crate::module_facts::Linkage::LinkOnceOdr;
+            g.comdat = Some(comdat);
+            g
+        };
+        let mut facts = module(vec![
+            func("a", 500, &[(4, Call)]),
+            func("b", 500, &[(4, Call)]),
+            func("c", 1000, &[]),
+            func("d", 1000, &[]),
+            linkonce(func("_Z1Xv", 10, &[(5, Call), (6, Call)]), 0),
+            linkonce(func("_Z1Yv", 1000, &[]), 1),
+            func("f", 900, &[]),
+        ]);
+        facts.comdat_count = 2;
+        let plan = plan(&facts, 2);
+        let symbols = crate::symbol_rules::decide(&facts, &plan);
+        for p in 0..plan.partitions {
+            let held = symbols.bodies_held(&facts, p);
+            let owned = plan.owner.iter().filter(|&&o| o == Some(p)).count() as u64;
+            // The plan counts each definition it places one more (COST_PER_DEFINITION).
+            assert!(plan.planned[p as usize].abs_diff(held) <= owned, "partition {p}: planned {} held {held}", plan.planned[p as usize]);
+        }
+    }
+
+    /// Packing seeds each partition with one of the largest units, so a
+    /// and b, which share a large template, start apart and both copy it;
+    /// moving a to b's partition afterwards leaves one copy and c alone.
+    #[test]
+    fn units_sharing_copies_are_moved_together() {
+        let mut t = func("_Z1tv", 1000, &[]);
+        t.linkage = crate::module_facts::Linkage::LinkOnceOdr;
+        t.comdat = Some(0);
+        let mut facts = module(vec![func("a", 100, &[(3, Call)]), func("b", 100, &[(3, Call)]), func("c", 1100, &[]), t]);
+        facts.comdat_count = 1;
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.owner[0], plan.owner[1]);
+        assert_ne!(plan.owner[0], plan.owner[2]);
+        let symbols = crate::symbol_rules::decide(&facts, &plan);
+        let held: Vec<u64> = (0..2).map(|p| symbols.bodies_held(&facts, p)).collect();
+        assert_eq!(held.iter().sum::<u64>(), 100 + 100 + 1000 + 1100, "one copy of t: {held:?}");
     }
 
     #[test]

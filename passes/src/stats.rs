@@ -16,6 +16,8 @@ pub struct PartitionStats {
     /// Instructions of every body it holds: its own and the copies it
     /// optimizes for inlining (what it costs to build and optimize).
     pub held_instructions: u64,
+    /// What the plan expected it to hold (`PartitionPlan::planned`).
+    pub planned_instructions: u64,
     /// Time to load the partition from the serialized module and apply the plan.
     pub build_ms: f64,
     pub opt_ms: f64,
@@ -132,7 +134,7 @@ mod tests {
             asm_bytes: 1000,
             model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
             largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36, alone: true }),
-            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
+            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
         for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
@@ -147,7 +149,7 @@ mod tests {
         for key in ["partition", "instructions", "held_instructions", "alone"] {
             assert!(v["largest_unit"].get(key).is_some(), "{key}");
         }
-        for key in ["index", "functions", "instructions", "held_instructions", "opt_ms", "codegen_ms", "check_ms", "jobs_unix_ms"] {
+        for key in ["index", "functions", "instructions", "held_instructions", "planned_instructions", "opt_ms", "codegen_ms", "check_ms", "jobs_unix_ms"] {
             assert!(v["parts"][0].get(key).is_some(), "{key}");
         }
     }

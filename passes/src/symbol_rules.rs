@@ -66,13 +66,21 @@ pub struct CopyLimits {
     /// group one partition owned and the others only declared would keep
     /// its body even where stock's whole module inlined every call.
     pub odr_function: u32,
+    /// A function or constant copied by the limits above brings along the
+    /// C++ inline and template groups it uses (a partition that holds a
+    /// body must hold what the body calls). It is copied only if those the
+    /// partition does not hold already weigh at most this many
+    /// instructions; else it is declared. In C++ a small out-of-line member
+    /// often calls templates that call others: one 20-instruction copy
+    /// could bring 10,000 instructions of templates to optimize.
+    pub brought_along: u32,
 }
 
 /// The limits the benchmark suite measured (README, "Inlining parity").
 pub const COPY_LIMITS: CopyLimits =
-    CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX };
+    CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX, brought_along: 2000 };
 
-/// Test-only: `MTPC_TEST_COPY_LIMITS=FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR`
+/// Test-only: `MTPC_TEST_COPY_LIMITS=FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT`
 /// replaces [`COPY_LIMITS`], to measure other limits without a rebuild
 /// (`bench/inlining.py`).
 const COPY_LIMITS_VAR: &str = "MTPC_TEST_COPY_LIMITS";
@@ -84,7 +92,7 @@ pub fn copy_limits() -> CopyLimits {
         Err(_) => COPY_LIMITS,
         Ok(value) => CopyLimits::parse(&value).unwrap_or_else(|| {
             log::warn!(
-                "{COPY_LIMITS_VAR}='{value}' is not five numbers FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR; \
+                "{COPY_LIMITS_VAR}='{value}' is not six numbers FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT; \
                  using the built-in copy limits"
             );
             COPY_LIMITS
@@ -93,18 +101,19 @@ pub fn copy_limits() -> CopyLimits {
 }
 
 impl CopyLimits {
-    /// `FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR`; instruction counts beyond
+    /// `FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT`; instruction counts beyond
     /// `u32::MAX` mean no limit.
     fn parse(value: &str) -> Option<CopyLimits> {
         let numbers: Vec<u64> = value.split(',').map(|n| n.trim().parse().ok()).collect::<Option<_>>()?;
         let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
         match numbers[..] {
-            [function, inline_hint, local, bytes, odr] => Some(CopyLimits {
+            [function, inline_hint, local, bytes, odr, brought] => Some(CopyLimits {
                 function: count(function),
                 inline_hint: count(inline_hint),
                 local_function: count(local),
                 constant_bytes: bytes,
                 odr_function: count(odr),
+                brought_along: count(brought),
             }),
             _ => None,
         }
@@ -269,6 +278,8 @@ struct Rules<'a> {
     block_address_taken: Vec<bool>,
     /// Locals that asm text names: never renamed.
     asm_named: Vec<bool>,
+    /// Instructions of each copied group, riders included.
+    group_instructions: Vec<u64>,
 }
 
 impl<'a> Rules<'a> {
@@ -281,7 +292,7 @@ impl<'a> Rules<'a> {
                 block_address_taken[f as usize] = true;
             }
         }
-        Rules { facts, plan, odr, block_address_taken, asm_named }
+        Rules { facts, plan, odr, block_address_taken, asm_named, group_instructions: odr.instructions(facts) }
     }
 
     /// Can partition `p` refer to `r` by name? A global can, unless it is an
@@ -348,6 +359,36 @@ impl<'a> Rules<'a> {
             && self.refs_reachable_from(g, p)
     }
 
+    /// Do the copied groups that a copy of `r` would bring into a
+    /// partition with decisions `d` (those its body and the local copies it
+    /// takes refer to, and theirs in turn) and that the partition does not
+    /// hold yet weigh at most [`CopyLimits::brought_along`]?
+    fn brings_along_within_limit(&self, r: usize, d: &[Decision]) -> bool {
+        let limit = u64::from(copy_limits().brought_along);
+        let held = |g: u32| matches!(d[self.odr.members[g as usize][0] as usize], Decision::Define | Decision::OdrCopy);
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut counted: HashSet<u32> = HashSet::new();
+        let mut stack = vec![r];
+        let mut brought = 0u64;
+        while let Some(x) = stack.pop() {
+            for &(y, _) in &self.facts.globals[x].refs {
+                let y = y as usize;
+                match self.odr.group_of[y] {
+                    Some(g) if !held(g) && counted.insert(g) => {
+                        brought += self.group_instructions[g as usize];
+                        if brought > limit {
+                            return false;
+                        }
+                        stack.extend(self.odr.copied_globals(g).map(|m| m as usize).filter(|&m| seen.insert(m)));
+                    }
+                    None if self.odr.sole_callee[y] && d[y] == Decision::Drop && seen.insert(y) => stack.push(y),
+                    _ => {}
+                }
+            }
+        }
+        true
+    }
+
     /// Decisions of partition `p`.
     fn partition(&self, p: u32) -> Vec<Decision> {
         let facts = self.facts;
@@ -369,9 +410,21 @@ impl<'a> Rules<'a> {
                 None => {}
             }
         }
-        // Everything a definition or copy here refers to is declared or copied.
+        // Everything a definition or copy here refers to is declared or
+        // copied. Copies by size wait (declared) until what the partition
+        // needs for its own definitions is known, then are made, in module
+        // order, if what they bring along is within the limit.
         let mut called: HashSet<usize> = HashSet::new();
-        while let Some((r, kind)) = work.pop() {
+        let mut by_size: std::collections::BTreeSet<usize> = Default::default();
+        loop {
+            let Some((r, kind)) = work.pop() else {
+                let Some(r) = by_size.pop_first() else { break };
+                if d[r] == Decision::Declare && self.brings_along_within_limit(r, &d) {
+                    d[r] = Decision::AvailableExternally;
+                    work.extend(facts.globals[r].refs.iter().map(|&(x, k)| (x as usize, k)));
+                }
+                continue;
+            };
             let g = &facts.globals[r];
             let first_call = kind == RefKind::Call && called.insert(r);
             let upgrade = d[r] == Decision::Declare && first_call;
@@ -412,7 +465,8 @@ impl<'a> Rules<'a> {
                 work.extend(g.refs.iter().map(|&(x, _)| (x as usize, kind)));
                 Decision::Declare
             } else if (kind == RefKind::Call && self.copy_function(r, p)) || self.copy_constant(r, p) {
-                Decision::AvailableExternally
+                by_size.insert(r);
+                Decision::Declare
             } else {
                 Decision::Declare
             };
@@ -540,21 +594,29 @@ mod tests {
 
     fn split(facts: &ModuleFacts, owners: &[Option<u32>]) -> SymbolPlan {
         let partitions = owners.iter().flatten().max().map_or(1, |m| m + 1);
-        let plan = PartitionPlan { partitions, owner: owners.to_vec(), cost: vec![0; partitions as usize], largest_unit: None };
+        let zero = vec![0; partitions as usize];
+        let plan = PartitionPlan { partitions, owner: owners.to_vec(), cost: zero.clone(), planned: zero, largest_unit: None };
         let sp = decide(facts, &plan);
         check(facts, &sp).expect("consistent plan");
         sp
     }
 
     #[test]
-    fn copy_limits_setting_is_five_numbers() {
-        let limits = CopyLimits::parse("60, 150,150,4096,99999999999").expect("five numbers");
+    fn copy_limits_setting_is_six_numbers() {
+        let limits = CopyLimits::parse("60, 150,150,4096,99999999999,400").expect("six numbers");
         assert_eq!(
             limits,
-            CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX }
+            CopyLimits {
+                function: 60,
+                inline_hint: 150,
+                local_function: 150,
+                constant_bytes: 4096,
+                odr_function: u32::MAX,
+                brought_along: 400
+            }
         );
-        assert_eq!(CopyLimits::parse("60,150,150,4096"), None);
-        assert_eq!(CopyLimits::parse("60,150,150,4096,x"), None);
+        assert_eq!(CopyLimits::parse("60,150,150,4096,400"), None);
+        assert_eq!(CopyLimits::parse("60,150,150,4096,x,400"), None);
         assert_eq!(CopyLimits::parse(""), None);
     }
 
@@ -729,6 +791,53 @@ mod tests {
         let facts = module(vec![func("reader", 10, &[(2, Ref)]), func("target", 5, &[]), table]);
         let sp = split(&facts, &[Some(0), Some(1), Some(1)]);
         assert_eq!(sp.decision(0, 2), Decision::Declare);
+    }
+
+    /// A small out-of-line C++ member calling templates: a partition that
+    /// calls it gets its body only if the template groups the body would
+    /// bring along, and the partition does not hold already, are within
+    /// `CopyLimits::brought_along`. Two template groups of
+    /// `template_size` each.
+    fn member_calling_templates(template_size: u32, caller_uses_template: bool) -> ModuleFacts {
+        let mut caller_refs = vec![(1, Call)];
+        if caller_uses_template {
+            caller_refs.push((2, Call));
+        }
+        let mut template = func("_Z4tmplIiEvv", template_size, &[(3, Call)]);
+        template.linkage = Linkage::LinkOnceOdr;
+        template.comdat = Some(0);
+        let mut nested = func("_Z6nestedIiEvv", template_size, &[]);
+        nested.linkage = Linkage::LinkOnceOdr;
+        nested.comdat = Some(1);
+        let mut facts =
+            module(vec![func("caller", 10, &caller_refs), func("_ZN1S6memberEv", 20, &[(2, Call)]), template, nested]);
+        facts.comdat_count = 2;
+        facts
+    }
+
+    #[test]
+    fn a_copy_bringing_large_templates_along_is_declared() {
+        let facts = member_calling_templates(COPY_LIMITS.brought_along, false);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::Declare);
+        assert_eq!((sp.decision(0, 2), sp.decision(0, 3)), (Decision::Drop, Decision::Drop));
+        assert_eq!(sp.bodies_held(&facts, 0), 10);
+    }
+
+    #[test]
+    fn a_copy_bringing_small_templates_along_is_made_with_them() {
+        let facts = member_calling_templates(COPY_LIMITS.brought_along / 4, false);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
+        assert_eq!((sp.decision(0, 2), sp.decision(0, 3)), (Decision::OdrCopy, Decision::OdrCopy));
+    }
+
+    #[test]
+    fn templates_the_partition_holds_anyway_are_not_brought_along() {
+        // The caller uses the template itself: the member's copy adds nothing.
+        let facts = member_calling_templates(COPY_LIMITS.brought_along, true);
+        let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1)]);
+        assert_eq!(sp.decision(0, 1), Decision::AvailableExternally);
     }
 
     #[test]
