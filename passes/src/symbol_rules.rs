@@ -3,7 +3,7 @@
 //!
 //! | input | owner partition | a partition that refers to it |
 //! |---|---|---|
-//! | external function | defined | `available_externally` if worth inlining, else declared |
+//! | external function | defined | `available_externally` if worth inlining and the C++ inline and template code it brings along is small, else declared |
 //! | internal/private, used by one partition | kept local | — |
 //! | internal function only one other function calls (and may be inlined) | kept local | a local copy wherever that caller is copied (see [`sole_callees`]) |
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
@@ -34,7 +34,7 @@
 //! that copy would be unreferenced and deleted, and the promotion would
 //! only add a symbol; mtpc leaves the resolver alone.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use crate::ir::GlobalKind;
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, RefKind, SpecialArray, Visibility};
@@ -280,6 +280,8 @@ struct Rules<'a> {
     asm_named: Vec<bool>,
     /// Instructions of each copied group, riders included.
     group_instructions: Vec<u64>,
+    /// [`CopyLimits::brought_along`].
+    brought_along: u64,
 }
 
 impl<'a> Rules<'a> {
@@ -292,7 +294,7 @@ impl<'a> Rules<'a> {
                 block_address_taken[f as usize] = true;
             }
         }
-        Rules { facts, plan, odr, block_address_taken, asm_named, group_instructions: odr.instructions(facts) }
+        Rules { facts, plan, odr, block_address_taken, asm_named, group_instructions: odr.instructions(facts), brought_along: u64::from(copy_limits().brought_along) }
     }
 
     /// Can partition `p` refer to `r` by name? A global can, unless it is an
@@ -360,11 +362,12 @@ impl<'a> Rules<'a> {
     }
 
     /// Do the copied groups that a copy of `r` would bring into a
-    /// partition with decisions `d` (those its body and the local copies it
-    /// takes refer to, and theirs in turn) and that the partition does not
-    /// hold yet weigh at most [`CopyLimits::brought_along`]?
+    /// partition with decisions `d` (those its body, the local copies it
+    /// takes and the `available_externally` input it calls refer to, and
+    /// theirs in turn) and that the partition does not hold yet weigh at
+    /// most [`CopyLimits::brought_along`]?
     fn brings_along_within_limit(&self, r: usize, d: &[Decision]) -> bool {
-        let limit = u64::from(copy_limits().brought_along);
+        let limit = self.brought_along;
         let held = |g: u32| matches!(d[self.odr.members[g as usize][0] as usize], Decision::Define | Decision::OdrCopy);
         let mut seen: HashSet<usize> = HashSet::new();
         let mut counted: HashSet<u32> = HashSet::new();
@@ -381,7 +384,12 @@ impl<'a> Rules<'a> {
                         }
                         stack.extend(self.odr.copied_globals(g).map(|m| m as usize).filter(|&m| seen.insert(m)));
                     }
-                    None if self.odr.sole_callee[y] && d[y] == Decision::Drop && seen.insert(y) => stack.push(y),
+                    None if (self.odr.sole_callee[y] || self.facts.globals[y].linkage == Linkage::AvailableExternally)
+                        && d[y] == Decision::Drop
+                        && seen.insert(y) =>
+                    {
+                        stack.push(y)
+                    }
                     _ => {}
                 }
             }
@@ -412,10 +420,10 @@ impl<'a> Rules<'a> {
         }
         // Everything a definition or copy here refers to is declared or
         // copied. Copies by size wait (declared) until what the partition
-        // needs for its own definitions is known, then are made, in module
-        // order, if what they bring along is within the limit.
+        // needs for its own definitions is known, then are made, the lowest
+        // index first, if what they bring along is within the limit.
         let mut called: HashSet<usize> = HashSet::new();
-        let mut by_size: std::collections::BTreeSet<usize> = Default::default();
+        let mut by_size: BTreeSet<usize> = BTreeSet::new();
         loop {
             let Some((r, kind)) = work.pop() else {
                 let Some(r) = by_size.pop_first() else { break };
