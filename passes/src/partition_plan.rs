@@ -314,7 +314,7 @@ impl UnitCopies {
         // Through the members only, not their riders (which are copied too):
         // with the riders' references, most units seem to need most of a
         // C++ module's templates, and packing spreads what they share (two
-        // HarfBuzz partitions then held 480,000 instructions, not 426,000).
+        // HarfBuzz partitions then held 480,000 instructions, not 433,000).
         // So a partition holds a little more than planned.
         let odr_refs: Vec<Vec<u32>> =
             odr.members.iter().map(|m| refers(&mut m.iter().map(|&i| i as usize))).collect();
@@ -459,11 +459,13 @@ fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &
             }
         }
     }
-    // How many of the units each unit dominates share its partition.
+    // The units each unit dominates, and how many of them share its partition.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); units.len()];
     let mut children_with = vec![0u32; units.len()];
     for (u, unit) in units.iter().enumerate() {
-        if let Some(parent) = unit.parent.filter(|&parent| placed[parent] == placed[u]) {
-            children_with[parent] += 1;
+        if let Some(parent) = unit.parent {
+            children[parent].push(u);
+            children_with[parent] += u32::from(placed[parent] == placed[u]);
         }
     }
     let pinned: Vec<bool> = units.iter().map(|u| u.groups.iter().any(|&g| groups.pinned[g])).collect();
@@ -505,10 +507,12 @@ fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &
                 }
                 code_units[from] -= u32::from(has_code[u]);
                 code_units[to] += u32::from(has_code[u]);
+                // It had none of them with it, nor its parent; now it may have.
                 if let Some(parent) = units[u].parent.filter(|&parent| placed[parent] == to as u32) {
                     children_with[parent] += 1;
                 }
                 placed[u] = to as u32;
+                children_with[u] = children[u].iter().filter(|&&c| placed[c] == to as u32).count() as u32;
                 moved = true;
             }
         }
@@ -970,5 +974,3 @@ mod tests {
         assert_eq!(owners, vec![0, 1]);
     }
 }
-
-
