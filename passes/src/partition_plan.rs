@@ -437,8 +437,9 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
 /// copy what one unit moved would leave in one. The larger work is what
 /// the partitions' threads wait for; the sum, what a machine with fewer
 /// cores than partitions does. Units stay where they must (pinned), with
-/// the units they dominate or that dominate them, and each partition keeps
-/// one unit with code. Returns each partition's work.
+/// the units they dominate or that dominate them, and no partition is
+/// emptied (or left without code, if it had some). Returns each
+/// partition's work.
 fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &mut [u32], partitions: u32) -> Vec<u64> {
     const PASSES: usize = 4;
     let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect();
@@ -447,11 +448,13 @@ fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &
     let mut users = vec![vec![0u32; copies.weight.len()]; n];
     let mut load = vec![0u64; n];
     let mut code_units = vec![0u32; n];
+    let mut units_in = vec![0u32; n];
     let has_code: Vec<bool> = units.iter().map(|u| u.groups.iter().any(|&g| groups.code[g] > 0)).collect();
     for (u, &p) in placed.iter().enumerate() {
         let p = p as usize;
         load[p] += unit_cost[u];
         code_units[p] += u32::from(has_code[u]);
+        units_in[p] += 1;
         for &g in &copies.needs[u] {
             users[p][g as usize] += 1;
             if users[p][g as usize] == 1 {
@@ -476,7 +479,8 @@ fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &
         for u in 0..units.len() {
             let from = placed[u] as usize;
             let with_parent = units[u].parent.is_some_and(|parent| placed[parent] == placed[u]);
-            if pinned[u] || with_parent || children_with[u] > 0 || (has_code[u] && code_units[from] == 1) {
+            let last = units_in[from] == 1 || (has_code[u] && code_units[from] == 1);
+            if pinned[u] || with_parent || children_with[u] > 0 || last {
                 continue;
             }
             let freed = unit_cost[u] + copies.needs[u].iter().filter(|&&g| users[from][g as usize] == 1).map(|&g| copies.weight[g as usize]).sum::<u64>();
@@ -507,6 +511,8 @@ fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &
                 }
                 code_units[from] -= u32::from(has_code[u]);
                 code_units[to] += u32::from(has_code[u]);
+                units_in[from] -= 1;
+                units_in[to] += 1;
                 // It had none of them with it, nor its parent; now it may have.
                 if let Some(parent) = units[u].parent.filter(|&parent| placed[parent] == to as u32) {
                     children_with[parent] += 1;
