@@ -130,8 +130,9 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
     // More partitions than units would stay empty.
     let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
     let copies = UnitCopies::of(facts, &groups, &units);
-    let mut unit_partition = pack(&units, &groups, &copies, partitions);
-    let load = rebalance(&units, &groups, &copies, &mut unit_partition, partitions);
+    let traits = UnitTraits::of(&units, &groups);
+    let (mut unit_partition, mut loads) = pack(&units, &traits, &copies, partitions);
+    rebalance(&units, &traits, &mut loads, &mut unit_partition);
 
     let mut unit_of_group = vec![0usize; groups.count()];
     for (u, unit) in units.iter().enumerate() {
@@ -147,7 +148,7 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
     place_data_with_first_user(facts, &groups, &mut owner);
     place_copied_groups_with_first_user(facts, &groups.odr, &mut owner);
     let renumbered = renumber_without_empty(&mut owner, partitions);
-    let planned = renumbered.iter().map(|&p| load[p as usize]).collect();
+    let planned = renumbered.iter().map(|&p| loads.work[p as usize]).collect();
     let partitions = renumbered.len() as u32;
     let mut cost = vec![0u64; partitions as usize];
     for (i, o) in owner.iter().enumerate() {
@@ -348,14 +349,84 @@ impl UnitCopies {
     }
 }
 
+/// What packing asks of each unit, worked out once.
+struct UnitTraits {
+    /// Instructions of its own definitions (copied ones aside).
+    cost: Vec<u64>,
+    /// It holds code of its own (not only data, which goes with its first
+    /// user, nor only copied definitions).
+    has_code: Vec<bool>,
+    /// It holds a group pinned to the primary partition.
+    pinned: Vec<bool>,
+}
+
+impl UnitTraits {
+    fn of(units: &[Unit], groups: &GroupGraph) -> UnitTraits {
+        UnitTraits {
+            cost: units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect(),
+            has_code: units.iter().map(|u| u.groups.iter().any(|&g| groups.code[g] > 0)).collect(),
+            pinned: units.iter().map(|u| u.groups.iter().any(|&g| groups.pinned[g])).collect(),
+        }
+    }
+}
+
+/// The work of each partition as units are placed and moved: their own
+/// cost, and once each copied group any of them needs.
+struct Loads<'a> {
+    cost: &'a [u64],
+    copies: &'a UnitCopies,
+    work: Vec<u64>,
+    /// How many of each partition's units need each copied group.
+    users: Vec<Vec<u32>>,
+}
+
+impl<'a> Loads<'a> {
+    fn new(cost: &'a [u64], copies: &'a UnitCopies, partitions: u32) -> Self {
+        let n = partitions as usize;
+        Loads { cost, copies, work: vec![0; n], users: vec![vec![0; copies.weight.len()]; n] }
+    }
+
+    /// The work of unit `u` and of the copies it needs that `p` has for no
+    /// other unit (`count`: the users of a group that make it `p`'s anyway).
+    fn work_of(&self, u: usize, p: usize, count: u32) -> u64 {
+        let copies = self.copies.needs[u].iter().filter(|&&g| self.users[p][g as usize] == count);
+        self.cost[u] + copies.map(|&g| self.copies.weight[g as usize]).sum::<u64>()
+    }
+
+    /// The work unit `u` would add to partition `p`.
+    fn added(&self, u: usize, p: usize) -> u64 {
+        self.work_of(u, p, 0)
+    }
+
+    /// The work partition `p`, which holds unit `u`, would lose without it.
+    fn freed(&self, u: usize, p: usize) -> u64 {
+        self.work_of(u, p, 1)
+    }
+
+    fn place(&mut self, u: usize, p: usize) {
+        self.work[p] += self.added(u, p);
+        for &g in &self.copies.needs[u] {
+            self.users[p][g as usize] += 1;
+        }
+    }
+
+    fn remove(&mut self, u: usize, p: usize) {
+        self.work[p] -= self.freed(u, p);
+        for &g in &self.copies.needs[u] {
+            self.users[p][g as usize] -= 1;
+        }
+    }
+}
+
 /// Places units on `partitions`: units holding a pinned group go to the
 /// primary first; the rest, largest first (their work and that of the
 /// copies they need), join the partition of the unit that dominates them
 /// while it stays within its fair share, else the partition where they add
 /// the least work (lowest index on ties): their own, and the copies they
-/// need that it does not hold yet. Returns each unit's partition.
-fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u32) -> Vec<u32> {
-    let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect();
+/// need that it does not hold yet. Returns each unit's partition, and the
+/// partitions' loads.
+fn pack<'a>(units: &[Unit], traits: &'a UnitTraits, copies: &'a UnitCopies, partitions: u32) -> (Vec<u32>, Loads<'a>) {
+    let unit_cost = &traits.cost;
     let mut needed_anywhere = vec![false; copies.weight.len()];
     for &g in copies.needs.iter().flatten() {
         needed_anywhere[g as usize] = true;
@@ -364,22 +435,11 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
     let total: u64 = unit_cost.iter().sum::<u64>() + copy_work;
     let n = u64::from(partitions);
     let share = total.div_ceil(n) + total / (20 * n);
-    let mut load = vec![0u64; partitions as usize];
-    // The copied groups each partition holds.
-    let mut holds = vec![vec![false; copies.weight.len()]; partitions as usize];
-    let added = |u: usize, p: usize, holds: &[Vec<bool>]| -> u64 {
-        unit_cost[u] + copies.needs[u].iter().filter(|&&g| !holds[p][g as usize]).map(|&g| copies.weight[g as usize]).sum::<u64>()
-    };
-    let place = |u: usize, p: usize, load: &mut [u64], holds: &mut [Vec<bool>]| {
-        load[p] += added(u, p, holds);
-        for &g in &copies.needs[u] {
-            holds[p][g as usize] = true;
-        }
-    };
+    let mut loads = Loads::new(unit_cost, copies, partitions);
     let mut placed: Vec<Option<u32>> = vec![None; units.len()];
-    for (u, unit) in units.iter().enumerate() {
-        if unit.groups.iter().any(|&g| groups.pinned[g]) {
-            place(u, 0, &mut load, &mut holds);
+    for u in 0..units.len() {
+        if traits.pinned[u] {
+            loads.place(u, 0);
             placed[u] = Some(0);
         }
     }
@@ -389,44 +449,44 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
     // Min-heap of (load, partition) for units that need no copies (their
     // best partition is the least loaded); entries go stale when a load
     // changes and are skipped when popped.
-    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..partitions).map(|p| Reverse((load[p as usize], p))).collect();
+    let mut heap: BinaryHeap<Reverse<(u64, u32)>> = (0..partitions).map(|p| Reverse((loads.work[p as usize], p))).collect();
     // Partitions that no unit with code of its own (not data, which goes
     // with its first user, nor copies) went to yet: each gets one (largest
     // first, but for a unit that joins its dominator) before
     // units may gather where their copies are (a partition of copies only
     // would be left empty, one thread idle).
-    let mut unseeded: Vec<u32> = (0..partitions).filter(|&p| load[p as usize] == 0).collect();
+    let mut unseeded: Vec<u32> = (0..partitions).filter(|&p| loads.work[p as usize] == 0).collect();
     for u in order {
         let with_parent = units[u]
             .parent
             .and_then(|p| placed[p])
-            .filter(|&p| load[p as usize] + added(u, p as usize, &holds) <= share);
-        let has_code = units[u].groups.iter().any(|&g| groups.code[g] > 0);
+            .filter(|&p| loads.work[p as usize] + loads.added(u, p as usize) <= share);
+        let has_code = traits.has_code[u];
         // The least loaded of them (data may have gone there).
         let seed = (with_parent.is_none() && has_code && !unseeded.is_empty()).then(|| {
-            let at = (0..unseeded.len()).min_by_key(|&i| (load[unseeded[i] as usize], unseeded[i])).expect("not empty");
+            let at = (0..unseeded.len()).min_by_key(|&i| (loads.work[unseeded[i] as usize], unseeded[i])).expect("not empty");
             unseeded.remove(at)
         });
         let p = match (seed, with_parent) {
             (Some(p), _) | (None, Some(p)) => p,
             (None, None) if copies.needs[u].is_empty() => loop {
                 let Reverse((l, p)) = heap.pop().expect("every partition is in the heap");
-                if l == load[p as usize] {
+                if l == loads.work[p as usize] {
                     break p;
                 }
             },
             (None, None) => (0..partitions)
-                .min_by_key(|&p| (load[p as usize] + added(u, p as usize, &holds), p))
+                .min_by_key(|&p| (loads.work[p as usize] + loads.added(u, p as usize), p))
                 .expect("at least one partition"),
         };
-        place(u, p as usize, &mut load, &mut holds);
+        loads.place(u, p as usize);
         if has_code {
             unseeded.retain(|&q| q != p);
         }
-        heap.push(Reverse((load[p as usize], p)));
+        heap.push(Reverse((loads.work[p as usize], p)));
         placed[u] = Some(p);
     }
-    placed.into_iter().map(|p| p.expect("every unit placed")).collect()
+    (placed.into_iter().map(|p| p.expect("every unit placed")).collect(), loads)
 }
 
 /// Passes over the packed units that move a unit to another partition
@@ -438,29 +498,15 @@ fn pack(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, partitions: u3
 /// the partitions' threads wait for; the sum, what a machine with fewer
 /// cores than partitions does. Units stay where they must (pinned), with
 /// the units they dominate or that dominate them, and no partition is
-/// emptied (or left without code, if it had some). Returns each
-/// partition's work.
-fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &mut [u32], partitions: u32) -> Vec<u64> {
+/// emptied (or left without code, if it had some).
+fn rebalance(units: &[Unit], traits: &UnitTraits, loads: &mut Loads<'_>, placed: &mut [u32]) {
     const PASSES: usize = 4;
-    let unit_cost: Vec<u64> = units.iter().map(|u| u.groups.iter().map(|&g| groups.cost[g]).sum()).collect();
-    let n = partitions as usize;
-    // How many of each partition's units need each copied group.
-    let mut users = vec![vec![0u32; copies.weight.len()]; n];
-    let mut load = vec![0u64; n];
+    let n = loads.work.len();
     let mut code_units = vec![0u32; n];
     let mut units_in = vec![0u32; n];
-    let has_code: Vec<bool> = units.iter().map(|u| u.groups.iter().any(|&g| groups.code[g] > 0)).collect();
     for (u, &p) in placed.iter().enumerate() {
-        let p = p as usize;
-        load[p] += unit_cost[u];
-        code_units[p] += u32::from(has_code[u]);
-        units_in[p] += 1;
-        for &g in &copies.needs[u] {
-            users[p][g as usize] += 1;
-            if users[p][g as usize] == 1 {
-                load[p] += copies.weight[g as usize];
-            }
-        }
+        code_units[p as usize] += u32::from(traits.has_code[u]);
+        units_in[p as usize] += 1;
     }
     // The units each unit dominates, and how many of them share its partition.
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); units.len()];
@@ -471,46 +517,39 @@ fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &
             children_with[parent] += u32::from(placed[parent] == placed[u]);
         }
     }
-    let pinned: Vec<bool> = units.iter().map(|u| u.groups.iter().any(|&g| groups.pinned[g])).collect();
-    let highest = load.iter().copied().max().unwrap_or(0);
+    let highest = loads.work.iter().copied().max().unwrap_or(0);
     let ceiling = highest + highest / 100;
     for _ in 0..PASSES {
         let mut moved = false;
         for u in 0..units.len() {
             let from = placed[u] as usize;
             let with_parent = units[u].parent.is_some_and(|parent| placed[parent] == placed[u]);
-            let last = units_in[from] == 1 || (has_code[u] && code_units[from] == 1);
-            if pinned[u] || with_parent || children_with[u] > 0 || last {
+            let last = units_in[from] == 1 || (traits.has_code[u] && code_units[from] == 1);
+            if traits.pinned[u] || with_parent || children_with[u] > 0 || last {
                 continue;
             }
-            let freed = unit_cost[u] + copies.needs[u].iter().filter(|&&g| users[from][g as usize] == 1).map(|&g| copies.weight[g as usize]).sum::<u64>();
+            let a = loads.work[from] - loads.freed(u, from);
             // The move that lowers the pair's larger plus summed work most.
             let best = (0..n)
                 .filter(|&to| to != from)
                 .filter_map(|to| {
-                    let before = load[from].max(load[to]) + load[from] + load[to];
-                    let a = load[from] - freed;
+                    let before = loads.work[from].max(loads.work[to]) + loads.work[from] + loads.work[to];
                     // What the unit's own cost alone would make it (skips
                     // counting the copies where that is already no gain).
-                    let least = load[to] + unit_cost[u];
+                    let least = loads.work[to] + traits.cost[u];
                     if a.max(least) + a + least >= before || least > ceiling {
                         return None;
                     }
-                    let added = unit_cost[u] + copies.needs[u].iter().filter(|&&g| users[to][g as usize] == 0).map(|&g| copies.weight[g as usize]).sum::<u64>();
-                    let b = load[to] + added;
+                    let b = loads.work[to] + loads.added(u, to);
                     let after = a.max(b) + a + b;
-                    (after < before && b <= ceiling).then_some((before - after, to, added))
+                    (after < before && b <= ceiling).then_some((before - after, to))
                 })
-                .max_by_key(|&(gain, to, _)| (gain, Reverse(to)));
-            if let Some((_, to, added)) = best {
-                load[from] -= freed;
-                load[to] += added;
-                for &g in &copies.needs[u] {
-                    users[from][g as usize] -= 1;
-                    users[to][g as usize] += 1;
-                }
-                code_units[from] -= u32::from(has_code[u]);
-                code_units[to] += u32::from(has_code[u]);
+                .max_by_key(|&(gain, to)| (gain, Reverse(to)));
+            if let Some((_, to)) = best {
+                loads.remove(u, from);
+                loads.place(u, to);
+                code_units[from] -= u32::from(traits.has_code[u]);
+                code_units[to] += u32::from(traits.has_code[u]);
                 units_in[from] -= 1;
                 units_in[to] += 1;
                 // It had none of them with it, nor its parent; now it may have.
@@ -526,7 +565,6 @@ fn rebalance(units: &[Unit], groups: &GroupGraph, copies: &UnitCopies, placed: &
             break;
         }
     }
-    load
 }
 
 /// Renumbers partitions so that none is empty, keeping 0 as the primary;
