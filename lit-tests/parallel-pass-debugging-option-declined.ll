@@ -13,7 +13,7 @@
 ; CHECK-LABEL: define i32 @second(
 ; INFO: mtpc: info: {{.*}}the pass debugging option -opt-bisect-limit is on
 ; INFO-NOT: mtpc: info
-; INFO: BISECT: running pass ({{[0-9]+}}) InstCombinePass on second
+; INFO: BISECT: running pass ({{[0-9]+}}) {{InstCombinePass|instcombine}} on second
 ; opt's pass manager logging too: the whole module's passes are logged.
 ; PM: mtpc: info: {{.*}}the pass debugging option -debug-pass-manager is on
 ; PM: Running pass: InstCombinePass on second

@@ -20,7 +20,7 @@ define i32 @_ZN4Rect4areaEv(ptr %this) {
   ret i32 6
 }
 define void @make_a(ptr %p) {
-  store ptr getelementptr inbounds ({ [3 x ptr] }, ptr @_ZTV4Rect, i32 0, inrange i32 0, i32 2), ptr %p
+  store ptr getelementptr inbounds ({ [3 x ptr] }, ptr @_ZTV4Rect, i32 0, i32 0, i32 2), ptr %p
   %a = add i32 1, 2
   %b = add i32 %a, 3
   %c = add i32 %b, 3
@@ -33,6 +33,6 @@ define i32 @call_b(ptr %obj) {
   ret i32 %r
 }
 define void @make_b(ptr %p) {
-  store ptr getelementptr inbounds ({ [3 x ptr] }, ptr @_ZTV4Rect, i32 0, inrange i32 0, i32 2), ptr %p
+  store ptr getelementptr inbounds ({ [3 x ptr] }, ptr @_ZTV4Rect, i32 0, i32 0, i32 2), ptr %p
   ret void
 }

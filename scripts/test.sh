@@ -13,21 +13,58 @@
 # compiled (tests/e2e_stress.py, its quick run; `--long` for thousands), and
 # the benchmark's critical-path model (bench/model.py). Prints each suite's
 # summary.
+#
+# Then, against LLVM 22 if it is installed (scripts/setup.sh installs it),
+# or against the majors MTPC_LLVMS lists ("16 19 22"; LLVM 19 is built but
+# not in CI, and has one known failure: see the README), the plugin
+# built for it (cargo build-llvmN) runs the unit tests, the lit tests and the
+# end-to-end tests of the split, the parallel pipeline (sqlite3 and our C and
+# C++ programs, ThinLTO among them; HarfBuzz and QuickJS, as long as the rest
+# together, run against LLVM 16 only), full LTO and host fidelity. CMake,
+# make, the time trace, distcc, the race detector and the stress test run
+# against LLVM 16 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH=/usr/lib/llvm-16/bin:$PATH
-cargo build --release --locked
-cargo test --release --locked
-python3 bench/model.py
-# lit's entry point through the same python3 that pip installed it for.
-python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
-python3 tests/e2e_split.py
-python3 tests/e2e_parallel.py
-python3 tests/e2e_full_lto.py
-python3 tests/e2e_fidelity.py
-python3 tests/e2e_cmake.py
-python3 tests/e2e_make.py
-python3 tests/e2e_time_trace.py
-python3 tests/e2e_distcc.py
-python3 tests/e2e_race.py
-python3 tests/e2e_stress.py
+
+lit_tests() {
+  # lit's entry point through the same python3 that pip installed it for.
+  python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
+}
+
+majors=${MTPC_LLVMS:-$(for m in 16 22; do if [ -x "/usr/lib/llvm-$m/bin/llvm-config" ]; then echo "$m"; fi; done)}
+for major in $majors; do
+  case $major in
+    16|19|22) ;;
+    *) echo "error: MTPC_LLVMS names LLVM $major; mtpc is built for LLVM 16, 19 and 22" >&2; exit 2 ;;
+  esac
+done
+
+for major in $majors; do
+  echo "=== LLVM $major"
+  export MTPC_LLVM=$major
+  if [ "$major" = 16 ]; then
+    PATH=/usr/lib/llvm-16/bin:$PATH
+    cargo build --release --locked
+    cargo test --release --locked
+    python3 bench/model.py
+    lit_tests
+    python3 tests/e2e_split.py
+    python3 tests/e2e_parallel.py
+    python3 tests/e2e_full_lto.py
+    python3 tests/e2e_fidelity.py
+    python3 tests/e2e_cmake.py
+    python3 tests/e2e_make.py
+    python3 tests/e2e_time_trace.py
+    python3 tests/e2e_distcc.py
+    python3 tests/e2e_race.py
+    python3 tests/e2e_stress.py
+  else
+    cargo "build-llvm$major" --locked
+    cargo "test-llvm$major" --locked
+    lit_tests
+    python3 tests/e2e_split.py
+    python3 tests/e2e_parallel.py --skip harfbuzz --skip quickjs
+    python3 tests/e2e_full_lto.py
+    python3 tests/e2e_fidelity.py
+  fi
+done

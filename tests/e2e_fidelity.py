@@ -46,7 +46,8 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import PLUGIN, ROOT, SQLITE_DEFINES, Checker, require_plugin, run, sqlite_dir, stop_location, tool
+from harness import (LLVM_MAJOR, PLUGIN, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, run, sqlite_dir,
+                     stop_location, tool)
 
 PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
 SEEN_PLUGIN_SOURCE = os.path.join(ROOT, "tests", "plugins", "seen_functions.cpp")
@@ -191,7 +192,10 @@ def test_gcov(work, checker):
     b = Build(work, "gcov", program("work.c"), ["-O2", "--coverage"])
     for v in ("stock", "mtpc"):
         b.run(v, ["40"])
-        run([tool("llvm-cov"), "gcov", "work.c"], cwd=b.dirs[v])
+        # The notes file is work.gcno, or (clang 17 and later, compiling and
+        # linking in one command) named after the program too: OUTPUT-work.gcno.
+        notes = [n for n in os.listdir(b.dirs[v]) if n.endswith(".gcno")]
+        run([tool("llvm-cov"), "gcov"] + ["-o", notes[0]] * (len(notes) == 1) + ["work.c"], cwd=b.dirs[v])
     stock, mtpc = gcov_lines(b.dirs["stock"]), gcov_lines(b.dirs["mtpc"])
     split_and(checker, b, "one .gcno, and gcov reports the stock build's line counts in every file (%d files)" % len(stock),
               len(stock) >= 4 and stock == mtpc,
@@ -309,10 +313,21 @@ def phases(lines):
     return out
 
 
+# LLVM 22's asm printer counts an object's instruction mix by opcode name
+# (MOV32rr: 3), assembly text's by mnemonic (movl: 4); the partitions print
+# assembly, so for a host that writes an object their counts name mnemonics:
+# a known difference on LLVM 22 (README), left out of the comparisons but
+# for the remarks themselves (which blocks, which functions).
+INSTRUCTION_MIX_BY_OPCODE = LLVM_MAJOR >= 22
+MIX_COUNT_LINE = re.compile(r"^\S*\s*: \d+$")
+
+
 def record_differences(r):
     """(documents only mtpc's record has, stock's documents it lacks that no
     known limit explains, how many it lacks that one does)."""
     docs = {v: remark_documents(r.path(v, "out.opt.yaml")) for v in ("stock", "mtpc")}
+    if INSTRUCTION_MIX_BY_OPCODE:
+        docs = {v: [d for d in docs[v] if "Name:            InstructionMix" not in d] for v in docs}
     extra = [d for d in docs["mtpc"] if docs["mtpc"].count(d) > docs["stock"].count(d)]
     missing = [d for d in docs["stock"] if docs["stock"].count(d) > docs["mtpc"].count(d)]
     unexplained = [d for d in missing if not missed_inline_into_other_partition(d)]
@@ -348,6 +363,8 @@ def test_diagnostics(work, checker):
         m = Build(work, tag, program("diagnostics.c"), ["-O2", "-Rpass-analysis=asm-printer"] + extra_flags,
                   compile_only=not extra_flags, output=output)
         stock, mtpc = sorted(m.diagnostics("stock")), sorted(m.diagnostics("mtpc"))
+        if INSTRUCTION_MIX_BY_OPCODE and not extra_flags:
+            stock, mtpc = ([l for l in lines if not MIX_COUNT_LINE.match(l)] for lines in (stock, mtpc))
         split_and(checker, m, "the asm printer's instruction mix as in the stock compile (%d lines)" % len(stock),
                   any("BasicBlock:" in l for l in stock) and stock == mtpc,
                   "stock:\n%s\nmtpc:\n%s" % ("\n".join(stock[:6]), "\n".join(mtpc[:6])))
@@ -560,8 +577,8 @@ def test_debug_info(work, checker):
         # The prefix maps name the test's directory, which holds both builds'.
         flags = [f.replace("WORK", os.path.join(work, "debug-" + tag)) for f in flags]
         b = Build(work, "debug-" + tag, program("work.c"), ["-O2"] + flags, absolute=absolute)
-        verify = run([tool("llvm-dwarfdump"), "--verify", b.outputs["mtpc"]])
-        checker.check("No errors." in verify, "debug-%s: llvm-dwarfdump --verify finds no error" % tag, verify[-800:])
+        errors = dwarf_verify_errors(b.outputs["mtpc"], like=b.outputs["stock"])
+        checker.check(not errors, "debug-%s: llvm-dwarfdump --verify finds no error" % tag, "\n".join(errors)[-800:])
         decls = {v: declaration_files(b.outputs[v]) for v in ("stock", "mtpc")}
         wrong = sorted((k, sorted(f), sorted(decls["mtpc"].get(k, ()))) for k, f in decls["stock"].items()
                        if decls["mtpc"].get(k) != f)
@@ -580,10 +597,22 @@ def test_debug_info(work, checker):
 def test_embedded_source(work, checker):
     """clang 16's module for -gembed-source fails LLVM's verifier (embedded
     source is all or nothing in a unit, and headers have none) and its object
-    fails llvm-dwarfdump --verify: mtpc leaves it to the host, quietly."""
+    fails llvm-dwarfdump --verify: mtpc leaves it to the host, quietly.
+    clang 22's is valid: mtpc splits it, and its object embeds the sources
+    stock's does."""
     b = Build(work, "embed-source", program("work.c"), ["-O2", "-gdwarf-5", "-gembed-source", "-fdebug-compilation-dir=/build"],
               compile_only=True)
     records = b.records()
+    if LLVM_MAJOR >= 22:
+        checker.check(len(records) == 1 and records[0]["partitions"] > 1 and not records[0]["fallback"],
+                      "embed-source: the module was split", json.dumps(records)[:500])
+        checker.check(not any("warning" in l for l in b.stderr["mtpc"].splitlines()), "embed-source: no warning",
+                      b.stderr["mtpc"][-600:])
+        sources = {v: [l for l in run([tool("llvm-dwarfdump"), "--debug-line", b.outputs[v]]).splitlines() if 'source: "' in l]
+                   for v in ("stock", "mtpc")}
+        checker.check(sources["stock"] and sources["stock"] == sources["mtpc"],
+                      "embed-source: the object embeds the sources stock's does (%d files)" % len(sources["stock"]))
+        return
     checker.check(len(records) == 1 and "fails LLVM's verifier" in (records[0]["fallback_reason"] or ""),
                   "embed-source: the module fails LLVM's verifier and is left to the host", json.dumps(records)[:500])
     checker.check(not any("warning" in l for l in b.stderr["mtpc"].splitlines()) and "fails LLVM's verifier" in b.stderr["mtpc"],
@@ -624,8 +653,9 @@ def test_sqlite_in_its_directory(work, checker):
     checker.check(r.returncode == 0 and r.stderr == "", "sqlite3 -O2 -g in its directory: compiles, silently", r.stderr[-1500:])
     checker.check(any(s["partitions"] > 1 and not s["fallback"] for s in records),
                   "sqlite3 -O2 -g in its directory: split by default", json.dumps(records)[:400])
-    verify = run([tool("llvm-dwarfdump"), "--verify", os.path.join(d, "sqlite3.o")]) if r.returncode == 0 else ""
-    checker.check("No errors." in verify, "sqlite3 -O2 -g in its directory: llvm-dwarfdump --verify finds no error", verify[-800:])
+    errors = dwarf_verify_errors(os.path.join(d, "sqlite3.o")) if r.returncode == 0 else ["no object"]
+    checker.check(not errors, "sqlite3 -O2 -g in its directory: llvm-dwarfdump --verify finds no error",
+                  "\n".join(errors)[-800:])
 
 
 TESTS = [

@@ -80,9 +80,8 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
     return false;
   }
   std::unique_ptr<MCObjectWriter> Writer = Backend->createObjectWriter(Discard);
-  std::unique_ptr<MCStreamer> Streamer(T.createMCObjectStreamer(
-      TT, Ctx, std::move(Backend), std::move(Writer), std::move(Emitter), *MC.STI, MCOptions.MCRelaxAll,
-      MCOptions.MCIncrementalLinkerCompatible, /*DWARFMustBeAtTheEnd=*/false));
+  std::unique_ptr<MCStreamer> Streamer(
+      mtpc::createObjectStreamer(T, TT, Ctx, std::move(Backend), std::move(Writer), std::move(Emitter), *MC.STI, MCOptions));
   std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(Sources, Ctx, *Streamer, *MC.MAI));
   std::unique_ptr<MCTargetAsmParser> TargetParser(T.createMCAsmParser(*MC.STI, *Parser, *MII, MCOptions));
   Parser->setTargetParser(*TargetParser);

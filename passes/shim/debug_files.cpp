@@ -218,7 +218,9 @@ char *mtpc_debug_files_table(void *FilesP, void *SettingsP) {
   mtpc::HostSettings::MCDescriptions MC = H->describeMC();
   if (!MC)
     return nullptr;
-  const MCTargetOptions &MCOptions = MC.Options;
+  MCTargetOptions MCOptions = MC.Options;
+  MCOptions.AsmVerbose = false; // (from LLVM 19 the streamer reads it here)
+  MCOptions.ShowMCInst = false;
   MCContext Ctx(Triple(H->Triple), MC.MAI.get(), MC.MRI.get(), MC.STI.get(), nullptr, &MCOptions);
   std::unique_ptr<MCObjectFileInfo> MOFI(H->TheTarget->createMCObjectFileInfo(Ctx, false));
   Ctx.setObjectFileInfo(MOFI.get());
@@ -229,9 +231,8 @@ char *mtpc_debug_files_table(void *FilesP, void *SettingsP) {
   std::string Text;
   {
     raw_string_ostream OS(Text);
-    std::unique_ptr<MCStreamer> Streamer(createAsmStreamer(Ctx, std::make_unique<formatted_raw_ostream>(OS),
-                                                           /*isVerboseAsm=*/false, UseDwarfDirectory, nullptr, nullptr,
-                                                           nullptr, /*ShowInst=*/false));
+    std::unique_ptr<MCStreamer> Streamer =
+        mtpc::createAsmTextStreamer(Ctx, std::make_unique<formatted_raw_ostream>(OS), UseDwarfDirectory);
     registerFiles(Files, Ctx, Streamer.get());
   }
   return mtpc::copyString(Text);

@@ -105,9 +105,10 @@ private:
 };
 
 // The asm printer's instruction mix of a block counts instructions by
-// mnemonic, which only an assembly streamer knows: a partition prints
-// assembly; a host that writes an object counts every instruction under one
-// empty mnemonic. The remark is made what that host's would be.
+// mnemonic, which only an assembly streamer knows (before LLVM 22): a
+// partition prints assembly; a host that writes an object counts every
+// instruction under one empty mnemonic. The remark is made what that host's
+// would be.
 void asObjectStreamerCounts(RecordedDiagnostic &R) {
   // "BasicBlock: " <name> "\n", then per mnemonic: <mnemonic> ": " INST_<m> "\n".
   if (R.Args.size() < 3)
@@ -115,7 +116,7 @@ void asObjectStreamerCounts(RecordedDiagnostic &R) {
   uint64_t Total = 0;
   for (size_t I = 3; I < R.Args.size(); ++I) {
     uint64_t Count = 0;
-    if (StringRef(R.Args[I].Key).startswith("INST_") && !StringRef(R.Args[I].Val).getAsInteger(10, Count))
+    if (StringRef(R.Args[I].Key).starts_with("INST_") && !StringRef(R.Args[I].Val).getAsInteger(10, Count))
       Total += Count;
   }
   R.Args.resize(3);
@@ -148,13 +149,9 @@ void mtpc::RemarkPolicy::configure(LLVMContext &Partition) const {
     // them; the partition's only has to exist: what it writes is thrown
     // away, the handler records each remark for the host.
     static thread_local raw_null_ostream Discard;
-    Expected<std::unique_ptr<remarks::RemarkSerializer>> Serializer =
-        remarks::createRemarkSerializer(remarks::Format::YAML, remarks::SerializerMode::Separate, Discard);
-    if (Serializer) {
-      Partition.setMainRemarkStreamer(std::make_unique<remarks::RemarkStreamer>(std::move(*Serializer)));
+    if (std::unique_ptr<remarks::RemarkSerializer> Serializer = mtpc::createYamlRemarkSerializer(Discard)) {
+      Partition.setMainRemarkStreamer(std::make_unique<remarks::RemarkStreamer>(std::move(Serializer)));
       Partition.setLLVMRemarkStreamer(std::make_unique<LLVMRemarkStreamer>(*Partition.getMainRemarkStreamer()));
-    } else {
-      consumeError(Serializer.takeError());
     }
   }
 }
@@ -197,7 +194,8 @@ void mtpc::PartitionDiagnostics::record(const DiagnosticInfo &DI) {
     R.Location = recordLocation(O->getLocation());
     for (const DiagnosticInfoOptimizationBase::Argument &A : O->getArgs())
       R.Args.push_back({A.Key, A.Val, recordLocation(A.Loc)});
-    if (R.PassName == "asm-printer" && R.RemarkName == "InstructionMix" && HostWritesObject)
+    if (R.PassName == "asm-printer" && R.RemarkName == "InstructionMix" && HostWritesObject &&
+        mtpc::InstructionMixByMnemonic)
       asObjectStreamerCounts(R);
     // The first argument only the optimization record shows (-1: none).
     int FirstExtra = O->*member(mtpc::RemarkFirstExtraArg());

@@ -83,24 +83,26 @@ bool mtpc_rs_run_parallel(const MtpcParallelRequest *Request, LLVMModuleRef M, v
 // Parses pipeline text: 0 if it is not mtpc-parallel, 1 if it is (*Request
 // filled), 2 if its parameters are wrong (reported).
 int mtpc_rs_parse_parallel(const char *Text, size_t Len, MtpcParallelRequest *Request);
+// The same for mtpc-split (its parameters are parsed again when it runs).
+int mtpc_rs_parse_split(const char *Text, size_t Len);
+// Runs the mtpc-split that pipeline text Text asks for on M; true if every
+// analysis is preserved (errors end the process, as LLVM's tools do).
+bool mtpc_rs_run_split(const char *Text, size_t Len, LLVMModuleRef M);
 }
 
 namespace mtpc {
-using ModuleEPCallbacks = SmallVector<std::function<void(ModulePassManager &, OptimizationLevel)>, 2>;
 using FunctionAnalysisPassMap =
-    DenseMap<AnalysisKey *, std::unique_ptr<detail::AnalysisPassConcept<Function, PreservedAnalyses,
-                                                                        FunctionAnalysisManager::Invalidator>>>;
+    DenseMap<AnalysisKey *, std::unique_ptr<AnalysisPassConcept<Function, FunctionAnalysisManager::Invalidator>>>;
 using BaselineLibraryInfoImpl = std::optional<TargetLibraryInfoImpl>;
 using ModulePassList = std::vector<std::unique_ptr<detail::PassConcept<Module, ModuleAnalysisManager>>>;
 } // namespace mtpc
-using mtpc::ModuleEPCallbacks;
 // The PassBuilder's callback lists, a function analysis manager's registered
-// analyses and the library info analysis's baseline are private in LLVM 16,
+// analyses and the library info analysis's baseline are private (16 to 22),
 // a pass manager's passes protected.
 MTPC_EXPOSE_PRIVATE(PipelineStartCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, PipelineStartEPCallbacks);
-MTPC_EXPOSE_PRIVATE(EarlySimplificationCallbacks, mtpc::ModuleEPCallbacks, PassBuilder,
+MTPC_EXPOSE_PRIVATE(EarlySimplificationCallbacks, mtpc::PhaseEPCallbacks, PassBuilder,
                     PipelineEarlySimplificationEPCallbacks);
-MTPC_EXPOSE_PRIVATE(OptimizerLastCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, OptimizerLastEPCallbacks);
+MTPC_EXPOSE_PRIVATE(OptimizerLastCallbacks, mtpc::PhaseEPCallbacks, PassBuilder, OptimizerLastEPCallbacks);
 MTPC_EXPOSE_PRIVATE(FullLtoLastCallbacks, mtpc::ModuleEPCallbacks, PassBuilder, FullLinkTimeOptimizationLastEPCallbacks);
 MTPC_EXPOSE_PRIVATE(ModulePasses, mtpc::ModulePassList, ModulePassManager, Passes);
 MTPC_EXPOSE_PRIVATE(FunctionAnalysisPasses, mtpc::FunctionAnalysisPassMap, FunctionAnalysisManager, AnalysisPasses);
@@ -173,8 +175,8 @@ std::shared_ptr<LtoPipelineRest> cutLtoPipeline(ModulePassManager &MPM) {
   mtpc::ModulePassList &Rest = Parts->Rest.*member(mtpc::ModulePasses());
   std::move(Cut, Passes.end(), std::back_inserter(Rest));
   Passes.erase(Cut, Passes.end());
-  using LowerTypeTestsModel = detail::PassModel<Module, LowerTypeTestsPass, PreservedAnalyses, ModuleAnalysisManager>;
-  using GuardedModel = detail::PassModel<Module, TypeTestLoweringUnlessDone, PreservedAnalyses, ModuleAnalysisManager>;
+  using LowerTypeTestsModel = mtpc::PassModel<Module, LowerTypeTestsPass, ModuleAnalysisManager>;
+  using GuardedModel = mtpc::PassModel<Module, TypeTestLoweringUnlessDone, ModuleAnalysisManager>;
   // Only LowerTypeTestsPass is named so: P is its PassModel.
   for (auto &P : Rest) {
     if (P->name() != LowerTypeTestsPass::name())
@@ -214,6 +216,16 @@ struct ParallelPass : PassInfoMixin<ParallelPass> {
   static bool isRequired() { return true; }
 };
 
+// The mtpc-split module pass, with the pipeline text that asked for it.
+struct SplitPass : PassInfoMixin<SplitPass> {
+  explicit SplitPass(std::string Text) : Text(std::move(Text)) {}
+  std::string Text;
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return mtpc_rs_run_split(Text.data(), Text.size(), wrap(&M)) ? PreservedAnalyses::all() : PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
 // Last in the host's pipeline: the module is put back as mtpc's pass left it.
 struct RestorePass : PassInfoMixin<RestorePass> {
   explicit RestorePass(std::shared_ptr<RunState> State) : State(std::move(State)) {}
@@ -235,12 +247,9 @@ struct RestorePass : PassInfoMixin<RestorePass> {
   static bool isRequired() { return true; }
 };
 
-// A callback at an extension point that another mtpc callback parked.
-struct Parked {
-  ModuleEPCallbacks *List;
-  size_t Index;
-  std::function<void(ModulePassManager &, OptimizationLevel)> Callback;
-};
+// A callback at an extension point that another mtpc callback parked: puts
+// it back.
+using Parked = std::function<void()>;
 
 // mtpc on one host PassBuilder.
 class HostPipeline : public std::enable_shared_from_this<HostPipeline> {
@@ -287,17 +296,18 @@ public:
       return;
     restoreParked();
     StartFired = true;
-    callLaterCallbacks(PB.*member(mtpc::PipelineStartCallbacks()), StartIndex, MPM, L);
+    callLaterCallbacks(PB.*member(mtpc::PipelineStartCallbacks()), StartIndex, MPM, L, ThinOrFullLTOPhase::None);
     addAutomaticPass(MPM, L, Phase::PerModule);
   }
 
-  void onEarlySimplification(ModulePassManager &MPM, OptimizationLevel L) {
+  // (Phase: what the host's callbacks at this point are told, from LLVM 20.)
+  void onEarlySimplification(ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase Phase) {
     if (BuildingPartitions)
       return;
     restoreParked();
     if (StartFired)
       return; // a per-module pipeline: mtpc's pass is at PipelineStart
-    callLaterCallbacks(PB.*member(mtpc::EarlySimplificationCallbacks()), EarlyIndex, MPM, L);
+    callLaterCallbacks(PB.*member(mtpc::EarlySimplificationCallbacks()), EarlyIndex, MPM, L, Phase);
     addAutomaticPass(MPM, L, Phase::ThinLtoPostLink);
   }
 
@@ -335,18 +345,24 @@ private:
     if (P == Phase::ThinLtoPostLink)
       return PB.buildThinLTODefaultPipeline(L, /*ImportSummary=*/nullptr);
     if (L == OptimizationLevel::O0)
-      return PB.buildO0DefaultPipeline(L, /*LTOPreLink=*/false);
+      return PB.buildO0DefaultPipeline(L) /* not pre-link */;
     return PB.buildPerModuleDefaultPipeline(L);
   }
 
   // What the default pipeline adds after mtpc's extension point: that
   // point's callbacks are replaced by one that drops what came before.
   ModulePassManager pipelineAfterExtensionPoint(OptimizationLevel L, Phase P) {
-    ModuleEPCallbacks &Point = P == Phase::PerModule ? PB.*member(mtpc::PipelineStartCallbacks())
-                                                     : PB.*member(mtpc::EarlySimplificationCallbacks());
-    ModuleEPCallbacks Saved = std::move(Point);
+    if (P == Phase::PerModule)
+      return withPointDroppingEarlierPasses(PB.*member(mtpc::PipelineStartCallbacks()), L, P);
+    return withPointDroppingEarlierPasses(PB.*member(mtpc::EarlySimplificationCallbacks()), L, P);
+  }
+
+  // The default pipeline for L and P built with Point's callbacks replaced by
+  // one that drops what was built before it.
+  template <typename ListT> ModulePassManager withPointDroppingEarlierPasses(ListT &Point, OptimizationLevel L, Phase P) {
+    ListT Saved = std::move(Point);
     Point.clear();
-    Point.push_back([](ModulePassManager &MPM, OptimizationLevel) { MPM = ModulePassManager(); });
+    Point.push_back([](ModulePassManager &MPM, auto &&...) { MPM = ModulePassManager(); });
     ModulePassManager MPM = defaultPipeline(L, P);
     Point = std::move(Saved);
     return MPM;
@@ -355,16 +371,18 @@ private:
 private:
   // Calls the callbacks registered after mtpc's (at Own) into MPM, before
   // mtpc's pass, and parks them for the rest of this build.
-  void callLaterCallbacks(ModuleEPCallbacks &List, size_t Own, ModulePassManager &MPM, OptimizationLevel L) {
+  template <typename ListT>
+  void callLaterCallbacks(ListT &List, size_t Own, ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase Phase) {
     for (size_t I = Own + 1; I < List.size(); ++I) {
-      List[I](MPM, L);
-      Waiting.push_back({&List, I, std::exchange(List[I], [](ModulePassManager &, OptimizationLevel) {})});
+      mtpc::callEPCallback(List[I], MPM, L, Phase);
+      auto Callback = std::exchange(List[I], [](ModulePassManager &, auto &&...) {});
+      Waiting.push_back([&List, I, Callback = std::move(Callback)]() mutable { List[I] = std::move(Callback); });
     }
   }
 
   void restoreParked() {
-    for (Parked &P : Waiting)
-      (*P.List)[P.Index] = std::move(P.Callback);
+    for (Parked &PutBack : Waiting)
+      PutBack();
     Waiting.clear();
   }
 
@@ -395,17 +413,25 @@ private:
 };
 
 // mtpc's callbacks, as types of their own: a second registration of mtpc on
-// the same builder (the plugin named twice) recognizes the first.
+// the same builder (the plugin named twice) recognizes the first. Those at
+// points whose callbacks LLVM 20 gave a ThinOrFullLTOPhase take it or not
+// (llvm_compat.h).
 struct OwnStartCallback {
   std::shared_ptr<HostPipeline> Host;
   void operator()(ModulePassManager &MPM, OptimizationLevel L) const { Host->onPipelineStart(MPM, L); }
 };
 struct OwnEarlySimplificationCallback {
   std::shared_ptr<HostPipeline> Host;
-  void operator()(ModulePassManager &MPM, OptimizationLevel L) const { Host->onEarlySimplification(MPM, L); }
+  void operator()(ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase Phase) const {
+    Host->onEarlySimplification(MPM, L, Phase);
+  }
+  void operator()(ModulePassManager &MPM, OptimizationLevel L) const {
+    Host->onEarlySimplification(MPM, L, ThinOrFullLTOPhase::None); // (not told before LLVM 20)
+  }
 };
 struct OwnOptimizerLastCallback {
   std::shared_ptr<HostPipeline> Host;
+  void operator()(ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) const { Host->onOptimizerLast(MPM); }
   void operator()(ModulePassManager &MPM, OptimizationLevel) const { Host->onOptimizerLast(MPM); }
 };
 struct OwnFullLtoEarlyCallback {
@@ -418,7 +444,7 @@ struct OwnFullLtoLastCallback {
 };
 
 // Puts Callback (of type CallbackT) at the end of List, where it may be already.
-template <typename CallbackT> void placeLast(ModuleEPCallbacks &List, CallbackT Callback) {
+template <typename ListT, typename CallbackT> void placeLast(ListT &List, CallbackT Callback) {
   if (!List.empty() && List.back().template target<CallbackT>())
     return;
   llvm::erase_if(List, [](auto &C) { return C.template target<CallbackT>() != nullptr; });
@@ -505,7 +531,7 @@ template <typename AnalysisT> std::optional<AnalysisT> registeredAnalysis(Functi
   auto It = Passes.find(AnalysisT::ID());
   if (It == Passes.end())
     return std::nullopt;
-  using ModelT = detail::AnalysisPassModel<Function, AnalysisT, PreservedAnalyses, FunctionAnalysisManager::Invalidator>;
+  using ModelT = mtpc::AnalysisPassModel<Function, AnalysisT, FunctionAnalysisManager::Invalidator>;
   return static_cast<ModelT &>(*It->second).Pass;
 }
 
@@ -525,7 +551,8 @@ mtpc::HostAnalyses hostAnalyses(Module &M, ModuleAnalysisManager &MAM) {
 
 extern "C" {
 
-// Registers mtpc-parallel with the host PassBuilder PB (an llvm::PassBuilder*).
+// Registers mtpc-parallel and mtpc-split with the host PassBuilder PB (an
+// llvm::PassBuilder*).
 void mtpc_host_pipeline_register(void *PBP) {
   PassBuilder &PB = *static_cast<PassBuilder *>(PBP);
   for (auto &C : PB.*member(mtpc::PipelineStartCallbacks()))
@@ -544,6 +571,13 @@ void mtpc_host_pipeline_register(void *PBP) {
         if (mtpc_rs_parse_parallel(Name.data(), Name.size(), &Request) != 1)
           return false;
         MPM.addPass(ParallelPass(Host, Request, nullptr));
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (mtpc_rs_parse_split(Name.data(), Name.size()) != 1)
+          return false;
+        MPM.addPass(SplitPass(Name.str()));
         return true;
       });
 }

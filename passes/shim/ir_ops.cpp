@@ -52,6 +52,10 @@ const char *mtpc_inline_asm_string(LLVMValueRef V, size_t *Len) {
   return IA->getAsmString().data();
 }
 
+// The function whose block a blockaddress takes (its operand until LLVM 19;
+// from 20 its only operand is the block).
+LLVMValueRef mtpc_block_address_function(LLVMValueRef V) { return wrap(unwrap<BlockAddress>(V)->getFunction()); }
+
 // The global that a dso_local_equivalent or no_cfi constant names (the
 // constants LLVM-C reports as instructions), or null for any other value;
 // *NoCFI says which of the two it is.

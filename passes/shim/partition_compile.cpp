@@ -19,7 +19,7 @@
 using namespace llvm;
 using mtpc::copyString;
 
-// LLVM 16's PassBuilder keeps its TargetMachine, PipelineTuningOptions and
+// The PassBuilder keeps its TargetMachine, PipelineTuningOptions and
 // PGOOptions private.
 MTPC_EXPOSE_PRIVATE(PassBuilderTM, TargetMachine *, PassBuilder, TM);
 MTPC_EXPOSE_PRIVATE(PassBuilderPTO, PipelineTuningOptions, PassBuilder, PTO);
@@ -45,7 +45,7 @@ const char *debuggingOption() {
       "debug-pass",          //
       "debug-pass-manager",  // opt's
   };
-  StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
+  auto &Options = cl::getRegisteredOptions();
   for (const char *Name : Names) {
     auto It = Options.find(Name);
     if (It != Options.end() && It->second->getNumOccurrences() > 0)
@@ -71,25 +71,24 @@ std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB)
   H->PTO = PB.*member(mtpc::PassBuilderPTO());
   H->PGOOpt = PB.*member(mtpc::PassBuilderPGO());
   H->TMPGOOpt = TM->getPGOOption();
-  H->CommandLine = std::make_shared<const std::vector<std::string>>(H->Options.MCOptions.CommandLineArgs.begin(),
-                                                                    H->Options.MCOptions.CommandLineArgs.end());
-  H->Options.MCOptions.CommandLineArgs = *H->CommandLine;
+  H->CommandLine = std::make_shared<const std::vector<std::string>>(mtpc::commandLineArgs(H->Options.MCOptions));
+  mtpc::referToCommandLineArgs(H->Options.MCOptions, *H->CommandLine);
   H->DebuggingOption = debuggingOption();
   return H;
 }
 
 std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine() const {
-  std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(Triple, CPU, Features, Options, RM, CM, OL));
+  std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features, Options, RM, CM, OL));
   if (TM)
     TM->setPGOOption(TMPGOOpt);
   return TM;
 }
 
 mtpc::HostSettings::MCDescriptions mtpc::HostSettings::describeMC() const {
-  MCDescriptions D{Options.MCOptions, std::unique_ptr<MCRegisterInfo>(TheTarget->createMCRegInfo(Triple)), nullptr,
-                   std::unique_ptr<MCSubtargetInfo>(TheTarget->createMCSubtargetInfo(Triple, CPU, Features))};
+  MCDescriptions D{Options.MCOptions, std::unique_ptr<MCRegisterInfo>(TheTarget->createMCRegInfo(mtpc::tripleArg(llvm::Triple(Triple)))), nullptr,
+                   std::unique_ptr<MCSubtargetInfo>(TheTarget->createMCSubtargetInfo(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features))};
   if (D.MRI)
-    D.MAI.reset(TheTarget->createMCAsmInfo(*D.MRI, Triple, D.Options));
+    D.MAI.reset(TheTarget->createMCAsmInfo(*D.MRI, mtpc::tripleArg(llvm::Triple(Triple)), D.Options));
   return D;
 }
 
@@ -232,9 +231,9 @@ bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **
     raw_svector_ostream OS(*Text);
     legacy::PassManager CodeGen;
     CodeGen.add(new TargetLibraryInfoWrapperPass(*Kit->LibraryInfo));
-    auto *MMIWP = new MachineModuleInfoWrapperPass(static_cast<LLVMTargetMachine *>(Kit->TM.get()));
+    auto *MMIWP = new MachineModuleInfoWrapperPass(static_cast<mtpc::CodeGenTargetMachine *>(Kit->TM.get()));
     CodeGen.add(mtpc::createReserveFileNumbersPass(Kit->Files, MMIWP));
-    if (Kit->TM->addPassesToEmitFile(CodeGen, OS, nullptr, CGFT_AssemblyFile, /*DisableVerify=*/true, MMIWP)) {
+    if (Kit->TM->addPassesToEmitFile(CodeGen, OS, nullptr, mtpc::AssemblyFileType, /*DisableVerify=*/true, MMIWP)) {
       *Error = copyString("the target cannot emit assembly");
       return false;
     }

@@ -1,6 +1,6 @@
 // shim.h - what the files of mtpc's C++ shim share.
 //
-// The shim holds the LLVM operations that the LLVM-C API of LLVM 16 lacks:
+// The shim holds the LLVM operations that the LLVM-C API lacks:
 //   ir_ops.cpp            operations on modules and globals, time trace
 //   host_pipeline.cpp     mtpc-parallel in the host's PassBuilder, and the
 //                         pipeline each partition runs, built from it
@@ -17,9 +17,11 @@
 // Rules (after rustc's llvm-wrapper): every entry point takes and returns
 // opaque handles, never throws (LLVM is built without exceptions), reports
 // failure through its return value, and does one small thing. The logic that
-// decides what to do lives in Rust; the shim only does it. This header is the
-// one place that names the LLVM version.
+// decides what to do lives in Rust; the shim only does it. What differs
+// between the LLVM majors mtpc is built for is named in llvm_compat.h.
 #pragma once
+
+#include "llvm_compat.h"
 
 #include "llvm-c/Core.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -45,7 +47,6 @@
 #include <string>
 #include <vector>
 
-static_assert(LLVM_VERSION_MAJOR == 16, "mtpc's shim is written for LLVM 16");
 
 // llvm::Any (how pass instrumentation is handed the IR unit) identifies a
 // type by the address of Any::TypeId<T>::Id. The pass-manager code inlined
@@ -60,12 +61,12 @@ extern template struct llvm::Any::TypeId<const llvm::Loop *>;
 
 namespace mtpc {
 
-// Reading members that LLVM 16 keeps private and offers no accessor for (the
+// Reading members that LLVM keeps private and offers no accessor for (the
 // PassBuilder's target machine and callback lists, an analysis manager's
 // registered analyses). An explicit instantiation of this template is the
 // standard-conforming way to name a private member: access checks do not
 // apply to explicit instantiation arguments. Each use names one member of one
-// LLVM 16 class, so a change in LLVM breaks the build, never the run. Use
+// LLVM class, so a change in LLVM breaks the build, never the run. Use
 // MTPC_EXPOSE_PRIVATE at global scope, with a tag name no other file uses:
 //
 //   MTPC_EXPOSE_PRIVATE(SomeTag, T, Class, Member);
@@ -84,7 +85,7 @@ struct HostSettings {
   llvm::TargetOptions Options;
   std::optional<llvm::Reloc::Model> RM;
   std::optional<llvm::CodeModel::Model> CM;
-  llvm::CodeGenOpt::Level OL = llvm::CodeGenOpt::Default;
+  mtpc::CodeGenOptLevel OL = mtpc::CodeGenOptLevel::Default;
   const llvm::Target *TheTarget = nullptr;
   llvm::PipelineTuningOptions PTO;
   std::optional<llvm::PGOOptions> PGOOpt;

@@ -135,6 +135,39 @@ pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], file
     Ok(Merged { text, table, segments })
 }
 
+/// Rewrites a part's symbol assignments `name = expression` (how the code
+/// generator writes them from LLVM 18; `.set name, expression` before) as
+/// `.set`, the one form the merge reads. Text without any is left as it is.
+pub fn write_assignments_as_set(asm: &mut Vec<u8>) {
+    fn assignment(line: &[u8]) -> Option<(&[u8], &[u8])> {
+        let name_end = match line.first()? {
+            b'"' => line[1..].iter().position(|&b| b == b'"')? + 2,
+            _ => line.iter().position(|&b| !is_symbol_char(b)).unwrap_or(line.len()),
+        };
+        let expression = line[name_end..].strip_prefix(b" = ")?;
+        (name_end > 0 && !expression.is_empty()).then(|| (&line[..name_end], expression))
+    }
+    if !asm.split(|&b| b == b'\n').any(|line| assignment(line).is_some()) {
+        return;
+    }
+    let mut out = Vec::with_capacity(asm.len() + 1024);
+    for (i, line) in asm.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        match assignment(line) {
+            Some((name, expression)) => {
+                out.extend_from_slice(b"\t.set\t");
+                out.extend_from_slice(name);
+                out.extend_from_slice(b", ");
+                out.extend_from_slice(expression);
+            }
+            None => out.extend_from_slice(line),
+        }
+    }
+    *asm = out;
+}
+
 /// `s` with each byte as the char of the same value (see `merge_bytes`);
 /// borrowed if it is ASCII.
 fn latin1(s: &str) -> std::borrow::Cow<'_, str> {
@@ -304,6 +337,8 @@ struct MergeState {
     colliding_locals: HashSet<String>,
     /// Symbols defined so far, and by which part.
     defined: HashMap<String, usize>,
+    /// Global commons defined so far: their `.comm` lines.
+    commons: HashMap<String, String>,
     /// The last `unique` section id given out.
     unique_ids: u32,
     /// Sections of COMDAT groups (see `comdat_key`) and weak data objects
@@ -798,9 +833,16 @@ impl MergeState {
                     let is_weak_object = weak.contains(name) && objects.contains(name);
                     match self.defined.get(name) {
                         Some(&first) if first != k && is_weak_object => object = Some((name, true)),
+                        // The same global common in several parts (LLVM 22's
+                        // AddressSanitizer makes its hidden per-module flag
+                        // in each): one, as a linker makes it of objects'.
+                        Some(&first) if first != k && self.commons.get(name).is_some_and(|c| c == code) => continue,
                         Some(&first) if first != k => return Err(at(format!("{name} is defined by part {first} too"))),
                         _ => {
                             self.defined.insert(name.to_string(), k);
+                            if directive == ".comm" {
+                                self.commons.insert(name.to_string(), code.to_string());
+                            }
                             if is_weak_object && self.repeated_objects.contains(name) {
                                 object = Some((name, false));
                             }
@@ -1482,14 +1524,43 @@ mod tests {
     }
 
     #[test]
+    fn assignments_are_read_as_set() {
+        let rewritten = |text: &str| {
+            let mut asm = text.as_bytes().to_vec();
+            write_assignments_as_set(&mut asm);
+            String::from_utf8(asm).unwrap()
+        };
+        let text = "inc = .cfi.jumptable+8\n\"odd name\" = f\n\t.ascii\t\"x = y\"\n\tmovl\t$1, %eax\n";
+        assert_eq!(
+            rewritten(text),
+            "\t.set\tinc, .cfi.jumptable+8\n\t.set\t\"odd name\", f\n\t.ascii\t\"x = y\"\n\tmovl\t$1, %eax\n"
+        );
+        // LLVM 22's AddressSanitizer: each part's destructor group, followed
+        // by an alias of a private global the part names alike; the group's
+        // copies are the same once the alias is read as `.set`.
+        let part = |global: &str| {
+            rewritten(&format!(
+                "\t.section\t.fini_array.1,\"awG\",@fini_array,asan.module_dtor,comdat\n\t.p2align\t3, 0x0\n\t.quad\tasan.module_dtor\n.L__unnamed_1 = {global}\n"
+            ))
+        };
+        let m = merged(&[part("table").as_str(), part(".str").as_str()]);
+        assert_eq!(m.matches(".quad\tasan.module_dtor").count(), 1, "{m}");
+    }
+
+    #[test]
     fn commons_and_assignments_are_definitions_too() {
         // A static zero-initialised variable is a local common.
         let part = "\t.local\tcounter\n\t.comm\tcounter,4,4\n\tmovl\tcounter(%rip), %eax\n";
         let m = merged(&[part, part]);
         assert!(m.contains("\t.comm\tcounter.mtpc0,4,4") && m.contains("\t.comm\tcounter.mtpc1,4,4"), "{m}");
         assert!(m.contains("counter.mtpc1(%rip)"), "{m}");
-        // A global common, or a symbol assigned in two parts, is defined twice.
-        assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,4,4\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
+        // A global common the same in two parts is one, as a linker makes
+        // it; of two sizes, or a symbol assigned in two parts, is defined twice.
+        let flag = "\t.hidden\tflag\n\t.type\tflag,@object\n\t.comm\tflag,8,8\n\tleaq\tflag(%rip), %rdi\n";
+        let m = merged(&[flag, flag]);
+        assert_eq!(m.matches(".comm").count(), 1, "{m}");
+        assert_eq!(m.matches("leaq\tflag(%rip)").count(), 2, "{m}");
+        assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,8,8\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
         assert!(merge(&["\t.globl\ta\n\t.set\ta, f\n", "\t.globl\ta\n\t.set\ta, g\n"]).is_err());
         assert!(merge(&["\t.globl\t\"odd name\"\n\"odd name\":\n", "\t.globl\t\"odd name\"\n\"odd name\":\n"]).is_err());
     }

@@ -2,10 +2,10 @@
 //!
 //! The plugin registers with each host PassBuilder
 //! ([`crate::ir::host_pipeline::register`]: once per compile in clang, once
-//! per ThinLTO backend in lld). `mtpc-split` is registered
-//! through llvm-plugin; `mtpc-parallel` through the shim
-//! (`ir::host_pipeline`), which needs the host's PassBuilder and analysis
-//! managers while it runs, to build the partitions' pipelines from them.
+//! per ThinLTO backend in lld), through the shim (`ir::host_pipeline`),
+//! which parses both passes' pipeline text with [`HOOKS`] and runs them;
+//! `mtpc-parallel` needs the host's PassBuilder and analysis managers while
+//! it runs, to build the partitions' pipelines from them.
 //! Automatic mode runs at the extension points:
 //! - PipelineStart (clang, opt's `default<On>`): the per-module pipeline;
 //!   pre-link compiles (`-flto`, `-flto=thin`) are left alone;
@@ -21,11 +21,8 @@
 
 use std::sync::Arc;
 
-use llvm_plugin::inkwell::module::Module;
-use llvm_plugin::{LlvmModulePass, ModuleAnalysisManager, ModulePassManager, PipelineParsing, PreservedAnalyses};
-
 use crate::decline::{self, HostProgram};
-use crate::ir::host_pipeline::{Hooks, ParallelRequest, ParseOutcome, PassRun};
+use crate::ir::host_pipeline::{Hooks, ParallelRequest, ParseOutcome, PassRun, Preserved};
 use crate::ir::{report_fatal_error, ModuleRef, PipelinePhase};
 use crate::options::{automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name, ParallelOptions, SplitOptions};
 use crate::parallel::{self, Outcome};
@@ -56,8 +53,8 @@ pub fn check_host_llvm() -> Result<(), String> {
     ))
 }
 
-/// What the shim calls for `mtpc-parallel`.
-pub const PARALLEL_HOOKS: Hooks = Hooks { run: run_parallel, parse: parse_parallel };
+/// What the shim calls for `mtpc-parallel` and `mtpc-split`.
+pub const HOOKS: Hooks = Hooks { run: run_parallel, parse: parse_parallel, parse_split, run_split: run_split_pass };
 
 /// One run of `mtpc-parallel` on `module`; true if it changed the module.
 /// An explicit `mtpc-parallel<On>` that does not split the module (small,
@@ -170,7 +167,7 @@ fn options_of(request: &ParallelRequest) -> Result<ParallelOptions, String> {
 }
 
 /// `mtpc-parallel<...>` in pipeline text.
-fn parse_parallel(text: &str) -> ParseOutcome {
+fn parse_parallel(text: &str) -> ParseOutcome<ParallelRequest> {
     let Some(params) = strip_pass_name(text, PARALLEL_PASS_NAME) else { return ParseOutcome::NotOurs };
     match parse_parallel_options(params) {
         Ok(o) => ParseOutcome::Parsed(ParallelRequest {
@@ -196,56 +193,48 @@ fn warn_once(message: &str) {
     WARNED.call_once(|| log::warn!("{message}"));
 }
 
-/// The `mtpc-split<partitions=N;min-size=M;out=PREFIX>` module pass.
-pub struct SplitPass {
-    pub options: SplitOptions,
-}
-
-impl LlvmModulePass for SplitPass {
-    fn run_pass(&self, module: &mut Module<'_>, _: &ModuleAnalysisManager) -> PreservedAnalyses {
-        let outcome = crate::ir::with_plugin_module(module, |module| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_split(module, &self.options)))
-        });
-        match outcome {
-            Ok(Ok(preserved)) => preserved,
-            Ok(Err(e)) => report_fatal_error(&format!("{SPLIT_PASS_NAME}: {e}")),
-            Err(panic) => report_fatal_error(&format!(
-                "{SPLIT_PASS_NAME}: internal error (please report it with the input module): {}",
-                crate::worker::panic_text(&panic)
-            )),
+/// `mtpc-split<partitions=N;min-size=M;out=PREFIX>` in pipeline text.
+fn parse_split(text: &str) -> ParseOutcome<SplitOptions> {
+    let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) else { return ParseOutcome::NotOurs };
+    match parse_split_options(params) {
+        Ok(options) => ParseOutcome::Parsed(options),
+        Err(message) => {
+            // LLVM then reports the element as an unknown pass; say why first.
+            eprintln!("error: {SPLIT_PASS_NAME}: {message}");
+            ParseOutcome::Invalid
         }
     }
 }
 
-fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<PreservedAnalyses, split::SplitError> {
+/// One run of the `mtpc-split` pass that pipeline text `text` (parsed
+/// before) asked for. Errors end the process, as LLVM's tools do.
+fn run_split_pass(text: &str, module: &mut ModuleRef<'_>) -> Preserved {
+    let ParseOutcome::Parsed(options) = parse_split(text) else {
+        report_fatal_error(&format!("{SPLIT_PASS_NAME}: cannot parse '{text}' again"))
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_split(module, &options)));
+    match outcome {
+        Ok(Ok(preserved)) => preserved,
+        Ok(Err(e)) => report_fatal_error(&format!("{SPLIT_PASS_NAME}: {e}")),
+        Err(panic) => report_fatal_error(&format!(
+            "{SPLIT_PASS_NAME}: internal error (please report it with the input module): {}",
+            crate::worker::panic_text(&panic)
+        )),
+    }
+}
+
+fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved, split::SplitError> {
     let start = std::time::Instant::now();
     let _span = crate::ir::time_trace::Span::begin(SPLIT_PASS_NAME, &module.source_filename());
     let (summary, preserved) = match &options.out {
-        Some(prefix) => (split::write_partitions(module, options, prefix)?, PreservedAnalyses::All),
+        Some(prefix) => (split::write_partitions(module, options, prefix)?, Preserved::All),
         None => {
             // Only the plan is recorded: no partition, no promoted name.
             let plan = split::plan_module(module, options, || 0)?;
             split::annotate(module, &plan)?;
-            (plan.summary(), PreservedAnalyses::None)
+            (plan.summary(), Preserved::None)
         }
     };
     log::info!("{SPLIT_PASS_NAME}: {summary}, split in {:.1} ms", crate::stats::elapsed_ms(start));
     Ok(preserved)
-}
-
-/// The pipeline-parsing callback of `mtpc-split` (`mtpc-parallel` is parsed
-/// by the shim's, see [`parse_parallel`]).
-pub fn parse_split_pipeline_element(text: &str, manager: &mut ModulePassManager) -> PipelineParsing {
-    let Some(params) = strip_pass_name(text, SPLIT_PASS_NAME) else { return PipelineParsing::NotParsed };
-    match parse_split_options(params) {
-        Ok(options) => {
-            manager.add_pass(SplitPass { options });
-            PipelineParsing::Parsed
-        }
-        Err(message) => {
-            // LLVM then reports the element as an unknown pass; say why first.
-            eprintln!("error: {SPLIT_PASS_NAME}: {message}");
-            PipelineParsing::NotParsed
-        }
-    }
 }

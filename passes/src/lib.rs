@@ -33,6 +33,24 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+// The LLVM-C bindings of the LLVM major the build is for (see
+// `ir::llvm_version`), under one name.
+#[cfg(feature = "llvm16")]
+extern crate llvm_sys_160 as llvm_sys;
+#[cfg(feature = "llvm19")]
+extern crate llvm_sys_191 as llvm_sys;
+#[cfg(feature = "llvm22")]
+extern crate llvm_sys_221 as llvm_sys;
+#[cfg(not(any(
+    all(feature = "llvm16", not(feature = "llvm19"), not(feature = "llvm22")),
+    all(feature = "llvm19", not(feature = "llvm16"), not(feature = "llvm22")),
+    all(feature = "llvm22", not(feature = "llvm16"), not(feature = "llvm19")),
+)))]
+compile_error!(
+    "build mtpc for exactly one LLVM major: the default is LLVM 16; for another, \
+     `cargo build --release --no-default-features --features llvm22` (or llvm19)"
+);
+
 pub mod asm_merge;
 pub mod call_graph;
 pub mod cost_model;

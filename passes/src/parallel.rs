@@ -469,6 +469,7 @@ fn compile_partition(
         compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
     }
     let (scan_span, t) = (Span::begin("mtpc scan", &label), Instant::now());
+    crate::asm_merge::write_assignments_as_set(&mut compiled.asm);
     let scan = PartScan::of_bytes(&compiled.asm);
     let scan_ms = ms(t);
     drop(scan_span);

@@ -9,9 +9,16 @@
 //
 //   clang++-16 -shared -fPIC $(llvm-config-16 --cxxflags) seen_functions.cpp -o seen.so
 //   SEEN_FUNCTIONS_FILE=seen.txt clang-16 -O2 -fpass-plugin=seen.so -fpass-plugin=libmtpc.so -c x.c
+//
+// It builds against LLVM 16, 19 and 22 (22 moved the header; from 20 some
+// callbacks also take a ThinOrFullLTOPhase, which `auto &&...` accepts).
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#if __has_include("llvm/Plugins/PassPlugin.h")
+#include "llvm/Plugins/PassPlugin.h"
+#else
 #include "llvm/Passes/PassPlugin.h"
+#endif
 
 #include <cstdlib>
 #include <fcntl.h>
@@ -64,7 +71,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
             PB.registerPipelineStartEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(CountAtStart()); });
             PB.registerOptimizerLastEPCallback(
-                [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(ListFunctions("last")); });
+                [](ModulePassManager &MPM, OptimizationLevel, auto &&...) { MPM.addPass(ListFunctions("last")); });
             PB.registerFullLinkTimeOptimizationLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(ListFunctions("lto-last")); });
           }};

@@ -19,7 +19,7 @@ use std::os::raw::c_char;
 use llvm_sys::prelude::LLVMModuleRef;
 
 use super::ffi::*;
-use super::{ModuleRef, OptLevel, OwnedContext, PipelinePhase};
+use super::{report_fatal_error, ModuleRef, OptLevel, OwnedContext, PipelinePhase};
 
 /// The text at `data` (`len` bytes; invalid UTF-8 replaced).
 ///
@@ -31,20 +31,16 @@ unsafe fn text<'a>(data: *const c_char, len: usize) -> std::borrow::Cow<'a, str>
 }
 
 /// Registers mtpc with one host PassBuilder (the plugin's registrar calls
-/// this): `mtpc-split` through llvm-plugin, parsed by
-/// [`crate::host::parse_split_pipeline_element`]; `mtpc-parallel`
-/// (automatic mode at the extension points, and pipeline text) through the
-/// shim, which calls back [`crate::host::PARALLEL_HOOKS`].
+/// this): `mtpc-parallel` (automatic mode at the extension points, and
+/// pipeline text) and `mtpc-split` (pipeline text), through the shim, which
+/// calls back [`crate::host::HOOKS`].
 ///
 /// # Safety
-/// `pass_builder` must be the `llvm::PassBuilder*` LLVM 16 hands to a
+/// `pass_builder` must be the `llvm::PassBuilder*` the host hands to a
 /// plugin's registrar.
 pub unsafe fn register(pass_builder: *mut c_void) {
     crate::logging::init();
     // SAFETY: the caller's promise.
-    let mut builder = unsafe { llvm_plugin::PassBuilder::from_raw(pass_builder) };
-    builder.add_module_pipeline_parsing_callback(crate::host::parse_split_pipeline_element);
-    // SAFETY: as above.
     unsafe { mtpc_host_pipeline_register(pass_builder) }
 }
 
@@ -84,21 +80,32 @@ impl ParallelRequest {
 }
 
 /// How the Rust side answers the shim: the functions behind
-/// `mtpc_rs_run_parallel` and `mtpc_rs_parse_parallel` (`crate::host`).
+/// `mtpc_rs_run_parallel`, `mtpc_rs_parse_parallel`, `mtpc_rs_parse_split`
+/// and `mtpc_rs_run_split` (`crate::host`).
 pub struct Hooks {
     pub run: fn(&ParallelRequest, &mut ModuleRef<'_>, &PassRun<'_>) -> bool,
-    pub parse: fn(&str) -> ParseOutcome,
+    pub parse: fn(&str) -> ParseOutcome<ParallelRequest>,
+    pub parse_split: fn(&str) -> ParseOutcome<crate::options::SplitOptions>,
+    /// Runs the split that the pipeline text (parsed before) asks for.
+    pub run_split: fn(&str, &mut ModuleRef<'_>) -> Preserved,
 }
 
-/// What pipeline text is to `mtpc-parallel`.
-pub enum ParseOutcome {
+/// What pipeline text is to one of mtpc's passes.
+pub enum ParseOutcome<T> {
     NotOurs,
-    Parsed(ParallelRequest),
+    Parsed(T),
     /// Bad parameters; already reported.
     Invalid,
 }
 
-const HOOKS: Hooks = crate::host::PARALLEL_HOOKS;
+/// Which of the module's analyses a pass preserved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preserved {
+    All,
+    None,
+}
+
+const HOOKS: Hooks = crate::host::HOOKS;
 
 #[no_mangle]
 extern "C" fn mtpc_rs_run_parallel(request: *const ParallelRequest, module: LLVMModuleRef, run: *mut c_void) -> bool {
@@ -127,6 +134,33 @@ extern "C" fn mtpc_rs_parse_parallel(text: *const c_char, len: usize, request: *
         }
         Ok(ParseOutcome::Invalid) | Err(_) => 2,
     }
+}
+
+#[no_mangle]
+extern "C" fn mtpc_rs_parse_split(text: *const c_char, len: usize) -> i32 {
+    // SAFETY: the shim hands the pipeline element's text.
+    let text = unsafe { std::slice::from_raw_parts(text.cast::<u8>(), len) };
+    let Ok(text) = std::str::from_utf8(text) else { return 0 };
+    match std::panic::catch_unwind(|| (HOOKS.parse_split)(text)) {
+        Ok(ParseOutcome::NotOurs) => 0,
+        Ok(ParseOutcome::Parsed(_)) => 1,
+        Ok(ParseOutcome::Invalid) | Err(_) => 2,
+    }
+}
+
+/// Runs `mtpc-split` as pipeline text `text` (accepted by
+/// `mtpc_rs_parse_split`) asks; true if every analysis is preserved.
+#[no_mangle]
+extern "C" fn mtpc_rs_run_split(data: *const c_char, len: usize, module: LLVMModuleRef) -> bool {
+    // SAFETY: the shim's pass hands its text for the duration of this call.
+    let element = unsafe { text(data, len) };
+    // The hook catches its own panics (and ends the process on errors, as
+    // LLVM's tools do); this is the last guard.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: the module the shim's pass runs on, its alone during the call.
+        unsafe { ModuleRef::with_raw(module, |module| (HOOKS.run_split)(&element, module)) }
+    }))
+    .map_or_else(|_| report_fatal_error("mtpc-split: internal error"), |p| p == Preserved::All)
 }
 
 /// One run of the `mtpc-parallel` pass, on the host's thread.

@@ -9,6 +9,7 @@
 mod ffi;
 pub mod host_pipeline;
 mod host_llvm;
+pub mod llvm_version;
 mod module;
 pub mod time_trace;
 mod values;

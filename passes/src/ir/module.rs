@@ -21,13 +21,6 @@ pub struct ModuleRef<'m> {
     _owner: PhantomData<&'m mut ()>,
 }
 
-/// Runs `f` on the module a host's pass manager hands to a pass through
-/// llvm-plugin: the handle cannot leave `f`.
-pub fn with_plugin_module<R>(module: &mut llvm_plugin::inkwell::module::Module<'_>, f: impl for<'a> FnOnce(&mut ModuleRef<'a>) -> R) -> R {
-    // SAFETY: inkwell's module is valid, and ours alone while it is borrowed.
-    unsafe { ModuleRef::with_raw(module.as_mut_ptr(), f) }
-}
-
 /// A private copy of a module's data layout. Sizes are asked of it, not of
 /// the module's own, whose cache of struct layouts would grow with every
 /// type asked about.
@@ -551,6 +544,8 @@ impl<'a> GlobalTable<'a> {
         // array is only read by the code generator).
         unsafe {
             let elem_ty = LLVMGetElementType(LLVMTypeOf(init.raw));
+            // (LLVMConstArray2, its successor, is not in LLVM 16.)
+            #[allow(deprecated)]
             let new_init = LLVMConstArray(elem_ty, kept.as_ptr() as *mut _, kept.len() as u32);
             let name = array.name();
             array.set_name("");

@@ -83,10 +83,13 @@ impl<'m> Value<'m> {
         match kind {
             LLVMFunctionValueKind | LLVMGlobalVariableValueKind | LLVMGlobalAliasValueKind
             | LLVMGlobalIFuncValueKind => Operand::Global(Global::new(self.raw)),
-            // SAFETY: a block address has the function as operand 0.
-            LLVMBlockAddressValueKind => Operand::BlockAddress(Global::new(unsafe { LLVMGetOperand(self.raw, 0) })),
+            // SAFETY: raw is a block address.
+            LLVMBlockAddressValueKind => Operand::BlockAddress(Global::new(unsafe { mtpc_block_address_function(self.raw) })),
             LLVMConstantExprValueKind | LLVMConstantArrayValueKind | LLVMConstantStructValueKind
             | LLVMConstantVectorValueKind => Operand::Aggregate(self),
+            // LLVM 19 and later: a signed pointer, `ptrauth (ptr @f, ...)`.
+            #[cfg(not(feature = "llvm16"))]
+            LLVMConstantPtrAuthValueKind => Operand::Aggregate(self),
             LLVMInlineAsmValueKind => {
                 let mut len = 0usize;
                 // SAFETY: raw is inline asm; the text lives as long as it.

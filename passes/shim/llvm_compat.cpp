@@ -1,0 +1,78 @@
+// llvm_compat.cpp - the functions of llvm_compat.h that differ between the
+// LLVM majors mtpc is built for, beyond a type's name.
+#include "llvm_compat.h"
+
+#include "llvm/MC/MCAsmBackend.h"
+#include "llvm/MC/MCCodeEmitter.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCObjectWriter.h"
+#include "llvm/MC/MCStreamer.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Remarks/RemarkSerializer.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormattedStream.h"
+#include "llvm/Support/StringSaver.h"
+
+using namespace llvm;
+
+std::vector<std::string> mtpc::commandLineArgs(const MCTargetOptions &Options) {
+#if LLVM_VERSION_MAJOR >= 20
+  // clang writes each argument quoted (sys::printArg), as a shell would read them.
+  BumpPtrAllocator Allocator;
+  StringSaver Saver(Allocator);
+  SmallVector<const char *, 64> Args;
+  cl::TokenizeGNUCommandLine(Options.CommandlineArgs, Saver, Args);
+  return std::vector<std::string>(Args.begin(), Args.end());
+#else
+  return std::vector<std::string>(Options.CommandLineArgs.begin(), Options.CommandLineArgs.end());
+#endif
+}
+
+void mtpc::referToCommandLineArgs(MCTargetOptions &Options, const std::vector<std::string> &Args) {
+#if LLVM_VERSION_MAJOR < 20
+  Options.CommandLineArgs = Args;
+#endif
+}
+
+MCStreamer *mtpc::createObjectStreamer(const Target &T, const Triple &TT, MCContext &Ctx,
+                                       std::unique_ptr<MCAsmBackend> Backend, std::unique_ptr<MCObjectWriter> Writer,
+                                       std::unique_ptr<MCCodeEmitter> Emitter, const MCSubtargetInfo &STI,
+                                       const MCTargetOptions &Options) {
+#if LLVM_VERSION_MAJOR >= 19
+  (void)Options; // the context's, the same
+  return T.createMCObjectStreamer(TT, Ctx, std::move(Backend), std::move(Writer), std::move(Emitter), STI);
+#else
+  return T.createMCObjectStreamer(TT, Ctx, std::move(Backend), std::move(Writer), std::move(Emitter), STI,
+                                  Options.MCRelaxAll, Options.MCIncrementalLinkerCompatible,
+                                  /*DWARFMustBeAtTheEnd=*/false);
+#endif
+}
+
+std::unique_ptr<MCStreamer> mtpc::createAsmTextStreamer(MCContext &Ctx, std::unique_ptr<formatted_raw_ostream> OS,
+                                                        bool UseDwarfDirectory) {
+#if LLVM_VERSION_MAJOR >= 19
+  (void)UseDwarfDirectory; // the context's options say the same
+  return std::unique_ptr<MCStreamer>(createAsmStreamer(Ctx, std::move(OS), nullptr, nullptr, nullptr));
+#else
+  return std::unique_ptr<MCStreamer>(createAsmStreamer(Ctx, std::move(OS), /*isVerboseAsm=*/false, UseDwarfDirectory,
+                                                       nullptr, nullptr, nullptr, /*ShowInst=*/false));
+#endif
+}
+
+std::unique_ptr<remarks::RemarkSerializer> mtpc::createYamlRemarkSerializer(raw_ostream &OS) {
+#if LLVM_VERSION_MAJOR >= 21
+  Expected<std::unique_ptr<remarks::RemarkSerializer>> Serializer =
+      remarks::createRemarkSerializer(remarks::Format::YAML, OS);
+#else
+  Expected<std::unique_ptr<remarks::RemarkSerializer>> Serializer =
+      remarks::createRemarkSerializer(remarks::Format::YAML, remarks::SerializerMode::Separate, OS);
+#endif
+  if (!Serializer) {
+    consumeError(Serializer.takeError());
+    return nullptr;
+  }
+  return std::move(*Serializer);
+}

@@ -1,0 +1,44 @@
+//! The LLVM major this build of mtpc is for, and what differs between the
+//! majors on the Rust side: which LLVM-C bindings are linked (`llvm-sys`
+//! 160, 191 or 221, named `llvm_sys` in the crate's root) and the layout of
+//! the plugin's entry point. One Cargo feature picks the major: `llvm16`
+//! (the default), `llvm19` or `llvm22`. The shim's differences between
+//! majors are in `shim/llvm_compat.h`.
+
+use std::ffi::c_void;
+use std::os::raw::c_char;
+
+/// The LLVM major this library is built for.
+#[cfg(feature = "llvm16")]
+pub const MAJOR: u32 = 16;
+#[cfg(feature = "llvm19")]
+pub const MAJOR: u32 = 19;
+#[cfg(feature = "llvm22")]
+pub const MAJOR: u32 = 22;
+
+/// `LLVM_PLUGIN_API_VERSION` of that major: 2 from LLVM 22 (which added the
+/// pre-codegen callback to the entry point's struct), 1 before.
+pub const PLUGIN_API_VERSION: u32 = if MAJOR >= 22 { 2 } else { 1 };
+
+/// `llvm::PassPluginLibraryInfo`, what `llvmGetPassPluginInfo` returns.
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    pub api_version: u32,
+    pub plugin_name: *const c_char,
+    pub plugin_version: *const c_char,
+    /// Called with the host's `llvm::PassBuilder&`.
+    pub register_pass_builder_callbacks: Option<unsafe extern "C" fn(*mut c_void)>,
+    /// LLVM 22: `bool (*PreCodeGenCallback)(Module &, TargetMachine &,
+    /// CodeGenFileType, raw_pwrite_stream &)`, which clang calls just before
+    /// its code generation; mtpc sets none.
+    #[cfg(feature = "llvm22")]
+    pub pre_codegen: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, i32, *mut c_void) -> bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_shim_is_built_for_the_same_major() {
+        assert_eq!(super::super::llvm_version_major(), super::MAJOR);
+    }
+}
