@@ -53,6 +53,7 @@ import corpus as corpus_mod  # noqa: E402
 import levels as levels_mod  # noqa: E402
 import model  # noqa: E402
 import report  # noqa: E402
+import harness  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
 from measure import (BuildFailed, debug_bytes, debug_quality, defined_symbols, front_end_wall,  # noqa: E402
                      missing_definitions, run_steps, section_sizes, take_stats_lines, text_bytes, timed_run)
@@ -287,11 +288,18 @@ def main():
     ap.add_argument("--skip-levels", action="store_true",
                     help="leave out stock vs mtpc's default settings at -O0, -O0 -g, -O2, -O2 -g")
     ap.add_argument("--level-rounds", type=int, default=2, help="alternating rounds per level (default 2)")
+    ap.add_argument("--llvm", type=int, choices=(16, 19, 22), default=None,
+                    help="the LLVM major to measure, with the plugin built for it (default: MTPC_LLVM, or 16)")
     args = ap.parse_args()
+    if args.llvm and args.llvm != harness.LLVM_MAJOR:
+        # The tools and the plugin are the harness's, chosen when it loads.
+        os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, MTPC_LLVM=str(args.llvm)))
+    if args.update_readme and harness.LLVM_MAJOR != 16:
+        sys.exit("--update-readme writes the README's LLVM 16 tables; measure LLVM %d without it" % harness.LLVM_MAJOR)
     args.rounds = args.rounds or (1 if args.quick else 3)
     args.cores = os.cpu_count() or 2
     if not os.path.exists(configs_mod.PLUGIN):
-        sys.exit("the plugin %s does not exist: run cargo build --release first" % configs_mod.PLUGIN)
+        sys.exit("the plugin %s does not exist: run %s first" % (configs_mod.PLUGIN, harness.BUILD_COMMAND))
 
     print("fetching the corpus ...", flush=True)
     units = corpus_mod.corpus("sqlite3" if args.quick else args.corpus, args.rows)

@@ -1,8 +1,10 @@
 # Turns mtpc on for a whole project:
 #   cmake -DCMAKE_TOOLCHAIN_FILE=<mtpc>/cmake/mtpc-toolchain.cmake ...
-# Compiles with clang-16/clang++-16 (unless the compilers are set already)
-# and -fpass-plugin=<libmtpc.so>; after project(), checks that the
-# compilers are the clang the plugin was built for.
+#   cmake -DCMAKE_TOOLCHAIN_FILE=<mtpc>/cmake/mtpc-toolchain.cmake -DMTPC_LLVM=22 ...
+# Compiles with clang-N/clang++-N of the LLVM major MTPC_LLVM names (16 by
+# default; unless the compilers are set already) and -fpass-plugin=<the
+# libmtpc.so built for it>; after project(), checks that the compilers are
+# the clang the plugin was built for.
 
 include("${CMAKE_CURRENT_LIST_DIR}/mtpcPlugin.cmake")
 

@@ -20,9 +20,10 @@
 # built for it (cargo build-llvmN) runs the unit tests, the lit tests and the
 # end-to-end tests of the split, the parallel pipeline (sqlite3 and our C and
 # C++ programs, ThinLTO among them; HarfBuzz and QuickJS, as long as the rest
-# together, run against LLVM 16 only), full LTO and host fidelity. CMake,
-# make, the time trace, distcc, the race detector and the stress test run
-# against LLVM 16 only.
+# together, run against LLVM 16 only), full LTO, host fidelity and the CMake
+# package (which picks the plugin of the compiler's major). Make, the time
+# trace, distcc, the race detector and the stress test run against LLVM 16
+# only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,5 +67,6 @@ for major in $majors; do
     python3 tests/e2e_parallel.py --skip harfbuzz --skip quickjs
     python3 tests/e2e_full_lto.py
     python3 tests/e2e_fidelity.py
+    python3 tests/e2e_cmake.py
   fi
 done

@@ -4,10 +4,13 @@ the toolchain file, each configuring and building tests/cmake/demo (a C
 library and a C++ executable) with make; and the package's mtpc::lld on a
 ThinLTO build, where the split happens in lld's backends. The program must print what a
 build without mtpc prints, and the stats must show that mtpc split every
-translation unit (MTPC_MIN_SIZE=0 forces it on these small files). A
-compiler that is not clang 16 is refused at configure time with a message.
+translation unit (MTPC_MIN_SIZE=0 forces it on these small files). All with
+the clang of the LLVM under test (MTPC_LLVM), whose plugin the package picks.
+A compiler that is not that clang is refused at configure time with a
+message, and so is a plugin built for another LLVM than the compiler's.
 
   tests/e2e_cmake.py
+  MTPC_LLVM=22 tests/e2e_cmake.py
 Prints one line per check and 'N passed, N failed' at the end.
 """
 import json
@@ -16,7 +19,7 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import ROOT, Checker, require_plugin, run
+from harness import LLVM_MAJOR, PLUGIN, ROOT, Checker, require_plugin, run, tool
 
 DEMO = os.path.join(ROOT, "tests", "cmake", "demo")
 CMAKE_DIR = os.path.join(ROOT, "cmake")
@@ -27,6 +30,12 @@ def build(work, name, configure_args, env):
     run(["cmake", "-S", DEMO, "-B", b, "-G", "Unix Makefiles"] + configure_args, env=env)
     run(["cmake", "--build", b, "-j", "2"], env=env)
     return run([os.path.join(b, "demo")])
+
+
+def plugin_for(major):
+    """Where the plugin built for LLVM `major` is in this tree."""
+    build = ["release"] if major == 16 else ["llvm-%d" % major, "release"]
+    return os.path.join(ROOT, "target", *build, "libmtpc.so")
 
 
 def stats_lines(path):
@@ -41,17 +50,17 @@ def main():
     work = tempfile.mkdtemp(prefix="mtpc-cmake-")
     checker = Checker()
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("MTPC_")}
-    clang = ["-DCMAKE_C_COMPILER=clang-16", "-DCMAKE_CXX_COMPILER=clang++-16"]
+    clang = ["-DCMAKE_C_COMPILER=clang-%d" % LLVM_MAJOR, "-DCMAKE_CXX_COMPILER=clang++-%d" % LLVM_MAJOR]
     expected = build(work, "plain", clang + ["-DUSE_MTPC_PACKAGE=OFF"], base_env)
 
     thinlto = clang + ["-Dmtpc_DIR=" + CMAKE_DIR, "-DUSE_MTPC_THINLTO=ON",
                        # GNU ar cannot index bitcode members; lld needs the index.
-                       "-DCMAKE_AR=/usr/lib/llvm-16/bin/llvm-ar", "-DCMAKE_RANLIB=/usr/lib/llvm-16/bin/llvm-ranlib"]
+                       "-DCMAKE_AR=" + tool("llvm-ar"), "-DCMAKE_RANLIB=" + tool("llvm-ranlib")]
     configurations = (
         ("package", "package", clang + ["-Dmtpc_DIR=" + CMAKE_DIR]),
         ("thinlto", "package ThinLTO (mtpc::lld)", thinlto),
         ("toolchain", "toolchain", ["-DCMAKE_TOOLCHAIN_FILE=" + os.path.join(CMAKE_DIR, "mtpc-toolchain.cmake"),
-                                    "-DUSE_MTPC_PACKAGE=OFF"]),
+                                    "-DMTPC_LLVM=%d" % LLVM_MAJOR, "-DUSE_MTPC_PACKAGE=OFF"]),
     )
     for slug, name, args in configurations:
         stats = os.path.join(work, slug + ".jsonl")
@@ -61,6 +70,10 @@ def main():
         except RuntimeError as e:
             checker.check(False, "CMake %s: configures and builds" % name, str(e))
             continue
+        with open(os.path.join(work, slug, "CMakeCache.txt")) as f:
+            found = next((l.split("=", 1)[1] for l in f.read().splitlines() if l.startswith("MTPC_PLUGIN:")), "")
+        checker.check(os.path.realpath(found) == os.path.realpath(PLUGIN),
+                      "CMake %s: the plugin built for LLVM %d" % (name, LLVM_MAJOR), "found: %r" % found)
         checker.check(out == expected, "CMake %s: the demo prints what the build without mtpc prints" % name,
                       "expected %r got %r" % (expected, out))
         # (With the toolchain file, CMake's own compiler probes go through mtpc too.)
@@ -69,11 +82,22 @@ def main():
                       "split: %s" % modules)
 
     r = subprocess.run(["cmake", "-S", DEMO, "-B", os.path.join(work, "gcc"), "-DCMAKE_C_COMPILER=gcc",
-                        "-DCMAKE_CXX_COMPILER=g++", "-Dmtpc_DIR=" + CMAKE_DIR],
+                        "-DCMAKE_CXX_COMPILER=g++", "-Dmtpc_DIR=" + CMAKE_DIR, "-DMTPC_LLVM=%d" % LLVM_MAJOR],
                        env=base_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     message = " ".join(r.stderr.split())  # CMake wraps its messages
-    checker.check(r.returncode != 0 and "was built for LLVM 16" in message and "(GNU " in message,
+    checker.check(r.returncode != 0 and "was built for LLVM %d" % LLVM_MAJOR in message and "(GNU " in message,
                   "CMake package with gcc: refused with a message naming both compilers' versions", r.stderr[-1500:])
+    # A plugin built for another LLVM than the compiler's (named by path):
+    # the major is read from the file, and the compile refused.
+    other = next((m for m in (16, 22, 19) if m != LLVM_MAJOR and os.path.exists(plugin_for(m))), None)
+    if other:
+        r = subprocess.run(["cmake", "-S", DEMO, "-B", os.path.join(work, "mismatch")] + clang
+                           + ["-Dmtpc_DIR=" + CMAKE_DIR, "-DMTPC_PLUGIN=" + plugin_for(other)],
+                           env=base_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        message = " ".join(r.stderr.split())
+        checker.check(r.returncode != 0 and "was built for LLVM %d" % other in message and "(Clang %d." % LLVM_MAJOR in message,
+                      "CMake package with LLVM %d's plugin and clang-%d: refused with a message naming both"
+                      % (other, LLVM_MAJOR), r.stderr[-1500:])
     shutil.rmtree(work, ignore_errors=True)
     checker.finish()
 

@@ -10,7 +10,7 @@
 //! every major: registration needs the raw `llvm::PassBuilder*`, and the
 //! entry point's struct grew in LLVM 22 (`ir::llvm_version`).
 
-use mtpc_passes::ir::llvm_version::{PassPluginLibraryInfo, PLUGIN_API_VERSION};
+use mtpc_passes::ir::llvm_version::{PassPluginLibraryInfo, PLUGIN_API_VERSION, PLUGIN_VERSION};
 
 /// The plugin API version no host accepts: how a plugin declines to load.
 const REFUSED_API_VERSION: u32 = 0;
@@ -31,7 +31,7 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
     PassPluginLibraryInfo {
         api_version,
         plugin_name: c"mtpc".as_ptr(),
-        plugin_version: concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast(),
+        plugin_version: PLUGIN_VERSION.as_ptr().cast(),
         register_pass_builder_callbacks: Some(plugin_registrar),
         #[cfg(feature = "llvm22")]
         pre_codegen: None,

@@ -16,6 +16,16 @@ pub const MAJOR: u32 = 19;
 #[cfg(feature = "llvm22")]
 pub const MAJOR: u32 = 22;
 
+/// The plugin's version as its entry point gives it (NUL-terminated). It
+/// names the major, which is how CMake's package tells what a libmtpc.so
+/// was built for (`cmake/mtpcPlugin.cmake` reads it from the file).
+#[cfg(feature = "llvm16")]
+pub const PLUGIN_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " mtpc-for-llvm-16\0");
+#[cfg(feature = "llvm19")]
+pub const PLUGIN_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " mtpc-for-llvm-19\0");
+#[cfg(feature = "llvm22")]
+pub const PLUGIN_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " mtpc-for-llvm-22\0");
+
 /// `LLVM_PLUGIN_API_VERSION` of that major: 2 from LLVM 22 (which added the
 /// pre-codegen callback to the entry point's struct), 1 before.
 pub const PLUGIN_API_VERSION: u32 = if MAJOR >= 22 { 2 } else { 1 };
@@ -40,5 +50,10 @@ mod tests {
     #[test]
     fn the_shim_is_built_for_the_same_major() {
         assert_eq!(super::super::llvm_version_major(), super::MAJOR);
+    }
+
+    #[test]
+    fn the_version_names_the_major() {
+        assert!(super::PLUGIN_VERSION.ends_with(&format!(" mtpc-for-llvm-{}\0", super::MAJOR)));
     }
 }
