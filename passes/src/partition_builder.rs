@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::ir::{Bitcode, GlobalKey, GlobalKind, GlobalTable, OwnedContext, OwnedModule};
-use crate::module_facts::{Linkage, ModuleFacts, SpecialArray, Visibility, KINDS};
+use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, Visibility, KINDS};
 use crate::symbol_rules::{Decision, SymbolPlan};
 
 /// What every partition is built from, shared by the jobs that build them.
@@ -213,14 +213,19 @@ impl PartitionEditor<'_, '_> {
                 }
                 // Declarations stay even if unused: they are what metadata
                 // (indirect-call targets) refers to; copies nobody uses go.
-                let removable = matches!(self.decision(i), Decision::Drop | Decision::AvailableExternally);
+                let removable = matches!(self.decision(i), Decision::Drop | Decision::AvailableExternally)
+                    && !is_intrinsic_declaration(&facts.globals[i]);
                 if removable && self.globals.erase_if_unused(i) {
                     changed = true;
                 }
             }
         }
         for i in 0..self.globals.len() {
-            if self.globals.get(i).is_some() && self.decision(i) == Decision::Drop && facts.globals[i].special.is_none() {
+            if self.globals.get(i).is_some()
+                && self.decision(i) == Decision::Drop
+                && facts.globals[i].special.is_none()
+                && !is_intrinsic_declaration(&facts.globals[i])
+            {
                 return Err(format!(
                     "partition {}: {} is still used after the split (a planning error)",
                     self.partition,
@@ -230,4 +235,12 @@ impl PartitionEditor<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// An intrinsic's declaration stays in every partition, used or not: the
+/// bitcode reader erases the declarations it upgrades (LLVM 19: `llvm.dbg.*`,
+/// which become debug records) itself when the lazy load finishes, and one
+/// erased before that is erased twice. Unused, it costs nothing.
+fn is_intrinsic_declaration(g: &GlobalFacts) -> bool {
+    !g.is_definition && g.name.starts_with("llvm.")
 }
