@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from harness import (PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, harfbuzz_dir, quickjs_dir, run,
+from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, harfbuzz_dir, quickjs_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -175,8 +175,9 @@ def used_and_aliased(obj):
 # (a few inlining decisions differ: bench/inlining.py counts them), as a
 # share of its weak definitions. Without the copies every partition makes
 # of the inline functions it uses, they are most of them (DuckDB, HarfBuzz).
-# (HarfBuzz: 6 of 1049 weak definitions with LLVM 22.)
-KEPT_WEAK_SHARE = 0.01
+# LLVM 22 inlines a few calls fewer across partitions (HarfBuzz: 6 of its
+# 1049 weak definitions).
+KEPT_WEAK_SHARE = 0.01 if LLVM_MAJOR >= 22 else 0.005
 
 
 def test_clang(p, work, checker, levels):

@@ -105,9 +105,10 @@ private:
 };
 
 // The asm printer's instruction mix of a block counts instructions by
-// mnemonic, which only an assembly streamer knows (before LLVM 22): a
-// partition prints assembly; a host that writes an object counts every
-// instruction under one empty mnemonic. The remark is made what that host's
+// mnemonic, which only an assembly streamer knows: a partition prints
+// assembly; a host that writes an object counts every instruction under one
+// empty mnemonic (LLVM 16 and 19; LLVM 22 counts by opcode, which the
+// mnemonics' counts cannot give). The remark is made what that host's
 // would be.
 void asObjectStreamerCounts(RecordedDiagnostic &R) {
   // "BasicBlock: " <name> "\n", then per mnemonic: <mnemonic> ": " INST_<m> "\n".
@@ -195,7 +196,7 @@ void mtpc::PartitionDiagnostics::record(const DiagnosticInfo &DI) {
     for (const DiagnosticInfoOptimizationBase::Argument &A : O->getArgs())
       R.Args.push_back({A.Key, A.Val, recordLocation(A.Loc)});
     if (R.PassName == "asm-printer" && R.RemarkName == "InstructionMix" && HostWritesObject &&
-        mtpc::InstructionMixByMnemonic)
+        mtpc::ObjectMixIsOneEmptyMnemonic)
       asObjectStreamerCounts(R);
     // The first argument only the optimization record shows (-1: none).
     int FirstExtra = O->*member(mtpc::RemarkFirstExtraArg());

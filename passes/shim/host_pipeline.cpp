@@ -300,14 +300,14 @@ public:
     addAutomaticPass(MPM, L, Phase::PerModule);
   }
 
-  // (Phase: what the host's callbacks at this point are told, from LLVM 20.)
-  void onEarlySimplification(ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase Phase) {
+  // (LTOPhase: what the host's callbacks at this point are told, from LLVM 20.)
+  void onEarlySimplification(ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase LTOPhase) {
     if (BuildingPartitions)
       return;
     restoreParked();
     if (StartFired)
       return; // a per-module pipeline: mtpc's pass is at PipelineStart
-    callLaterCallbacks(PB.*member(mtpc::EarlySimplificationCallbacks()), EarlyIndex, MPM, L, Phase);
+    callLaterCallbacks(PB.*member(mtpc::EarlySimplificationCallbacks()), EarlyIndex, MPM, L, LTOPhase);
     addAutomaticPass(MPM, L, Phase::ThinLtoPostLink);
   }
 
@@ -372,9 +372,10 @@ private:
   // Calls the callbacks registered after mtpc's (at Own) into MPM, before
   // mtpc's pass, and parks them for the rest of this build.
   template <typename ListT>
-  void callLaterCallbacks(ListT &List, size_t Own, ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase Phase) {
+  void callLaterCallbacks(ListT &List, size_t Own, ModulePassManager &MPM, OptimizationLevel L,
+                          ThinOrFullLTOPhase LTOPhase) {
     for (size_t I = Own + 1; I < List.size(); ++I) {
-      mtpc::callEPCallback(List[I], MPM, L, Phase);
+      mtpc::callEPCallback(List[I], MPM, L, LTOPhase);
       auto Callback = std::exchange(List[I], [](ModulePassManager &, auto &&...) {});
       Waiting.push_back([&List, I, Callback = std::move(Callback)]() mutable { List[I] = std::move(Callback); });
     }
@@ -422,8 +423,8 @@ struct OwnStartCallback {
 };
 struct OwnEarlySimplificationCallback {
   std::shared_ptr<HostPipeline> Host;
-  void operator()(ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase Phase) const {
-    Host->onEarlySimplification(MPM, L, Phase);
+  void operator()(ModulePassManager &MPM, OptimizationLevel L, ThinOrFullLTOPhase LTOPhase) const {
+    Host->onEarlySimplification(MPM, L, LTOPhase);
   }
   void operator()(ModulePassManager &MPM, OptimizationLevel L) const {
     Host->onEarlySimplification(MPM, L, ThinOrFullLTOPhase::None); // (not told before LLVM 20)

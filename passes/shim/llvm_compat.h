@@ -66,10 +66,11 @@ using CodeGenTargetMachine = llvm::CodeGenTargetMachineImpl;
 using CodeGenTargetMachine = llvm::LLVMTargetMachine;
 #endif
 
-// Whether the asm printer's instruction mix counts by mnemonic, which only
-// an assembly streamer knows (an object's counts every instruction under one
-// empty mnemonic): LLVM 16 and 19. LLVM 22 counts by opcode in both.
-constexpr bool InstructionMixByMnemonic = LLVM_VERSION_MAJOR < 22;
+// How the asm printer words the instruction mix when it writes an object:
+// assembly text counts by mnemonic (movl); an object, which has none, counts
+// every instruction under one empty mnemonic in LLVM 16 and 19 (true), by
+// opcode (MOV32rr) in LLVM 22 (false: not made from the mnemonics' counts).
+constexpr bool ObjectMixIsOneEmptyMnemonic = LLVM_VERSION_MAJOR < 22;
 
 // The rest is defined in llvm_compat.cpp.
 

@@ -78,17 +78,19 @@ std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB)
 }
 
 std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine() const {
-  std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features, Options, RM, CM, OL));
+  std::unique_ptr<TargetMachine> TM(
+      TheTarget->createTargetMachine(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features, Options, RM, CM, OL));
   if (TM)
     TM->setPGOOption(TMPGOOpt);
   return TM;
 }
 
 mtpc::HostSettings::MCDescriptions mtpc::HostSettings::describeMC() const {
-  MCDescriptions D{Options.MCOptions, std::unique_ptr<MCRegisterInfo>(TheTarget->createMCRegInfo(mtpc::tripleArg(llvm::Triple(Triple)))), nullptr,
-                   std::unique_ptr<MCSubtargetInfo>(TheTarget->createMCSubtargetInfo(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features))};
+  const auto TT = mtpc::tripleArg(llvm::Triple(Triple));
+  MCDescriptions D{Options.MCOptions, std::unique_ptr<MCRegisterInfo>(TheTarget->createMCRegInfo(TT)), nullptr,
+                   std::unique_ptr<MCSubtargetInfo>(TheTarget->createMCSubtargetInfo(TT, CPU, Features))};
   if (D.MRI)
-    D.MAI.reset(TheTarget->createMCAsmInfo(*D.MRI, mtpc::tripleArg(llvm::Triple(Triple)), D.Options));
+    D.MAI.reset(TheTarget->createMCAsmInfo(*D.MRI, TT, D.Options));
   return D;
 }
 

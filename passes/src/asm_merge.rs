@@ -136,8 +136,9 @@ pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], file
 }
 
 /// Rewrites a part's symbol assignments `name = expression` (how the code
-/// generator writes them from LLVM 18; `.set name, expression` before) as
-/// `.set`, the one form the merge reads. Text without any is left as it is.
+/// generator of LLVM 22 writes them) as `.set name, expression` (as LLVM 16
+/// and 19 write them), the one form the merge reads. Text without any is
+/// left as it is.
 pub fn write_assignments_as_set(asm: &mut Vec<u8>) {
     fn assignment(line: &[u8]) -> Option<(&[u8], &[u8])> {
         let name_end = match line.first()? {
@@ -157,7 +158,7 @@ pub fn write_assignments_as_set(asm: &mut Vec<u8>) {
         }
         match assignment(line) {
             Some((name, expression)) => {
-                out.extend_from_slice(b"\t.set\t");
+                out.extend_from_slice(b".set ");
                 out.extend_from_slice(name);
                 out.extend_from_slice(b", ");
                 out.extend_from_slice(expression);
@@ -740,7 +741,7 @@ impl MergeState {
         // Weak symbols and data objects this part declares, and the weak
         // data object whose definition is being read (`skip`: an earlier
         // part's copy is kept).
-        let (mut weak, mut objects) = (HashSet::new(), HashSet::new());
+        let (mut weak, mut objects, mut hidden) = (HashSet::new(), HashSet::new(), HashSet::new());
         let mut object: Option<(&str, bool)> = None;
         // Symbols a LEB128 value measures, with their lines: the assembler
         // must resolve these in the part's segment alone.
@@ -819,6 +820,9 @@ impl MergeState {
                 ".weak" => {
                     weak.insert(first_operand(trimmed));
                 }
+                ".hidden" => {
+                    hidden.insert(first_operand(trimmed));
+                }
                 ".type" if code.ends_with("@object") => {
                     objects.insert(first_operand(trimmed));
                 }
@@ -833,14 +837,17 @@ impl MergeState {
                     let is_weak_object = weak.contains(name) && objects.contains(name);
                     match self.defined.get(name) {
                         Some(&first) if first != k && is_weak_object => object = Some((name, true)),
-                        // The same global common in several parts (LLVM 22's
-                        // AddressSanitizer makes its hidden per-module flag
-                        // in each): one, as a linker makes it of objects'.
-                        Some(&first) if first != k && self.commons.get(name).is_some_and(|c| c == code) => continue,
+                        // The same hidden common in several parts (LLVM 22's
+                        // AddressSanitizer makes its per-module flag in
+                        // each): one, as a linker makes it of objects'. (The
+                        // module's own commons are defined by one part.)
+                        Some(&first) if first != k && hidden.contains(name) && self.commons.get(name).is_some_and(|c| c == code) => {
+                            continue
+                        }
                         Some(&first) if first != k => return Err(at(format!("{name} is defined by part {first} too"))),
                         _ => {
                             self.defined.insert(name.to_string(), k);
-                            if directive == ".comm" {
+                            if directive == ".comm" && hidden.contains(name) {
                                 self.commons.insert(name.to_string(), code.to_string());
                             }
                             if is_weak_object && self.repeated_objects.contains(name) {
@@ -1533,7 +1540,7 @@ mod tests {
         let text = "inc = .cfi.jumptable+8\n\"odd name\" = f\n\t.ascii\t\"x = y\"\n\tmovl\t$1, %eax\n";
         assert_eq!(
             rewritten(text),
-            "\t.set\tinc, .cfi.jumptable+8\n\t.set\t\"odd name\", f\n\t.ascii\t\"x = y\"\n\tmovl\t$1, %eax\n"
+            ".set inc, .cfi.jumptable+8\n.set \"odd name\", f\n\t.ascii\t\"x = y\"\n\tmovl\t$1, %eax\n"
         );
         // LLVM 22's AddressSanitizer: each part's destructor group, followed
         // by an alias of a private global the part names alike; the group's
@@ -1554,13 +1561,16 @@ mod tests {
         let m = merged(&[part, part]);
         assert!(m.contains("\t.comm\tcounter.mtpc0,4,4") && m.contains("\t.comm\tcounter.mtpc1,4,4"), "{m}");
         assert!(m.contains("counter.mtpc1(%rip)"), "{m}");
-        // A global common the same in two parts is one, as a linker makes
-        // it; of two sizes, or a symbol assigned in two parts, is defined twice.
+        // A hidden common the same in two parts is one, as a linker makes
+        // it; one not hidden or of two sizes, or a symbol assigned in two
+        // parts, is defined twice.
         let flag = "\t.hidden\tflag\n\t.type\tflag,@object\n\t.comm\tflag,8,8\n\tleaq\tflag(%rip), %rdi\n";
         let m = merged(&[flag, flag]);
         assert_eq!(m.matches(".comm").count(), 1, "{m}");
         assert_eq!(m.matches("leaq\tflag(%rip)").count(), 2, "{m}");
-        assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,8,8\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
+        assert!(merge(&["\t.comm\tshared,4,4\n", "\t.comm\tshared,4,4\n"]).unwrap_err().0.contains("shared is defined by part 0 too"));
+        let sized = |n: u32| format!("\t.hidden\tshared\n\t.comm\tshared,{n},4\n");
+        assert!(merge(&[sized(4), sized(8)]).unwrap_err().0.contains("shared is defined by part 0 too"));
         assert!(merge(&["\t.globl\ta\n\t.set\ta, f\n", "\t.globl\ta\n\t.set\ta, g\n"]).is_err());
         assert!(merge(&["\t.globl\t\"odd name\"\n\"odd name\":\n", "\t.globl\t\"odd name\"\n\"odd name\":\n"]).is_err());
     }

@@ -32,7 +32,7 @@ pub const SPLIT_PASS_NAME: &str = "mtpc-split";
 pub const PARALLEL_PASS_NAME: &str = "mtpc-parallel";
 
 /// Checks that the host runs the LLVM this library was built against (the
-/// shared libLLVM of LLVM 16); a host of another LLVM would crash on the
+/// shared libLLVM of its major); a host of another LLVM would crash on the
 /// first call. The error names both versions and what to do.
 pub fn check_host_llvm() -> Result<(), String> {
     let Some(foreign) = crate::ir::foreign_host_llvm() else { return Ok(()) };

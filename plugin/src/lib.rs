@@ -10,32 +10,46 @@
 //! every major: registration needs the raw `llvm::PassBuilder*`, and the
 //! entry point's struct grew in LLVM 22 (`ir::llvm_version`).
 
-use mtpc_passes::ir::llvm_version::{PassPluginLibraryInfo, PLUGIN_API_VERSION, PLUGIN_VERSION};
+use mtpc_passes::ir::llvm_version::{write_plugin_info, PassPluginLibraryInfo, PLUGIN_API_VERSION, PLUGIN_VERSION};
+
+// The entry point below relies on how x86-64 System V returns a struct.
+#[cfg(not(all(target_arch = "x86_64", target_os = "linux")))]
+compile_error!("mtpc is built for x86-64 Linux hosts only");
 
 /// The plugin API version no host accepts: how a plugin declines to load.
 const REFUSED_API_VERSION: u32 = 0;
 
+/// The host's `PassPluginLibraryInfo llvmGetPassPluginInfo()`. The struct
+/// (32 bytes; 40 in LLVM 22) is returned, as x86-64 System V returns any
+/// struct over 16 bytes, through a pointer the caller passes (in rdi) and
+/// gets back (in rax): taking that pointer, the plugin writes no more than
+/// the host's struct holds when a host of an older major loads a newer
+/// build only to be refused.
+///
+/// # Safety
+/// Called by the host, as above.
 #[no_mangle]
-pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+pub unsafe extern "C" fn llvmGetPassPluginInfo(out: *mut PassPluginLibraryInfo) -> *mut PassPluginLibraryInfo {
     // In a host of another LLVM, decline to load (the host then fails with
     // its own "wrong API version" error) rather than crash in registration.
     let host_llvm = std::panic::catch_unwind(mtpc_passes::host::check_host_llvm)
         .unwrap_or_else(|_| Err("internal error while checking the host's LLVM".into()));
-    let api_version = match host_llvm {
-        Ok(()) => PLUGIN_API_VERSION,
+    let accepted = match host_llvm {
+        Ok(()) => true,
         Err(message) => {
             eprintln!("mtpc: error: {message}");
-            REFUSED_API_VERSION
+            false
         }
     };
-    PassPluginLibraryInfo {
-        api_version,
+    let info = PassPluginLibraryInfo {
+        api_version: if accepted { PLUGIN_API_VERSION } else { REFUSED_API_VERSION },
         plugin_name: c"mtpc".as_ptr(),
         plugin_version: PLUGIN_VERSION.as_ptr().cast(),
         register_pass_builder_callbacks: Some(plugin_registrar),
-        #[cfg(feature = "llvm22")]
-        pre_codegen: None,
-    }
+    };
+    // SAFETY: the host's struct (see above): its major's if it runs ours.
+    unsafe { write_plugin_info(out, info, accepted) };
+    out
 }
 
 unsafe extern "C" fn plugin_registrar(pass_builder: *mut std::ffi::c_void) {

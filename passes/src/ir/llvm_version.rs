@@ -30,7 +30,8 @@ pub const PLUGIN_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " mtpc-for-l
 /// pre-codegen callback to the entry point's struct), 1 before.
 pub const PLUGIN_API_VERSION: u32 = if MAJOR >= 22 { 2 } else { 1 };
 
-/// `llvm::PassPluginLibraryInfo`, what `llvmGetPassPluginInfo` returns.
+/// `llvm::PassPluginLibraryInfo` of LLVM 16 and 19, and how LLVM 22's
+/// begins: what `llvmGetPassPluginInfo` returns.
 #[repr(C)]
 pub struct PassPluginLibraryInfo {
     pub api_version: u32,
@@ -38,11 +39,36 @@ pub struct PassPluginLibraryInfo {
     pub plugin_version: *const c_char,
     /// Called with the host's `llvm::PassBuilder&`.
     pub register_pass_builder_callbacks: Option<unsafe extern "C" fn(*mut c_void)>,
-    /// LLVM 22: `bool (*PreCodeGenCallback)(Module &, TargetMachine &,
-    /// CodeGenFileType, raw_pwrite_stream &)`, which clang calls just before
-    /// its code generation; mtpc sets none.
+}
+
+/// LLVM 22's `llvm::PassPluginLibraryInfo`: the above, and `bool
+/// (*PreCodeGenCallback)(Module &, TargetMachine &, CodeGenFileType,
+/// raw_pwrite_stream &)`, which clang calls just before its code
+/// generation (mtpc sets none).
+#[cfg(feature = "llvm22")]
+#[repr(C)]
+struct PassPluginLibraryInfoV2 {
+    common: PassPluginLibraryInfo,
+    pre_codegen: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, i32, *mut c_void) -> bool>,
+}
+
+/// Writes the plugin's info into `out`, the host's struct: all of this
+/// major's if `accepted` (the host runs this major), else only the fields
+/// every major has (a host of an older major, whose struct is smaller,
+/// reads the API version and refuses the plugin).
+///
+/// # Safety
+/// `out` must point to the host's struct, writable, of this major's size if
+/// `accepted` and of at least [`PassPluginLibraryInfo`]'s otherwise.
+pub unsafe fn write_plugin_info(out: *mut PassPluginLibraryInfo, info: PassPluginLibraryInfo, accepted: bool) {
+    // SAFETY: the caller's promise.
+    unsafe { out.write(info) };
     #[cfg(feature = "llvm22")]
-    pub pre_codegen: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, i32, *mut c_void) -> bool>,
+    if accepted {
+        // SAFETY: as above: the host's struct is LLVM 22's.
+        unsafe { std::ptr::addr_of_mut!((*out.cast::<PassPluginLibraryInfoV2>()).pre_codegen).write(None) };
+    }
+    let _ = accepted;
 }
 
 #[cfg(test)]

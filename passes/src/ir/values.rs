@@ -41,7 +41,7 @@ pub struct Value<'m> {
 }
 
 /// What one operand of an instruction or constant is, for reference walking.
-/// Every kind of value LLVM 16 has maps to one of these (see
+/// Every kind of value LLVM has (16, 19, 22) maps to one of these (see
 /// [`Value::classify`]).
 pub enum Operand<'m> {
     /// A global value (function, variable, alias, ifunc), named directly or
@@ -526,7 +526,7 @@ fn linkage_from_llvm(l: LLVMLinkage) -> Linkage {
         LLVMPrivateLinkage => Linkage::Private,
         LLVMExternalWeakLinkage => Linkage::ExternalWeak,
         LLVMCommonLinkage => Linkage::Common,
-        // Legacy values LLVM 16 never produces for IR it reads.
+        // Legacy values LLVM (16 and later) never produces for IR it reads.
         _ => Linkage::External,
     }
 }
