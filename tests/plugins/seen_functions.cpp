@@ -12,6 +12,7 @@
 //
 // It builds against LLVM 16, 19 and 22 (22 moved the header; from 20 some
 // callbacks also take a ThinOrFullLTOPhase, which `auto &&...` accepts).
+#include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #if __has_include("llvm/Plugins/PassPlugin.h")
