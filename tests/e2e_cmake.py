@@ -19,7 +19,7 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import LLVM_MAJOR, PLUGIN, ROOT, Checker, require_plugin, run, tool
+from harness import LLVM_MAJOR, PLUGIN, ROOT, Checker, plugin_for, require_plugin, run, tool
 
 DEMO = os.path.join(ROOT, "tests", "cmake", "demo")
 CMAKE_DIR = os.path.join(ROOT, "cmake")
@@ -30,12 +30,6 @@ def build(work, name, configure_args, env):
     run(["cmake", "-S", DEMO, "-B", b, "-G", "Unix Makefiles"] + configure_args, env=env)
     run(["cmake", "--build", b, "-j", "2"], env=env)
     return run([os.path.join(b, "demo")])
-
-
-def plugin_for(major):
-    """Where the plugin built for LLVM `major` is in this tree."""
-    build = ["release"] if major == 16 else ["llvm-%d" % major, "release"]
-    return os.path.join(ROOT, "target", *build, "libmtpc.so")
 
 
 def stats_lines(path):

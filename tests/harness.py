@@ -11,8 +11,15 @@ LLVM_MAJOR = int(os.environ.get("MTPC_LLVM", "16"))
 LLVM_BIN = "/usr/lib/llvm-%d/bin" % LLVM_MAJOR
 # `cargo build --release` builds for LLVM 16; `cargo build-llvm22` for 22.
 BUILD_COMMAND = "cargo build --release" if LLVM_MAJOR == 16 else "cargo build-llvm%d" % LLVM_MAJOR
-_BUILD_DIR = ["release"] if LLVM_MAJOR == 16 else ["llvm-%d" % LLVM_MAJOR, "release"]
-PLUGIN = os.environ.get("MTPC_PLUGIN", os.path.join(ROOT, "target", *_BUILD_DIR, "libmtpc.so"))
+
+
+def plugin_for(major):
+    """Where the plugin built for LLVM `major` is in this tree."""
+    build = ["release"] if major == 16 else ["llvm-%d" % major, "release"]
+    return os.path.join(ROOT, "target", *build, "libmtpc.so")
+
+
+PLUGIN = os.environ.get("MTPC_PLUGIN", plugin_for(LLVM_MAJOR))
 PROGRAMS_DIR = os.path.join(ROOT, "tests", "programs")
 MAX_PARTITIONS = 1000000  # more than any module has units: one group each
 JOBS = os.cpu_count() or 2

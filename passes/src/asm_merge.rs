@@ -148,25 +148,33 @@ pub fn write_assignments_as_set(asm: &mut Vec<u8>) {
         let expression = line[name_end..].strip_prefix(b" = ")?;
         (name_end > 0 && !expression.is_empty()).then(|| (&line[..name_end], expression))
     }
-    if !asm.split(|&b| b == b'\n').any(|line| assignment(line).is_some()) {
-        return;
-    }
-    let mut out = Vec::with_capacity(asm.len() + 1024);
-    for (i, line) in asm.split(|&b| b == b'\n').enumerate() {
-        if i > 0 {
-            out.push(b'\n');
-        }
-        match assignment(line) {
-            Some((name, expression)) => {
-                out.extend_from_slice(b".set ");
-                out.extend_from_slice(name);
-                out.extend_from_slice(b", ");
-                out.extend_from_slice(expression);
+    // One pass; the text is copied only from its first assignment on.
+    let mut out: Option<Vec<u8>> = None;
+    let mut start = 0;
+    for line in asm.split(|&b| b == b'\n') {
+        let end = start + line.len();
+        match (assignment(line), out.as_mut()) {
+            (Some((name, expression)), copy) => {
+                let copy = match copy {
+                    Some(copy) => copy,
+                    None => out.insert([&asm[..start]].concat()),
+                };
+                copy.extend_from_slice(b".set ");
+                copy.extend_from_slice(name);
+                copy.extend_from_slice(b", ");
+                copy.extend_from_slice(expression);
             }
-            None => out.extend_from_slice(line),
+            (None, Some(copy)) => copy.extend_from_slice(line),
+            (None, None) => {}
         }
+        if let Some(copy) = out.as_mut().filter(|_| end < asm.len()) {
+            copy.push(b'\n');
+        }
+        start = end + 1;
     }
-    *asm = out;
+    if let Some(out) = out {
+        *asm = out;
+    }
 }
 
 /// `s` with each byte as the char of the same value (see `merge_bytes`);
