@@ -31,9 +31,10 @@ def part_seconds(stats_line):
 def check_seconds(stats_line):
     """The check of each part's segment of the merged text: jobs on the
     pool, side by side, after the merge (a line without the parts' own
-    times: its whole check, as one job)."""
+    times, or whose text mtpc assembled whole into the object: its whole
+    check, as one job)."""
     parts = stats_line["parts"]
-    if parts and all("check_ms" in p for p in parts):
+    if parts and all("check_ms" in p for p in parts) and not stats_line.get("object_by_mtpc"):
         return [p["check_ms"] / 1e3 for p in parts]
     return [stats_line.get("check_ms", 0.0) / 1e3]
 

@@ -9,7 +9,8 @@ const SHIM_FILES: &[&str] = &[
     "shim/host_pipeline.cpp",
     "shim/partition_compile.cpp",
     "shim/diagnostics.cpp",
-    "shim/asm_check.cpp",
+    "shim/assemble.cpp",
+    "shim/host_object.cpp",
     "shim/debug_files.cpp",
     "shim/debug_info.cpp",
 ];

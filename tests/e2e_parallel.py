@@ -15,6 +15,9 @@ and the stats (MTPC_STATS) must show the module was really split.
   * -g: llvm-dwarfdump --verify finds no error, and gdb stops in functions
     at the same file and line as in the stock build;
   * MTPC_THREADS=1 and 2 give byte-identical objects;
+  * clang 22: the object mtpc assembles and its pre-codegen callback
+    writes is byte for byte the host's assembly of the same text
+    (MTPC_WRITE_OBJECT=0), under settings the object's bytes depend on;
   * a failure injected in one partition: a warning, the module compiled
     whole, the program still correct;
   * opt-16 -passes='mtpc-parallel<...>' then llc-16;
@@ -93,7 +96,7 @@ def env_with(**extra):
     env = dict(os.environ)
     for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
               "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG", "MTPC_MACHINE_SLOTS",
-              "MTPC_LOAD_AWARE", "SOURCE_DATE_EPOCH"):
+              "MTPC_LOAD_AWARE", "MTPC_WRITE_OBJECT", "SOURCE_DATE_EPOCH"):
         env.pop(k, None)
     env.update(extra)
     return env
@@ -465,6 +468,65 @@ def test_host_settings(p, work, checker):
                   "in plain sections: %s\nmisnamed sections: %s" % (sorted(plain - stock_plain)[:20], misnamed[:20]))
 
 
+# Settings under which the object mtpc writes in clang 22 must be the one
+# the host writes from the same text, byte for byte (what the object's
+# bytes depend on: debug info and its version and compression, sections,
+# the relocation and code models, the CET note, a sanitizer's sections).
+OBJECT_WRITER_FLAGS = {
+    "constructs-c": [["-O2"], ["-O2", "-g"], ["-O2", "-gdwarf-4", "-ffunction-sections", "-fdata-sections"],
+                     ["-O2", "-g", "-gz=zlib"], ["-O2", "-fno-pic", "-fno-pie"], ["-O2", "-mcmodel=large"],
+                     ["-O2", "-fcf-protection=full"], ["-O1", "-g", "-fsanitize=address"]],
+    "constructs-cpp": [["-O2", "-g"], ["-O3", "-fno-omit-frame-pointer"]],
+    "sqlite3": [["-O2", "-g"]],
+}
+
+
+def test_object_writer(p, work, checker):
+    """clang 22: mtpc assembles the merged text itself and its pre-codegen
+    callback writes the object, which is the object the host writes from
+    the same text (MTPC_WRITE_OBJECT=0), byte for byte; -S is the host's.
+    Other majors: the host assembles the text."""
+    mtpc_writes = LLVM_MAJOR >= 22
+    # Without the callback both ways are the host's: one compile says so.
+    writers = ("1", "0") if mtpc_writes else ("1",)
+    for flags in OBJECT_WRITER_FLAGS.get(p.name, []):
+        label = "%s %s" % (p.name, " ".join(flags))
+        objs, records = {}, {}
+        for writer in writers:
+            stats = os.path.join(work, "%s.writer%s.jsonl" % (p.name, writer))
+            if os.path.exists(stats):
+                os.remove(stats)
+            obj = os.path.join(work, "%s.writer%s.o" % (p.name, writer))
+            run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
+                env=env_with(MTPC_STATS=stats, MTPC_WRITE_OBJECT=writer, **FORCE_SPLIT))
+            with open(obj, "rb") as f:
+                objs[writer] = f.read()
+            records[writer] = read_stats(stats)
+        split = [len(records[w]) == 1 and records[w][0]["partitions"] > 1 and not records[w][0]["fallback"] for w in writers]
+        checker.check(all(split), label + ": the module was split", json.dumps(records)[:600])
+        if not all(split):
+            continue
+        by_mtpc = tuple(records[w][0]["object_by_mtpc"] for w in writers)
+        if not mtpc_writes:
+            checker.check(by_mtpc == (False,), label + ": the host assembles the text (LLVM %d calls no pre-codegen callback)"
+                          % LLVM_MAJOR, "object_by_mtpc: %s" % (by_mtpc,))
+            continue
+        checker.check(by_mtpc == (True, False), label + ": the object was assembled by mtpc (MTPC_WRITE_OBJECT=0: by the host)",
+                      "object_by_mtpc: %s" % (by_mtpc,))
+        checker.check(objs["1"] == objs["0"], label + ": the object is the host's assembly of the same text, byte for byte",
+                      "sizes %d and %d" % (len(objs["1"]), len(objs["0"])))
+    if p.name == "constructs-c":
+        stats = os.path.join(work, "writer-S.jsonl")
+        out = os.path.join(work, "writer.s")
+        run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2", "-S"] + p.cflags + [p.source, "-o", out],
+            env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+        s = read_stats(stats)
+        with open(out) as f:
+            text = f.read()
+        checker.check(len(s) == 1 and s[0]["partitions"] > 1 and not s[0]["object_by_mtpc"] and "work_a:" in text,
+                      "-S: the host prints the merged text (mtpc assembles no object)", json.dumps(s)[:400])
+
+
 def test_bad_environment(p, work, checker):
     for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe"),
                        ("MTPC_MACHINE_SLOTS", "all"), ("MTPC_LOAD_AWARE", "sometimes")):
@@ -492,6 +554,7 @@ def main():
             test_clang(p, work, checker, ["-O0", "-O2", "-Os"] if small else ["-O2"])
             test_debug_info(p, work, checker)
             test_determinism(p, work, checker)
+            test_object_writer(p, work, checker)
             if p.name == "sqlite3":
                 test_cost_model(p, work, checker)
                 test_busy_machine(p, work, checker)

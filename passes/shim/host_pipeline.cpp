@@ -502,6 +502,8 @@ struct PartitionEnvironment {
 };
 } // namespace mtpc
 
+Module &mtpc::runModule(void *Run) { return static_cast<mtpc::PassRun *>(Run)->M; }
+
 PreservedAnalyses ParallelPass::run(Module &M, ModuleAnalysisManager &MAM) {
   std::shared_ptr<LtoPipelineRest> Rest = Lto;
   if (Rest)

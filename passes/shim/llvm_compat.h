@@ -4,7 +4,9 @@
 #pragma once
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Pass.h" // ThinOrFullLTOPhase
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Target/TargetMachine.h"
@@ -37,8 +39,6 @@ class RemarkSerializer;
 static_assert(LLVM_VERSION_MAJOR == 16 || LLVM_VERSION_MAJOR == 19 || LLVM_VERSION_MAJOR == 22,
               "mtpc's shim is written for LLVM 16, 19 and 22");
 
-#include "llvm/Pass.h" // ThinOrFullLTOPhase
-
 namespace mtpc {
 
 // Code generation's optimization level and output kind (enum classes of
@@ -46,17 +46,21 @@ namespace mtpc {
 #if LLVM_VERSION_MAJOR >= 18
 using CodeGenOptLevel = llvm::CodeGenOptLevel;
 constexpr llvm::CodeGenFileType AssemblyFileType = llvm::CodeGenFileType::AssemblyFile;
+constexpr llvm::CodeGenFileType ObjectFileType = llvm::CodeGenFileType::ObjectFile;
 #else
 using CodeGenOptLevel = llvm::CodeGenOpt::Level;
 constexpr llvm::CodeGenFileType AssemblyFileType = llvm::CGFT_AssemblyFile;
+constexpr llvm::CodeGenFileType ObjectFileType = llvm::CGFT_ObjectFile;
 #endif
 
 // The target triple as the Target's factories take it (an llvm::Triple from
-// LLVM 21, a string before).
+// LLVM 21, a string before), and a module's as a string.
 #if LLVM_VERSION_MAJOR >= 21
 inline const llvm::Triple &tripleArg(const llvm::Triple &T) { return T; }
+inline std::string tripleString(const llvm::Module &M) { return M.getTargetTriple().str(); }
 #else
 inline std::string tripleArg(const llvm::Triple &T) { return T.str(); }
+inline std::string tripleString(const llvm::Module &M) { return M.getTargetTriple(); }
 #endif
 
 // The code generator's TargetMachine class (LLVMTargetMachine before LLVM 20).

@@ -68,6 +68,7 @@ std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB)
   H->CM = TM->getCodeModel();
   H->OL = TM->getOptLevel();
   H->TheTarget = &TM->getTarget();
+  H->Source = TM;
   H->PTO = PB.*member(mtpc::PassBuilderPTO());
   H->PGOOpt = PB.*member(mtpc::PassBuilderPGO());
   H->TMPGOOpt = TM->getPGOOption();

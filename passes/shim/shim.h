@@ -8,7 +8,10 @@
 //                         and compiling one partition to assembly
 //   diagnostics.cpp       a partition's diagnostics, recorded on its thread
 //                         and passed on to the host's context
-//   asm_check.cpp         assembling a text with the MC layer, to check it
+//   assemble.cpp          assembling a text with the MC layer, to check it
+//                         or into an object
+//   host_object.cpp       the object mtpc writes itself where the host
+//                         lets it (clang 22's pre-codegen callback)
 //   debug_files.cpp       one numbering of the module's source files for
 //                         every partition
 //   debug_info.cpp        what of the module's debug information each
@@ -95,6 +98,9 @@ struct HostSettings {
   // .CommandLineArgs points into it, not into the host's memory (shared,
   // so that the copies of these settings keep pointing to live strings).
   std::shared_ptr<const std::vector<std::string>> CommandLine;
+  // The host's target machine these settings were read from (compared, not
+  // used: clang 22 hands its target machine to the pre-codegen callback).
+  const llvm::TargetMachine *Source = nullptr;
   // A pass debugging option the process was run with (-print-after-all,
   // -opt-bisect-limit, -time-passes, ...), or null: partitions' passes run
   // outside the host's instrumentation, so it would see only part of them.
@@ -118,6 +124,10 @@ struct HostSettings {
   };
   MCDescriptions describeMC() const;
 };
+
+// The module a run of mtpc-parallel works on (a mtpc::PassRun*, what the
+// mtpc_run_* functions take; host_pipeline.cpp).
+llvm::Module &runModule(void *Run);
 
 // Replaces everything the module defines by Asm, as module-level inline asm
 // (ir_ops.cpp).

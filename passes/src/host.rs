@@ -19,10 +19,11 @@
 //! end the process the way LLVM's tools do; in mtpc-parallel, any failure
 //! leaves the module to the host's normal compilation, with one warning.
 
+use std::ffi::c_void;
 use std::sync::Arc;
 
 use crate::decline::{self, HostProgram};
-use crate::ir::host_pipeline::{Hooks, ParallelRequest, ParseOutcome, PassRun, Preserved};
+use crate::ir::host_pipeline::{self, Hooks, OfferedObject, ParallelRequest, ParseOutcome, PassRun, Preserved};
 use crate::ir::{report_fatal_error, ModuleRef, PipelinePhase};
 use crate::options::{automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name, ParallelOptions, SplitOptions};
 use crate::parallel::{self, Outcome};
@@ -51,6 +52,29 @@ pub fn check_host_llvm() -> Result<(), String> {
          or rebuild mtpc against this host's LLVM",
         foreign.file
     ))
+}
+
+/// The work of the host's pre-codegen callback (clang 22): writes the
+/// object mtpc assembled for `module` (see `crate::object_writer`); true if
+/// it did, false to leave code generation to the host.
+///
+/// # Safety
+/// The arguments must be those the host passes to the callback.
+pub unsafe fn write_offered_object(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> bool {
+    // SAFETY: the caller's promise.
+    let outcome = unsafe { host_pipeline::write_offered_object(module, target_machine, file_type, out) };
+    let why = match outcome {
+        OfferedObject::Written => {
+            log::debug!("wrote the object mtpc assembled");
+            return true;
+        }
+        OfferedObject::NoneOffered => return false,
+        OfferedObject::NotAnObject => "the host writes no object",
+        OfferedObject::OtherTarget => "the host generates code with another target machine than the one the partitions were compiled with",
+        OfferedObject::ModuleChanged => "a pass after mtpc's changed the module",
+    };
+    log::info!("the host assembles the merged text: {why}");
+    false
 }
 
 /// What the shim calls for `mtpc-parallel` and `mtpc-split`.

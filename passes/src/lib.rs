@@ -62,6 +62,7 @@ pub mod logging;
 pub mod machine_load;
 pub mod machine_slots;
 pub mod module_facts;
+pub mod object_writer;
 pub mod odr_copies;
 pub mod options;
 pub mod partition_builder;

@@ -27,6 +27,7 @@ use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::PartitionKit;
 use crate::ir::{GlobalKind, ModuleRef, OptLevel, OwnedContext, PartitionModule};
 use crate::module_facts::{Linkage, ModuleFacts};
+use crate::object_writer::{self, ObjectWriter};
 use crate::odr_copies::{self, EmitterChoice};
 use crate::options::{ParallelOptions, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
@@ -252,6 +253,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         split_ms,
         merge_ms: 0.0,
         check_ms: 0.0,
+        object_by_mtpc: false,
         wall_ms: 0.0,
         work_ms: 0.0,
         asm_bytes: 0,
@@ -323,13 +325,35 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         }
         Err(e) => return fallback(stats, format!("cannot merge the partitions' assembly: {e}")),
     };
+    // The check of the text: assembled whole into the object mtpc writes,
+    // where the host lets it (`object_writer`), else part by part.
     let t = Instant::now();
-    let checked = check_merged_text(pool, host, &merged, threads);
+    let frame = match object_writer::choose_here(&host.facts(), opts.phase) {
+        Ok(ObjectWriter::Mtpc) => run.object_frame(host).map_err(|e| log::debug!("{}: the host assembles the object: {e}", stats.module)).ok(),
+        Ok(ObjectWriter::Host) => None,
+        Err(e) => {
+            log::warn!("{e}");
+            None
+        }
+    };
+    let object = match frame {
+        Some(frame) => {
+            let _span = Span::begin("mtpc assemble", "merged assembly");
+            match host.assemble_object(&frame.around(&merged.text)) {
+                Ok(object) => Some(object),
+                Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
+            }
+        }
+        None => match check_merged_text(pool, host, &merged, threads) {
+            Ok(by_part) => {
+                stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
+                None
+            }
+            Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
+        },
+    };
     stats.check_ms = ms(t);
-    match checked {
-        Ok(by_part) => stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms),
-        Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
-    }
+    stats.object_by_mtpc = object.is_some();
     // What the optimizer reported, then what the code generator reported:
     // the order of one module's compile.
     for (k, found) in &diagnostics {
@@ -351,6 +375,9 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     }
     module.replace_with_asm(&merged.text);
     run.commit();
+    if let Some(object) = object {
+        run.offer_object(host, object);
+    }
     stats.wall_ms = ms(start);
     Ok(Outcome::Parallel(stats))
 }

@@ -47,8 +47,13 @@ pub struct ModuleStats {
     pub fallback_reason: Option<String>,
     pub split_ms: f64,
     pub merge_ms: f64,
-    /// Assembling the merged text to check it (on the worker pool).
+    /// Assembling the merged text to check it: part by part on the worker
+    /// pool, or, if `object_by_mtpc`, whole on the host's thread.
     pub check_ms: f64,
+    /// The merged text was assembled into the object by mtpc, and offered
+    /// to the host's pre-codegen callback (clang 22; `object_writer`),
+    /// instead of being assembled by the host.
+    pub object_by_mtpc: bool,
     pub wall_ms: f64,
     /// The sum of all per-partition time (build, optimization, code generation).
     pub work_ms: f64,
@@ -129,6 +134,7 @@ mod tests {
             split_ms: 1.0,
             merge_ms: 2.0,
             check_ms: 0.5,
+            object_by_mtpc: false,
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
@@ -137,7 +143,7 @@ mod tests {
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "object_by_mtpc", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
         for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {

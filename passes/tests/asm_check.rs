@@ -105,3 +105,21 @@ fn a_dropped_copy_still_referred_to_is_refused() {
     let e = mtpc_passes::asm_merge::merge(&[a, b]).unwrap_err();
     assert!(e.0.contains("part 1: .Lfunc_begin2 is in a copy dropped"), "{e}");
 }
+
+/// The same assembly into an object kept in memory (what mtpc writes where
+/// clang 22 lets it): the pieces are one text, and the object an ELF
+/// relocatable file defining what the text defines; a text with an error
+/// gives no object.
+#[test]
+fn pieces_assemble_into_one_object() {
+    let head: &[u8] = b"\t.text\n\t.file\t\"m.c\"\n";
+    let body: &[u8] = b"\t.globl\tf\n\t.type\tf,@function\nf:\n\tleal\t1(%rdi), %eax\n\tretq\n";
+    let tail: &[u8] = b"\t.section\t\".note.GNU-stack\",\"\",@progbits\n";
+    let object = x86_64().assemble_object(&[head, body, tail]).expect("a valid text assembles");
+    assert_eq!(&object[..4], b"\x7fELF");
+    assert_eq!(object[16], 1, "ET_REL: a relocatable object");
+    let contains = |needle: &[u8]| object.windows(needle.len()).any(|w| w == needle);
+    assert!(contains(b"\0f\0") && contains(b"m.c\0") && contains(b".note.GNU-stack\0"));
+    let e = x86_64().assemble_object(&[head, b"\tnot_an_instruction\n", tail]).err().expect("an error gives no object");
+    assert!(e.contains("line 3:2: error: invalid instruction mnemonic"), "{e}");
+}

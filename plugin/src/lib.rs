@@ -10,6 +10,8 @@
 //! every major: registration needs the raw `llvm::PassBuilder*`, and the
 //! entry point's struct grew in LLVM 22 (`ir::llvm_version`).
 
+use std::ffi::c_void;
+
 use mtpc_passes::ir::llvm_version::{write_plugin_info, PassPluginLibraryInfo, PLUGIN_API_VERSION, PLUGIN_VERSION};
 
 // The entry point below relies on how x86-64 System V returns a struct.
@@ -48,11 +50,21 @@ pub unsafe extern "C" fn llvmGetPassPluginInfo(out: *mut PassPluginLibraryInfo) 
         register_pass_builder_callbacks: Some(plugin_registrar),
     };
     // SAFETY: the host's struct (see above): its major's if it runs ours.
-    unsafe { write_plugin_info(out, info, accepted) };
+    unsafe { write_plugin_info(out, info, accepted, pre_codegen) };
     out
 }
 
-unsafe extern "C" fn plugin_registrar(pass_builder: *mut std::ffi::c_void) {
+/// clang 22's pre-codegen callback: writes the object mtpc assembled for the
+/// module, if it did (`mtpc_passes::object_writer`); false leaves the code
+/// generation to the host.
+unsafe extern "C" fn pre_codegen(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> bool {
+    // SAFETY: the host calls the callback with its module, target machine,
+    // output kind and stream; no panic may unwind into it.
+    std::panic::catch_unwind(|| unsafe { mtpc_passes::host::write_offered_object(module, target_machine, file_type, out) })
+        .unwrap_or(false)
+}
+
+unsafe extern "C" fn plugin_registrar(pass_builder: *mut c_void) {
     // No panic may unwind into LLVM: without mtpc, the host compiles as usual.
     let registered = std::panic::catch_unwind(|| {
         // SAFETY: LLVM calls the registrar with its PassBuilder.

@@ -98,6 +98,18 @@ extern "C" {
     pub(super) fn mtpc_host_settings_free(settings: *mut c_void);
     pub(super) fn mtpc_host_settings_describe(settings: *mut c_void) -> *mut c_char;
     pub(super) fn mtpc_check_asm(settings: *mut c_void, text: *const c_char, len: usize, message: *mut *mut c_char) -> bool;
+    pub(super) fn mtpc_assemble_object(
+        settings: *mut c_void,
+        pieces: *const TextPiece,
+        count: usize,
+        object: *mut *mut c_void,
+        data: *mut *const c_char,
+        len: *mut usize,
+        message: *mut *mut c_char,
+    ) -> bool;
+    pub(super) fn mtpc_run_object_frame(run: *mut c_void, settings: *mut c_void, head_len: *mut usize, message: *mut *mut c_char) -> *mut c_char;
+    pub(super) fn mtpc_run_offer_object(run: *mut c_void, settings: *mut c_void, object: *mut c_void);
+    pub(super) fn mtpc_write_offered_object(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> i32;
     pub(super) fn mtpc_diagnostics_free(diagnostics: *mut c_void);
     pub(super) fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;
     pub(super) fn mtpc_diagnostics_function(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
@@ -105,6 +117,13 @@ extern "C" {
     pub(super) fn mtpc_diagnostics_phase(diagnostics: *mut c_void, index: usize) -> i32;
     pub(super) fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
+}
+
+/// `MtpcTextPiece` in `shim/assemble.cpp`.
+#[repr(C)]
+pub(super) struct TextPiece {
+    pub data: *const c_char,
+    pub len: usize,
 }
 
 /// `MtpcHostFacts` in `shim/partition_compile.cpp`.

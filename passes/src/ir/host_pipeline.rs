@@ -1,6 +1,6 @@
 //! The safe layer over the host's pass pipeline (`shim/host_pipeline.cpp`,
 //! `shim/partition_compile.cpp`, `shim/diagnostics.cpp`,
-//! `shim/asm_check.cpp`): registering `mtpc-parallel` with a host
+//! `shim/assemble.cpp`, `shim/host_object.cpp`): registering `mtpc-parallel` with a host
 //! PassBuilder, the entry points the shim calls back, and what a run of the
 //! pass builds and compiles partitions with.
 //!
@@ -236,6 +236,111 @@ impl<'r> PassRun<'r> {
         // SAFETY: on the host's thread, within the run.
         unsafe { mtpc_run_commit(self.raw) }
     }
+
+    /// The text the host's assembly printer writes around the module's
+    /// module asm once mtpc has emptied the module, as `settings` print it
+    /// (see `shim/host_object.cpp`); `Err` says why there is none.
+    pub fn object_frame(&self, settings: &HostSettings) -> Result<ObjectFrame, String> {
+        let (mut head_len, mut message) = (0, std::ptr::null_mut());
+        // SAFETY: on the host's thread, within the run; the shim returns a
+        // strdup'ed text or null with a strdup'ed message.
+        let text = unsafe { mtpc_run_object_frame(self.raw, settings.raw, &mut head_len, &mut message) };
+        if text.is_null() {
+            return Err(take_malloc_message(message));
+        }
+        let text = take_malloc_message(text);
+        if head_len > text.len() || !text.is_char_boundary(head_len) {
+            return Err("the frame's text was cut in the wrong place (an internal error)".into());
+        }
+        Ok(ObjectFrame { text, head_len })
+    }
+
+    /// Offers `object`, assembled from the module's text as it is now, to
+    /// the host's pre-codegen callback ([`write_offered_object`]), for the
+    /// target machine `settings` were read from.
+    pub fn offer_object(&self, settings: &HostSettings, object: AssembledObject) {
+        let raw = std::mem::ManuallyDrop::new(object).raw;
+        // SAFETY: on the host's thread, within the run; the shim takes the
+        // buffer over.
+        unsafe { mtpc_run_offer_object(self.raw, settings.raw, raw) }
+    }
+}
+
+/// What the host's assembly printer writes around module asm.
+pub struct ObjectFrame {
+    text: String,
+    head_len: usize,
+}
+
+impl ObjectFrame {
+    /// The frame with `inner` in its place, as the pieces of one text.
+    pub fn around<'a>(&'a self, inner: &'a [u8]) -> [&'a [u8]; 3] {
+        let (head, tail) = self.text.as_bytes().split_at(self.head_len);
+        [head, inner, tail]
+    }
+}
+
+/// An object assembled in memory ([`HostSettings::assemble_object`]).
+pub struct AssembledObject {
+    raw: *mut c_void,
+    data: *const u8,
+    len: usize,
+}
+
+// SAFETY: the bytes are never changed after assembling, and the buffer is
+// freed only on drop (or by the shim, once offered), by one thread.
+unsafe impl Send for AssembledObject {}
+unsafe impl Sync for AssembledObject {}
+
+impl std::ops::Deref for AssembledObject {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `data` holds `len` bytes as long as `raw` lives.
+        unsafe { std::slice::from_raw_parts(self.data, self.len) }
+    }
+}
+
+impl Drop for AssembledObject {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from mtpc_assemble_object and is disposed of once.
+        unsafe { mtpc_buffer_dispose(self.raw) }
+    }
+}
+
+/// What the pre-codegen callback did with an object mtpc offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferedObject {
+    /// None was offered for the module.
+    NoneOffered,
+    /// Written to the host's output: the host does not assemble the text.
+    Written,
+    /// The host writes assembly (or nothing): it prints the text itself.
+    NotAnObject,
+    /// The host's target machine is not the one the partitions were
+    /// compiled with.
+    OtherTarget,
+    /// The module is no longer as mtpc's pass left it.
+    ModuleChanged,
+}
+
+/// The work of the host's pre-codegen callback (clang 22): writes the
+/// object offered for `module`, if any, to `out`, if the target machine,
+/// the output kind and the module are those it was assembled for. The
+/// offer is used up either way.
+///
+/// # Safety
+/// The arguments must be the `llvm::Module*`, `llvm::TargetMachine*`,
+/// `llvm::CodeGenFileType` and `llvm::raw_pwrite_stream*` the host passes to
+/// the callback.
+pub unsafe fn write_offered_object(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> OfferedObject {
+    // SAFETY: the caller's promise.
+    match unsafe { mtpc_write_offered_object(module, target_machine, file_type, out) } {
+        1 => OfferedObject::Written,
+        2 => OfferedObject::NotAnObject,
+        3 => OfferedObject::OtherTarget,
+        4 => OfferedObject::ModuleChanged,
+        _ => OfferedObject::NoneOffered,
+    }
 }
 
 /// The host's code-generation and pipeline settings (target machine,
@@ -371,6 +476,23 @@ impl HostSettings {
         // SAFETY: the shim reads the text and the settings only.
         if unsafe { mtpc_check_asm(self.raw, text.as_ptr().cast(), text.len(), &mut message) } {
             Ok(())
+        } else {
+            Err(take_malloc_message(message))
+        }
+    }
+}
+
+impl HostSettings {
+    /// Assembles the text made of `pieces` as [`HostSettings::check_asm`]
+    /// does, into an object kept in memory.
+    pub fn assemble_object(&self, pieces: &[&[u8]]) -> Result<AssembledObject, String> {
+        let pieces: Vec<TextPiece> = pieces.iter().map(|p| TextPiece { data: p.as_ptr().cast(), len: p.len() }).collect();
+        let (mut raw, mut data, mut len, mut message) = (std::ptr::null_mut(), std::ptr::null(), 0, std::ptr::null_mut());
+        // SAFETY: the shim reads the pieces and the settings only; it returns
+        // an owned buffer or a strdup'ed message.
+        let ok = unsafe { mtpc_assemble_object(self.raw, pieces.as_ptr(), pieces.len(), &mut raw, &mut data, &mut len, &mut message) };
+        if ok {
+            Ok(AssembledObject { raw, data: data.cast(), len })
         } else {
             Err(take_malloc_message(message))
         }

@@ -41,34 +41,39 @@ pub struct PassPluginLibraryInfo {
     pub register_pass_builder_callbacks: Option<unsafe extern "C" fn(*mut c_void)>,
 }
 
-/// LLVM 22's `llvm::PassPluginLibraryInfo`: the above, and `bool
-/// (*PreCodeGenCallback)(Module &, TargetMachine &, CodeGenFileType,
-/// raw_pwrite_stream &)`, which clang calls just before its code
-/// generation (mtpc sets none).
+/// LLVM 22's `bool (*PreCodeGenCallback)(Module &, TargetMachine &,
+/// CodeGenFileType, raw_pwrite_stream &)`, which clang calls just before
+/// its code generation: true if the plugin wrote the output (then the host
+/// does not generate code).
+pub type PreCodeGenCallback = unsafe extern "C" fn(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> bool;
+
+/// LLVM 22's `llvm::PassPluginLibraryInfo`: the above, and the pre-codegen
+/// callback.
 #[cfg(feature = "llvm22")]
 #[repr(C)]
 struct PassPluginLibraryInfoV2 {
     common: PassPluginLibraryInfo,
-    pre_codegen: Option<unsafe extern "C" fn(*mut c_void, *mut c_void, i32, *mut c_void) -> bool>,
+    pre_codegen: Option<PreCodeGenCallback>,
 }
 
 /// Writes the plugin's info into `out`, the host's struct: all of this
-/// major's if `accepted` (the host runs this major), else only the fields
-/// every major has (a host of an older major, whose struct is smaller,
-/// reads the API version and refuses the plugin).
+/// major's if `accepted` (the host runs this major; from LLVM 22 with
+/// `pre_codegen`), else only the fields every major has (a host of an older
+/// major, whose struct is smaller, reads the API version and refuses the
+/// plugin).
 ///
 /// # Safety
 /// `out` must point to the host's struct, writable, of this major's size if
 /// `accepted` and of at least [`PassPluginLibraryInfo`]'s otherwise.
-pub unsafe fn write_plugin_info(out: *mut PassPluginLibraryInfo, info: PassPluginLibraryInfo, accepted: bool) {
+pub unsafe fn write_plugin_info(out: *mut PassPluginLibraryInfo, info: PassPluginLibraryInfo, accepted: bool, pre_codegen: PreCodeGenCallback) {
     // SAFETY: the caller's promise.
     unsafe { out.write(info) };
     #[cfg(feature = "llvm22")]
     if accepted {
         // SAFETY: as above: the host's struct is LLVM 22's.
-        unsafe { std::ptr::addr_of_mut!((*out.cast::<PassPluginLibraryInfoV2>()).pre_codegen).write(None) };
+        unsafe { std::ptr::addr_of_mut!((*out.cast::<PassPluginLibraryInfoV2>()).pre_codegen).write(Some(pre_codegen)) };
     }
-    let _ = accepted;
+    let _ = (accepted, pre_codegen);
 }
 
 #[cfg(test)]

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Benchmark: who writes the object in clang 22, mtpc or the host.
+
+After a split, the host's module holds the merged text as module asm. With
+MTPC_WRITE_OBJECT=0 (and on LLVM 16 and 19) the parts' segments are checked
+side by side and the host then assembles the whole text on its thread; by
+default in clang 22 mtpc assembles the text once, as its check, and the
+pre-codegen callback writes those bytes (passes/src/object_writer.rs).
+
+For each corpus unit and flags, and each partition count, the two ways are
+compiled alternately (so that drift affects both alike), with clang-22 and
+MTPC_THREADS=2; reported: the median wall time of each way, their ratio,
+and the median serial tail (bench/model.py: everything but the front end
+and the partitions, with the checks on as many cores as partitions: the
+split, the merge, the assembly of the text by mtpc or the host, exit), as
+a share of stock's back end. The objects of the two ways must be identical.
+
+  MTPC_LLVM=22 bench/object_writer.py [--units sqlite3,harfbuzz] [--rounds 3] [--partitions 2,16]
+  (or bench/object_writer.py --llvm 22 ...)
+"""
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+import harness  # noqa: E402
+from harness import PLUGIN  # noqa: E402
+
+import configs as configs_mod  # noqa: E402
+import corpus as corpus_mod  # noqa: E402
+import model  # noqa: E402
+from measure import clean_env, front_end_wall, run_steps, take_stats_lines  # noqa: E402
+
+WAYS = (("mtpc", "1"), ("host", "0"))
+FLAG_SETS = (("-O2", False), ("-O2 -g", True))
+
+
+def compile_once(unit, work, debug, partitions, writer):
+    obj = os.path.join(work, "%s.%s.%d.o" % (unit.name, writer, partitions))
+    stats = os.path.join(work, "stats.jsonl")
+    take_stats_lines(stats)
+    cmd = [configs_mod.driver(unit), "-fpass-plugin=" + PLUGIN] + configs_mod.compile_flags(unit, debug) + ["-c", unit.source, "-o", obj]
+    env = clean_env(MTPC_THREADS="2", MTPC_PARTITIONS=str(partitions), MTPC_STATS=stats, MTPC_WRITE_OBJECT=writer,
+                    MTPC_LOAD_AWARE="0")
+    measured = run_steps([[cmd]], env)
+    lines = take_stats_lines(stats)
+    if len(lines) != 1 or lines[0]["fallback"] or lines[0]["partitions"] < 2:
+        sys.exit("%s: not split as asked: %s" % (unit.name, lines))
+    with open(obj, "rb") as f:
+        return measured.wall, lines[0], f.read()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--units", default="sqlite3,harfbuzz", help="comma-separated: " + ", ".join(corpus_mod.SELECTIONS))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--partitions", default="2,16")
+    ap.add_argument("--llvm", type=int, choices=(22,), default=None, help="re-run against this LLVM (MTPC_LLVM)")
+    args = ap.parse_args()
+    if args.llvm and args.llvm != harness.LLVM_MAJOR:
+        os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, MTPC_LLVM=str(args.llvm)))
+    if harness.LLVM_MAJOR < 22:
+        sys.exit("only clang 22 lets mtpc write the object: run with MTPC_LLVM=22 (or --llvm 22)")
+    harness.require_plugin()
+    work = tempfile.mkdtemp(prefix="mtpc-object-writer-")
+    counts = [int(n) for n in args.partitions.split(",")]
+    print("| unit | flags | partitions | mtpc writes (s) | host writes (s) | ratio | serial tail, mtpc | serial tail, host |")
+    print("|---|---|---|---|---|---|---|---|")
+    for selection in args.units.split(","):
+        for unit in corpus_mod.corpus(selection, 1000):
+            for label, debug in FLAG_SETS:
+                stock_cmd = [configs_mod.driver(unit)] + configs_mod.compile_flags(unit, debug)
+                front_end = statistics.median(front_end_wall(stock_cmd, unit.source, os.path.join(work, "fe.o"))
+                                              for _ in range(args.rounds))
+                stock = statistics.median(run_steps([[stock_cmd + ["-c", unit.source, "-o", os.path.join(work, "stock.o")]]],
+                                                    clean_env()).wall for _ in range(args.rounds))
+                back_end = stock - front_end
+                for n in counts:
+                    walls = {w: [] for w, _ in WAYS}
+                    tails = {w: [] for w, _ in WAYS}
+                    objects = {}
+                    for _ in range(args.rounds):
+                        for way, value in WAYS:
+                            wall, line, obj = compile_once(unit, work, debug, n, value)
+                            if line["object_by_mtpc"] != (way == "mtpc"):
+                                sys.exit("%s: object_by_mtpc is %s with MTPC_WRITE_OBJECT=%s" % (unit.name, line["object_by_mtpc"], value))
+                            walls[way].append(wall)
+                            tails[way].append(model.serial_tail(wall, front_end, line, n))
+                            objects[way] = obj
+                    if objects["mtpc"] != objects["host"]:
+                        sys.exit("%s %s, %d partitions: the two ways give different objects" % (unit.name, label, n))
+                    m, h = statistics.median(walls["mtpc"]), statistics.median(walls["host"])
+                    tm, th = statistics.median(tails["mtpc"]), statistics.median(tails["host"])
+                    print("| %s | %s | %d | %.2f | %.2f | %.3f | %.2f s, %.1f %% | %.2f s, %.1f %% |"
+                          % (unit.name, label, n, m, h, m / h, tm, 100 * tm / back_end, th, 100 * th / back_end), flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
