@@ -4,7 +4,9 @@ its measured wall time.
 A compile is serial work (the front end, the split, the merge, the host
 assembling the merged text, process start and exit), the partitions, and
 the check of each part's segment of the merged text, scheduled on the
-cores: on c cores its wall time is
+cores (in clang 22 mtpc assembles the whole text itself, as its check, and
+the host does not: the check is then one job, serial too): on c cores its
+wall time is
     serial + makespan(partition times, c) + makespan(check times, c)
 with the jobs handed out longest first, as mtpc starts them (partitions
 largest first, by the instructions each holds; segments longest first).
@@ -76,8 +78,8 @@ def summarize(runs):
 def serial_tail(wall, front_end, stats_line, cores):
     """The serial tail of a compile on `cores` cores: everything but the
     front end and the partitions (the split, the merge, the check of the
-    parts' segments side by side, the host assembling the merged text,
-    process exit)."""
+    parts' segments side by side and the host assembling the merged text,
+    or mtpc assembling it whole, process exit)."""
     return serial_seconds(wall, stats_line) - front_end + makespan(check_seconds(stats_line), cores)
 
 

@@ -11,6 +11,7 @@ const SHIM_FILES: &[&str] = &[
     "shim/diagnostics.cpp",
     "shim/assemble.cpp",
     "shim/host_object.cpp",
+    "shim/object_frame.cpp",
     "shim/debug_files.cpp",
     "shim/debug_info.cpp",
 ];

@@ -54,13 +54,11 @@ constexpr llvm::CodeGenFileType ObjectFileType = llvm::CGFT_ObjectFile;
 #endif
 
 // The target triple as the Target's factories take it (an llvm::Triple from
-// LLVM 21, a string before), and a module's as a string.
+// LLVM 21, a string before).
 #if LLVM_VERSION_MAJOR >= 21
 inline const llvm::Triple &tripleArg(const llvm::Triple &T) { return T; }
-inline std::string tripleString(const llvm::Module &M) { return M.getTargetTriple().str(); }
 #else
 inline std::string tripleArg(const llvm::Triple &T) { return T.str(); }
-inline std::string tripleString(const llvm::Module &M) { return M.getTargetTriple(); }
 #endif
 
 // The code generator's TargetMachine class (LLVMTargetMachine before LLVM 20).

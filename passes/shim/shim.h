@@ -12,6 +12,8 @@
 //                         or into an object
 //   host_object.cpp       the object mtpc writes itself where the host
 //                         lets it (clang 22's pre-codegen callback)
+//   object_frame.cpp      what the host's assembly printer writes around
+//                         module asm
 //   debug_files.cpp       one numbering of the module's source files for
 //                         every partition
 //   debug_info.cpp        what of the module's debug information each
@@ -128,6 +130,16 @@ struct HostSettings {
 // The module a run of mtpc-parallel works on (a mtpc::PassRun*, what the
 // mtpc_run_* functions take; host_pipeline.cpp).
 llvm::Module &runModule(void *Run);
+
+// What the host's assembly printer writes around M's module asm once mtpc
+// has emptied M, printed with the settings H: the text, and where module asm
+// goes in it (object_frame.cpp). None, with Why, if it cannot be printed.
+struct ObjectFrame {
+  std::string Text;
+  size_t HeadLength;
+  bool operator==(const ObjectFrame &O) const { return Text == O.Text && HeadLength == O.HeadLength; }
+};
+std::optional<ObjectFrame> printObjectFrame(llvm::Module &M, const HostSettings &H, std::string &Why);
 
 // Replaces everything the module defines by Asm, as module-level inline asm
 // (ir_ops.cpp).

@@ -19,11 +19,10 @@
 //! end the process the way LLVM's tools do; in mtpc-parallel, any failure
 //! leaves the module to the host's normal compilation, with one warning.
 
-use std::ffi::c_void;
 use std::sync::Arc;
 
 use crate::decline::{self, HostProgram};
-use crate::ir::host_pipeline::{self, Hooks, OfferedObject, ParallelRequest, ParseOutcome, PassRun, Preserved};
+use crate::ir::host_pipeline::{Hooks, OfferOutcome, ParallelRequest, ParseOutcome, PassRun, Preserved};
 use crate::ir::{report_fatal_error, ModuleRef, PipelinePhase};
 use crate::options::{automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name, ParallelOptions, SplitOptions};
 use crate::parallel::{self, Outcome};
@@ -54,24 +53,19 @@ pub fn check_host_llvm() -> Result<(), String> {
     ))
 }
 
-/// The work of the host's pre-codegen callback (clang 22): writes the
-/// object mtpc assembled for `module` (see `crate::object_writer`); true if
-/// it did, false to leave code generation to the host.
-///
-/// # Safety
-/// The arguments must be those the host passes to the callback.
-pub unsafe fn write_offered_object(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> bool {
-    // SAFETY: the caller's promise.
-    let outcome = unsafe { host_pipeline::write_offered_object(module, target_machine, file_type, out) };
+/// Reports what clang 22's pre-codegen callback did with the object mtpc
+/// offered (see `crate::object_writer`); true if it wrote it, so that the
+/// host does not generate code.
+pub fn report_offer(outcome: OfferOutcome) -> bool {
     let why = match outcome {
-        OfferedObject::Written => {
+        OfferOutcome::Written => {
             log::debug!("wrote the object mtpc assembled");
             return true;
         }
-        OfferedObject::NoneOffered => return false,
-        OfferedObject::NotAnObject => "the host writes no object",
-        OfferedObject::OtherTarget => "the host generates code with another target machine than the one the partitions were compiled with",
-        OfferedObject::ModuleChanged => "a pass after mtpc's changed the module",
+        OfferOutcome::NoneOffered => return false,
+        OfferOutcome::NotAnObject => "the host writes no object",
+        OfferOutcome::OtherTarget => "the host generates code with another target machine than the one the partitions were compiled with",
+        OfferOutcome::ModuleChanged => "a pass after mtpc's changed the module",
     };
     log::info!("the host assembles the merged text: {why}");
     false

@@ -4,12 +4,14 @@
 //! the text. Where the host lets a plugin write its output instead (clang
 //! 22's pre-codegen callback, which it calls with its target machine and
 //! output stream just before code generation), mtpc assembles the text
-//! once, on a worker, as the check of the text, and the callback writes
-//! those bytes: the host does not parse the text again. Elsewhere (LLVM 16
-//! and 19, lld, opt, assembly output, split DWARF, whose second file the
-//! callback cannot write) the parts of the text are checked side by side
-//! and the host assembles it. `MTPC_WRITE_OBJECT=0` leaves the object to
-//! the host everywhere. The mechanics are in `shim/host_object.cpp`.
+//! once, on the compiler's thread (where the host would), as the check of
+//! the text, and the callback writes those bytes: the host does not parse
+//! the text again, and mtpc no longer checks it part by part. Elsewhere
+//! (LLVM 16 and 19, lld, opt, any clang output but an object, split DWARF,
+//! whose second file the callback cannot write) the parts of the text are
+//! checked side by side on the pool and the host assembles it.
+//! `MTPC_WRITE_OBJECT=0` leaves the object to the host everywhere. The
+//! mechanics are in `shim/host_object.cpp` and `shim/object_frame.cpp`.
 
 use crate::ir::host_pipeline::{HostFacts, HostOutput};
 use crate::ir::PipelinePhase;
@@ -39,7 +41,10 @@ pub fn choose(major: u32, facts: &HostFacts, phase: PipelinePhase, setting: Opti
     // record none (and do not call the callback).
     let clang = facts.command_line.iter().any(|a| a == "-cc1");
     let callback = major >= 22 && clang && phase == PipelinePhase::PerModule;
-    let one_object = facts.output() == HostOutput::Object && !facts.split_dwarf;
+    // An object, and only one (-emit-obj: not -emit-codegen-only, which
+    // writes nothing, nor -emit-llvm-only, which generates no code).
+    let emits_object = facts.output() == HostOutput::Object && facts.command_line.iter().any(|a| a == "-emit-obj");
+    let one_object = emits_object && !facts.split_dwarf;
     Ok(if wanted && callback && one_object { ObjectWriter::Mtpc } else { ObjectWriter::Host })
 }
 
@@ -81,8 +86,10 @@ mod tests {
     }
 
     #[test]
-    fn assembly_output_and_split_dwarf_are_the_hosts() {
-        assert_eq!(choose(22, &clang(&["-S"]), PipelinePhase::PerModule, None), Ok(ObjectWriter::Host));
+    fn other_outputs_and_split_dwarf_are_the_hosts() {
+        for output in ["-S", "-emit-codegen-only", "-emit-llvm-only"] {
+            assert_eq!(choose(22, &clang(&[output]), PipelinePhase::PerModule, None), Ok(ObjectWriter::Host), "{output}");
+        }
         let split = HostFacts { split_dwarf: true, ..clang(&["-emit-obj"]) };
         assert_eq!(choose(22, &split, PipelinePhase::PerModule, None), Ok(ObjectWriter::Host));
     }

@@ -336,23 +336,21 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             None
         }
     };
-    let object = match frame {
+    let checked = match frame {
         Some(frame) => {
             let _span = Span::begin("mtpc assemble", "merged assembly");
-            match host.assemble_object(&frame.around(&merged.text)) {
-                Ok(object) => Some(object),
-                Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
-            }
+            host.assemble_object(&frame.around(&merged.text)).map(|object| Some((object, frame)))
         }
-        None => match check_merged_text(pool, host, &merged, threads) {
-            Ok(by_part) => {
-                stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
-                None
-            }
-            Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
-        },
+        None => check_merged_text(pool, host, &merged, threads).map(|by_part| {
+            stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
+            None
+        }),
     };
     stats.check_ms = ms(t);
+    let object = match checked {
+        Ok(object) => object,
+        Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
+    };
     stats.object_by_mtpc = object.is_some();
     // What the optimizer reported, then what the code generator reported:
     // the order of one module's compile.
@@ -375,8 +373,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     }
     module.replace_with_asm(&merged.text);
     run.commit();
-    if let Some(object) = object {
-        run.offer_object(host, object);
+    if let Some((object, frame)) = object {
+        run.offer_object(host, object, &frame);
     }
     stats.wall_ms = ms(start);
     Ok(Outcome::Parallel(stats))

@@ -60,8 +60,11 @@ pub unsafe extern "C" fn llvmGetPassPluginInfo(out: *mut PassPluginLibraryInfo) 
 unsafe extern "C" fn pre_codegen(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> bool {
     // SAFETY: the host calls the callback with its module, target machine,
     // output kind and stream; no panic may unwind into it.
-    std::panic::catch_unwind(|| unsafe { mtpc_passes::host::write_offered_object(module, target_machine, file_type, out) })
-        .unwrap_or(false)
+    std::panic::catch_unwind(|| {
+        let outcome = unsafe { mtpc_passes::ir::host_pipeline::write_offered_object(module, target_machine, file_type, out) };
+        mtpc_passes::host::report_offer(outcome)
+    })
+    .unwrap_or(false)
 }
 
 unsafe extern "C" fn plugin_registrar(pass_builder: *mut c_void) {

@@ -107,8 +107,8 @@ extern "C" {
         len: *mut usize,
         message: *mut *mut c_char,
     ) -> bool;
-    pub(super) fn mtpc_run_object_frame(run: *mut c_void, settings: *mut c_void, head_len: *mut usize, message: *mut *mut c_char) -> *mut c_char;
-    pub(super) fn mtpc_run_offer_object(run: *mut c_void, settings: *mut c_void, object: *mut c_void);
+    pub(super) fn mtpc_run_object_frame(run: *mut c_void, settings: *mut c_void, len: *mut usize, head_len: *mut usize, message: *mut *mut c_char) -> *mut c_char;
+    pub(super) fn mtpc_run_offer_object(run: *mut c_void, settings: *mut c_void, object: *mut c_void, frame: *const c_char, len: usize, head_len: usize);
     pub(super) fn mtpc_write_offered_object(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> i32;
     pub(super) fn mtpc_diagnostics_free(diagnostics: *mut c_void);
     pub(super) fn mtpc_diagnostics_count(diagnostics: *mut c_void) -> usize;

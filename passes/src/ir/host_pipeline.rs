@@ -241,42 +241,52 @@ impl<'r> PassRun<'r> {
     /// module asm once mtpc has emptied the module, as `settings` print it
     /// (see `shim/host_object.cpp`); `Err` says why there is none.
     pub fn object_frame(&self, settings: &HostSettings) -> Result<ObjectFrame, String> {
-        let (mut head_len, mut message) = (0, std::ptr::null_mut());
-        // SAFETY: on the host's thread, within the run; the shim returns a
-        // strdup'ed text or null with a strdup'ed message.
-        let text = unsafe { mtpc_run_object_frame(self.raw, settings.raw, &mut head_len, &mut message) };
-        if text.is_null() {
-            return Err(take_malloc_message(message));
+        let (mut len, mut head_len, mut message) = (0, 0, std::ptr::null_mut());
+        // SAFETY: on the host's thread, within the run; the shim returns
+        // `len` malloc'ed bytes (freed here) or null with a strdup'ed message.
+        unsafe {
+            let bytes = mtpc_run_object_frame(self.raw, settings.raw, &mut len, &mut head_len, &mut message);
+            if bytes.is_null() {
+                return Err(take_malloc_message(message));
+            }
+            let text = std::slice::from_raw_parts(bytes.cast::<u8>(), len).to_vec();
+            libc_free(bytes.cast());
+            if head_len > text.len() {
+                return Err("the frame's text was cut in the wrong place (an internal error)".into());
+            }
+            Ok(ObjectFrame { text, head_len })
         }
-        let text = take_malloc_message(text);
-        if head_len > text.len() || !text.is_char_boundary(head_len) {
-            return Err("the frame's text was cut in the wrong place (an internal error)".into());
-        }
-        Ok(ObjectFrame { text, head_len })
     }
 
-    /// Offers `object`, assembled from the module's text as it is now, to
-    /// the host's pre-codegen callback ([`write_offered_object`]), for the
-    /// target machine `settings` were read from.
-    pub fn offer_object(&self, settings: &HostSettings, object: AssembledObject) {
+    /// Offers `object`, assembled inside `frame` from the module's text as
+    /// it is now, to the host's pre-codegen callback
+    /// ([`write_offered_object`]), for the target machine `settings` were
+    /// read from.
+    pub fn offer_object(&self, settings: &HostSettings, object: AssembledObject, frame: &ObjectFrame) {
         let raw = std::mem::ManuallyDrop::new(object).raw;
         // SAFETY: on the host's thread, within the run; the shim takes the
-        // buffer over.
-        unsafe { mtpc_run_offer_object(self.raw, settings.raw, raw) }
+        // buffer over and copies the frame.
+        unsafe { mtpc_run_offer_object(self.raw, settings.raw, raw, frame.text.as_ptr().cast(), frame.text.len(), frame.head_len) }
     }
 }
 
 /// What the host's assembly printer writes around module asm.
 pub struct ObjectFrame {
-    text: String,
+    text: Vec<u8>,
     head_len: usize,
 }
 
 impl ObjectFrame {
-    /// The frame with `inner` in its place, as the pieces of one text.
-    pub fn around<'a>(&'a self, inner: &'a [u8]) -> [&'a [u8]; 3] {
-        let (head, tail) = self.text.as_bytes().split_at(self.head_len);
-        [head, inner, tail]
+    /// The frame with `inner` in its place, as the pieces of one text
+    /// (`inner` ends its last line, as the host's module asm does).
+    pub fn around<'a>(&'a self, inner: &'a [u8]) -> Vec<&'a [u8]> {
+        let (head, tail) = self.text.split_at(self.head_len);
+        let mut pieces = vec![head, inner];
+        if !inner.is_empty() && !inner.ends_with(b"\n") {
+            pieces.push(b"\n");
+        }
+        pieces.push(tail);
+        pieces
     }
 }
 
@@ -307,9 +317,9 @@ impl Drop for AssembledObject {
     }
 }
 
-/// What the pre-codegen callback did with an object mtpc offered.
+/// What the pre-codegen callback did with the object mtpc offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OfferedObject {
+pub enum OfferOutcome {
     /// None was offered for the module.
     NoneOffered,
     /// Written to the host's output: the host does not assemble the text.
@@ -332,14 +342,14 @@ pub enum OfferedObject {
 /// The arguments must be the `llvm::Module*`, `llvm::TargetMachine*`,
 /// `llvm::CodeGenFileType` and `llvm::raw_pwrite_stream*` the host passes to
 /// the callback.
-pub unsafe fn write_offered_object(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> OfferedObject {
+pub unsafe fn write_offered_object(module: *mut c_void, target_machine: *mut c_void, file_type: i32, out: *mut c_void) -> OfferOutcome {
     // SAFETY: the caller's promise.
     match unsafe { mtpc_write_offered_object(module, target_machine, file_type, out) } {
-        1 => OfferedObject::Written,
-        2 => OfferedObject::NotAnObject,
-        3 => OfferedObject::OtherTarget,
-        4 => OfferedObject::ModuleChanged,
-        _ => OfferedObject::NoneOffered,
+        1 => OfferOutcome::Written,
+        2 => OfferOutcome::NotAnObject,
+        3 => OfferOutcome::OtherTarget,
+        4 => OfferOutcome::ModuleChanged,
+        _ => OfferOutcome::NoneOffered,
     }
 }
 
