@@ -19,6 +19,7 @@ use std::os::raw::c_char;
 use llvm_sys::prelude::LLVMModuleRef;
 
 use super::ffi::*;
+use super::module::ShimBuffer;
 use super::{report_fatal_error, ModuleRef, OptLevel, OwnedContext, PipelinePhase};
 
 /// The text at `data` (`len` bytes; invalid UTF-8 replaced).
@@ -263,7 +264,7 @@ impl<'r> PassRun<'r> {
     /// ([`write_offered_object`]), for the target machine `settings` were
     /// read from.
     pub fn offer_object(&self, settings: &HostSettings, object: AssembledObject, frame: &ObjectFrame) {
-        let raw = std::mem::ManuallyDrop::new(object).raw;
+        let raw = object.into_raw();
         // SAFETY: on the host's thread, within the run; the shim takes the
         // buffer over and copies the frame.
         unsafe { mtpc_run_offer_object(self.raw, settings.raw, raw, frame.text.as_ptr().cast(), frame.text.len(), frame.head_len) }
@@ -291,31 +292,7 @@ impl ObjectFrame {
 }
 
 /// An object assembled in memory ([`HostSettings::assemble_object`]).
-pub struct AssembledObject {
-    raw: *mut c_void,
-    data: *const u8,
-    len: usize,
-}
-
-// SAFETY: the bytes are never changed after assembling, and the buffer is
-// freed only on drop (or by the shim, once offered), by one thread.
-unsafe impl Send for AssembledObject {}
-unsafe impl Sync for AssembledObject {}
-
-impl std::ops::Deref for AssembledObject {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        // SAFETY: `data` holds `len` bytes as long as `raw` lives.
-        unsafe { std::slice::from_raw_parts(self.data, self.len) }
-    }
-}
-
-impl Drop for AssembledObject {
-    fn drop(&mut self) {
-        // SAFETY: `raw` came from mtpc_assemble_object and is disposed of once.
-        unsafe { mtpc_buffer_dispose(self.raw) }
-    }
-}
+pub type AssembledObject = ShimBuffer;
 
 /// What the pre-codegen callback did with the object mtpc offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -502,7 +479,8 @@ impl HostSettings {
         // an owned buffer or a strdup'ed message.
         let ok = unsafe { mtpc_assemble_object(self.raw, pieces.as_ptr(), pieces.len(), &mut raw, &mut data, &mut len, &mut message) };
         if ok {
-            Ok(AssembledObject { raw, data: data.cast(), len })
+            // SAFETY: an owned buffer of `len` bytes at `data`.
+            Ok(unsafe { ShimBuffer::new(raw, data.cast(), len) })
         } else {
             Err(take_malloc_message(message))
         }

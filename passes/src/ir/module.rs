@@ -184,8 +184,7 @@ impl<'m> ModuleRef<'m> {
         let mut len = 0usize;
         // SAFETY: the shim returns the writer's buffer, which holds `len`
         // bytes at `data` until it is disposed of.
-        let raw = unsafe { mtpc_bitcode_write(self.raw, &mut data, &mut len) };
-        Bitcode { raw, data: data.cast(), len }
+        Bitcode(unsafe { ShimBuffer::new(mtpc_bitcode_write(self.raw, &mut data, &mut len), data.cast(), len) })
     }
 
     /// Writes the module as bitcode (without the LTO symbol table) to `path`.
@@ -230,27 +229,34 @@ impl<'m> ModuleRef<'m> {
     }
 }
 
-/// A module as bitcode, read in place in the buffer LLVM's writer filled.
-pub struct Bitcode {
-    pub(super) raw: *mut std::ffi::c_void,
+/// Bytes a buffer of the shim holds (bitcode, an object), read in place,
+/// the buffer disposed of on drop.
+pub struct ShimBuffer {
+    raw: *mut std::ffi::c_void,
     data: *const u8,
     len: usize,
 }
 
 // SAFETY: the bytes are never changed after writing, and the buffer is
-// freed only on drop, by whichever thread drops it.
-unsafe impl Send for Bitcode {}
-unsafe impl Sync for Bitcode {}
+// freed only on drop (or by the shim, once handed back), by one thread.
+unsafe impl Send for ShimBuffer {}
+unsafe impl Sync for ShimBuffer {}
 
-impl Bitcode {
-    /// A digest of the module's content (LLVM's xxHash64 of its bitcode).
-    pub fn digest(&self) -> u64 {
-        // SAFETY: the shim reads the bytes only.
-        unsafe { mtpc_xxhash64(self.data.cast(), self.len) }
+impl ShimBuffer {
+    /// # Safety
+    /// `raw` must be a buffer handle of the shim's (`mtpc_buffer_dispose`
+    /// frees it) whose `len` bytes at `data` live as long as it does.
+    pub(super) unsafe fn new(raw: *mut std::ffi::c_void, data: *const u8, len: usize) -> ShimBuffer {
+        ShimBuffer { raw, data, len }
+    }
+
+    /// The handle, for a shim function that takes the buffer over.
+    pub(super) fn into_raw(self) -> *mut std::ffi::c_void {
+        std::mem::ManuallyDrop::new(self).raw
     }
 }
 
-impl std::ops::Deref for Bitcode {
+impl std::ops::Deref for ShimBuffer {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         // SAFETY: `data` holds `len` bytes as long as `raw` lives.
@@ -258,10 +264,28 @@ impl std::ops::Deref for Bitcode {
     }
 }
 
-impl Drop for Bitcode {
+impl Drop for ShimBuffer {
     fn drop(&mut self) {
-        // SAFETY: `raw` came from mtpc_bitcode_write and is disposed of once.
+        // SAFETY: `raw` is the shim's and is disposed of once.
         unsafe { mtpc_buffer_dispose(self.raw) }
+    }
+}
+
+/// A module as bitcode, read in place in the buffer LLVM's writer filled.
+pub struct Bitcode(ShimBuffer);
+
+impl Bitcode {
+    /// A digest of the module's content (LLVM's xxHash64 of its bitcode).
+    pub fn digest(&self) -> u64 {
+        // SAFETY: the shim reads the bytes only.
+        unsafe { mtpc_xxhash64(self.0.data.cast(), self.0.len) }
+    }
+}
+
+impl std::ops::Deref for Bitcode {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
     }
 }
 
