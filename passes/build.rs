@@ -14,6 +14,7 @@ const SHIM_FILES: &[&str] = &[
     "shim/object_frame.cpp",
     "shim/debug_files.cpp",
     "shim/debug_info.cpp",
+    "shim/debug_types.cpp",
 ];
 const SHIM_HEADERS: &[&str] = &["shim/shim.h", "shim/llvm_compat.h", "shim/partition_kit.h", "shim/diagnostics.h", "shim/debug_files.h"];
 

@@ -13,7 +13,10 @@ and the stats (MTPC_STATS) must show the module was really split.
     inline function, a template) that stock's left out and nothing in it
     uses: every partition drops the copies it inlined;
   * -g: llvm-dwarfdump --verify finds no error, and gdb stops in functions
-    at the same file and line as in the stock build;
+    at the same file and line as in the stock build; in C++, no class with
+    an ODR identifier is described in full more often than in stock's
+    object, every class a unit declares is described in one, and gdb's
+    ptype of C++ objects lists the same members as in the stock build;
   * MTPC_THREADS=1 and 2 give byte-identical objects;
   * clang 22: the object mtpc assembles and its pre-codegen callback
     writes is byte for byte the host's assembly of the same text
@@ -43,7 +46,7 @@ import sys
 import tempfile
 import time
 
-from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, harfbuzz_dir, quickjs_dir, run,
+from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, require_plugin, harfbuzz_dir, quickjs_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -229,6 +232,18 @@ def location_coverage(obj):
         s["sum_all_variables(#bytes in parent scope)"]
 
 
+# gdb's questions about C++ types at a breakpoint: (function, commands).
+TYPE_QUERIES = {
+    "constructs-cpp": [("Rect::area", ["ptype this", "ptype Shape"]), ("total_area", ["ptype shapes"]),
+                       ("parse_number", ["ptype s", "ptype ParseError"])],
+    "harfbuzz": [("hb_shape_plan_execute", ["ptype shape_plan", "ptype font", "ptype buffer"])],
+}
+
+def members(ptype):
+    """What gdb's `ptype` answer lists, in any order, without access labels."""
+    return sorted(l.strip() for l in ptype.splitlines() if l.strip() not in ("", "public:", "private:", "protected:"))
+
+
 def test_debug_info(p, work, checker):
     label = "%s clang -O2 -g" % p.name
     try:
@@ -246,6 +261,93 @@ def test_debug_info(p, work, checker):
     for f in p.functions:
         a, b = stop_location(stock, f, p.args), stop_location(exe, f, p.args)
         checker.check(a == b, label + ": gdb stops in %s at %s as in the stock build" % (f, a), "stock %s, mtpc %s" % (a, b))
+    if p.cxx:
+        # A C++ class several partitions use is described in full by one of
+        # them, declared by the others (shim/debug_types.cpp): none with an
+        # ODR identifier more often than in stock's one unit. (A class
+        # without one, which clang gives no name other units could find it
+        # by, is described by each unit using it.)
+        (a, _), (b, declared) = class_descriptions(stock_obj), class_descriptions(obj)
+        odr = odr_class_names(p)
+        extra = sorted((n for n in b if n[-1] in odr and b[n] > a.get(n, 0)), key=lambda n: b[n] - a.get(n, 0), reverse=True)
+        checker.check(not extra,
+                      label + ": classes described in full %d times, stock %d" % (sum(b.values()), sum(a.values())),
+                      "described more often than in stock: %s" % ["%s (%d, stock %d)" % ("::".join(n), b[n], a.get(n, 0)) for n in extra[:15]])
+        # A class a unit declares and stock describes is described somewhere.
+        missing = sorted(n for n in declared if n[-1] in odr and a.get(n) and not b.get(n))
+        checker.check(not missing, label + ": every class a unit declares (%d) and stock describes is described" % len(declared),
+                      "declared only: %s" % ["::".join(n) for n in missing[:15]])
+        declared = sum(x["classes_declared"] for s in read_stats(stats["MTPC_STATS"]) for x in s["parts"])
+        checker.check(declared > 0, label + ": partitions declare %d classes another one describes" % declared)
+    # Where a partition declares a class, gdb finds its definition elsewhere:
+    # the same members (the declarations of member templates' instances are
+    # written where their definitions are, so in another order).
+    for f, commands in TYPE_QUERIES.get(p.name, []):
+        try:
+            a, b = gdb_answers(stock, f, commands, p.args), gdb_answers(exe, f, commands, p.args)
+        except RuntimeError as e:
+            checker.check(False, label + ": gdb answers %s in %s" % (" and ".join(commands), f), str(e)[-1500:])
+            continue
+        checker.check([members(x) for x in a] == [members(x) for x in b] and len(a) == len(commands) and all("type = " in x for x in a),
+                      label + ": in %s, gdb's %s answer as in the stock build" % (f, " and ".join(commands)),
+                      "stock:\n%s\nmtpc:\n%s" % ("\n".join(a)[-1500:], "\n".join(b)[-1500:]))
+
+
+CLASS_TAGS = ("class_type", "structure_type", "union_type")
+
+
+def class_descriptions(obj):
+    """The class, structure and union types `obj`'s DWARF describes, by
+    qualified name (a tuple: enclosing namespaces and classes, then the
+    type's name): how many times in full, and the set of those it declares
+    somewhere. Not those local to a function, an anonymous namespace or an
+    unnamed type, whose names may repeat."""
+    counts, declared, stack = {}, set(), []
+
+    def record(die):
+        if die["tag"] not in CLASS_TAGS or die["name"] is None or die["local"]:
+            return
+        key = tuple(a["name"] or "" for a in stack[:-1] if a["tag"] in CLASS_TAGS + ("namespace",)) + (die["name"],)
+        if die["declaration"]:
+            declared.add(key)
+        else:
+            counts[key] = counts.get(key, 0) + 1
+
+    for line in run([tool("llvm-dwarfdump"), "--debug-info", obj]).splitlines():
+        found = re.match(r"0x[0-9a-f]+:( +)DW_TAG_(\w+)", line)
+        if found:
+            if stack and not stack[-1]["recorded"]:
+                record(stack[-1])
+                stack[-1]["recorded"] = True
+            del stack[len(found.group(1)) // 2:]
+            local = any(a["local"] or a["tag"] in ("subprogram", "lexical_block") or
+                        (a["tag"] == "namespace" and a["name"] is None) for a in stack)
+            stack.append({"tag": found.group(2), "name": None, "declaration": False, "local": local, "recorded": False})
+            continue
+        if not stack:
+            continue
+        die = stack[-1]
+        name = re.search(r'DW_AT_name\s+\("(.*)"\)', line)
+        if name and die["name"] is None:
+            die["name"] = name.group(1)
+            die["local"] |= "(unnamed" in die["name"] or "(anonymous" in die["name"]
+        die["declaration"] |= "DW_AT_declaration" in line
+    if stack and not stack[-1]["recorded"]:
+        record(stack[-1])
+    return counts, declared
+
+
+def odr_class_names(p):
+    """The names of the classes that p's module (stock's front end, -g)
+    gives an ODR identifier to, and to no class without one: those the
+    partitions describe once."""
+    ir = run([p.driver, "-O2", "-g", "-Xclang", "-disable-llvm-passes", "-S", "-emit-llvm", "-o", "-"] + p.cflags + [p.source])
+    with_id, without = set(), set()
+    for line in ir.splitlines():
+        found = re.search(r'DICompositeType\(tag: DW_TAG_(?:class|structure|union)_type, name: "((?:[^"\\]|\\.)*)"', line)
+        if found and "DIFlagFwdDecl" not in line:
+            (with_id if "identifier: " in line else without).add(found.group(1))
+    return with_id - without
 
 
 def test_determinism(p, work, checker):

@@ -114,6 +114,16 @@ def stop_location(exe, function, args=(), cwd=None):
     return frame[frame.rfind(" at ") + 4:] if " at " in frame else "(no stop: %s)" % out[-300:]
 
 
+def gdb_answers(exe, function, commands, args=(), cwd=None):
+    """What gdb answers to each of `commands` where it first stops at a
+    breakpoint on `function` (a list, in order)."""
+    gdb = ["gdb", "-batch", "-nx", "-ex", "break " + function, "-ex", "run"]
+    for c in commands:
+        gdb += ["-ex", "echo @@mtpc@@\\n", "-ex", c]
+    out = run(gdb + ["--args", exe] + list(args), cwd=cwd)
+    return [a.strip() for a in out.split("@@mtpc@@\n")[1:]]
+
+
 def require_plugin():
     """Exits with what to do if the plugin is not built."""
     if not os.path.exists(PLUGIN):

@@ -140,54 +140,16 @@ std::shared_ptr<const mtpc::DebugFiles> mtpc::collectDebugFiles(const Module &M)
   // heap allocation sites name. An entity with a line and no file is
   // numbered as the file "<stdin>".
   SetVector<const DIFile *> Found;
+  Found.insert(First->getFile());
   bool NamelessFile = false;
-  DenseSet<const MDNode *> Seen;
-  SmallVector<const MDNode *, 256> Work;
-  auto Reach = [&](const Metadata *MD) {
-    if (auto *N = dyn_cast_or_null<MDNode>(MD))
-      if (Seen.insert(N).second)
-        Work.push_back(N);
-  };
-  auto Walk = [&]() {
-    while (!Work.empty()) {
-      const MDNode *N = Work.pop_back_val();
-      if (auto *F = dyn_cast<DIFile>(N)) {
-        Found.insert(F);
-        continue;
-      }
-      NamelessFile |= hasLineWithoutFile(N);
-      for (const MDOperand &Op : N->operands())
-        Reach(Op.get());
+  mtpc::walkDebugMetadata(M, [&](const MDNode *N) {
+    if (auto *F = dyn_cast<DIFile>(N)) {
+      Found.insert(F);
+      return false;
     }
-  };
-  Reach(First->getFile());
-  Walk();
-  for (const DICompileUnit *CU : Units) {
-    Reach(CU);
-    Walk();
-  }
-  SmallVector<std::pair<unsigned, MDNode *>, 8> Attached;
-  for (const GlobalVariable &GV : M.globals()) {
-    GV.getAllMetadata(Attached);
-    for (auto &A : Attached)
-      Reach(A.second);
-    Walk();
-  }
-  for (const Function &F : M) {
-    F.getAllMetadata(Attached);
-    for (auto &A : Attached)
-      Reach(A.second);
-    for (const Instruction &I : instructions(F)) {
-      I.getAllMetadata(Attached);
-      for (auto &A : Attached)
-        Reach(A.second);
-      if (auto *Call = dyn_cast<CallBase>(&I))
-        for (const Value *Arg : Call->args())
-          if (auto *MAV = dyn_cast<MetadataAsValue>(Arg))
-            Reach(MAV->getMetadata());
-      Walk();
-    }
-  }
+    NamelessFile |= hasLineWithoutFile(N);
+    return true;
+  });
   for (const DIFile *F : Found)
     Files->Files.push_back(fileOf(F, Files->DwarfVersion));
   if (NamelessFile)

@@ -10,11 +10,66 @@
 // in stock's.
 #include "shim.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 
 using namespace llvm;
+
+// A walk of the whole graph, not of what DebugInfoFinder visits: the DWARF
+// writer also reaches the types that only template parameters, pointers to
+// members, a subprogram's retained nodes or heap allocation sites name.
+void mtpc::walkDebugMetadata(const Module &M, function_ref<bool(const MDNode *)> Enter) {
+  DenseSet<const MDNode *> Seen;
+  SmallVector<const MDNode *, 256> Work;
+  auto Reach = [&](const Metadata *MD) {
+    if (auto *N = dyn_cast_or_null<MDNode>(MD))
+      if (Seen.insert(N).second)
+        Work.push_back(N);
+  };
+  auto Walk = [&]() {
+    while (!Work.empty()) {
+      const MDNode *N = Work.pop_back_val();
+      if (Enter(N))
+        for (const MDOperand &Op : N->operands())
+          Reach(Op.get());
+    }
+  };
+  for (const DICompileUnit *CU : M.debug_compile_units()) {
+    Reach(CU);
+    Walk();
+  }
+  SmallVector<std::pair<unsigned, MDNode *>, 8> Attached;
+  // (A global object's getter appends to the list; an instruction's leaves
+  // it as it was if the instruction has no metadata.)
+  for (const GlobalVariable &GV : M.globals()) {
+    Attached.clear();
+    GV.getAllMetadata(Attached);
+    for (auto &A : Attached)
+      Reach(A.second);
+    Walk();
+  }
+  for (const Function &F : M) {
+    Attached.clear();
+    F.getAllMetadata(Attached);
+    for (auto &A : Attached)
+      Reach(A.second);
+    for (const Instruction &I : instructions(F)) {
+      Attached.clear();
+      I.getAllMetadata(Attached);
+      for (auto &A : Attached)
+        Reach(A.second);
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        for (const Value *Arg : Call->args())
+          if (auto *MAV = dyn_cast<MetadataAsValue>(Arg))
+            Reach(MAV->getMetadata());
+      mtpc::forEachDebugRecordMetadata(I, Reach);
+      Walk();
+    }
+  }
+}
 
 extern "C" {
 

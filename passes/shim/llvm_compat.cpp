@@ -2,6 +2,13 @@
 // LLVM majors mtpc is built for, beyond a type's name.
 #include "llvm_compat.h"
 
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/Instruction.h"
+#if LLVM_VERSION_MAJOR >= 19
+#include "llvm/IR/DebugProgramInstruction.h"
+#endif
 #include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
@@ -59,6 +66,37 @@ std::unique_ptr<MCStreamer> mtpc::createAsmTextStreamer(MCContext &Ctx, std::uni
 #else
   return std::unique_ptr<MCStreamer>(createAsmStreamer(Ctx, std::move(OS), /*isVerboseAsm=*/false, UseDwarfDirectory,
                                                        nullptr, nullptr, nullptr, /*ShowInst=*/false));
+#endif
+}
+
+bool mtpc::isCxxUnit(const DICompileUnit &CU) {
+#if LLVM_VERSION_MAJOR >= 22
+  DISourceLanguageName Language = CU.getSourceLanguage();
+  if (Language.hasVersionedName())
+    return Language.getName() == dwarf::DW_LNAME_C_plus_plus;
+  return dwarf::isCPlusPlus(dwarf::SourceLanguage(Language.getName()));
+#else
+  return dwarf::isCPlusPlus(dwarf::SourceLanguage(CU.getSourceLanguage()));
+#endif
+}
+
+void mtpc::forEachDebugRecordMetadata(const Instruction &I, function_ref<void(const Metadata *)> Each) {
+#if LLVM_VERSION_MAJOR >= 19
+  for (const DbgRecord &R : I.getDbgRecordRange()) {
+    Each(R.getDebugLoc().getAsMDNode());
+    if (auto *V = dyn_cast<DbgVariableRecord>(&R)) {
+      Each(V->getRawVariable());
+      Each(V->getRawExpression());
+      if (V->isDbgAssign()) {
+        Each(V->getRawAssignID());
+        Each(V->getRawAddressExpression());
+      }
+    } else if (auto *L = dyn_cast<DbgLabelRecord>(&R)) {
+      Each(L->getRawLabel());
+    }
+  }
+#else
+  (void)I, (void)Each;
 #endif
 }
 

@@ -11,6 +11,7 @@
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #if LLVM_VERSION_MAJOR >= 20
 #include "llvm/CodeGen/CodeGenTargetMachineImpl.h"
 #endif
@@ -21,6 +22,7 @@
 #include <vector>
 
 namespace llvm {
+class DICompileUnit;
 class formatted_raw_ostream;
 class MCAsmBackend;
 class MCCodeEmitter;
@@ -97,6 +99,14 @@ llvm::MCStreamer *createObjectStreamer(const llvm::Target &T, const llvm::Triple
 std::unique_ptr<llvm::MCStreamer> createAsmTextStreamer(llvm::MCContext &Ctx,
                                                         std::unique_ptr<llvm::formatted_raw_ostream> OS,
                                                         bool UseDwarfDirectory);
+
+// Whether compile unit CU is C++'s (its language a plain DWARF code before
+// LLVM 22, possibly a versioned language name from 22).
+bool isCxxUnit(const llvm::DICompileUnit &CU);
+
+// Calls Each with the metadata of the debug records attached to I (their
+// variable or label, expression and location; none in LLVM 16).
+void forEachDebugRecordMetadata(const llvm::Instruction &I, llvm::function_ref<void(const llvm::Metadata *)> Each);
 
 // A YAML remark serializer writing to OS.
 std::unique_ptr<llvm::remarks::RemarkSerializer> createYamlRemarkSerializer(llvm::raw_ostream &OS);

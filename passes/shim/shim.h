@@ -18,6 +18,8 @@
 //                         every partition
 //   debug_info.cpp        what of the module's debug information each
 //                         partition describes
+//   debug_types.cpp       a C++ class described in full by one partition,
+//                         declared by the others
 //
 // Rules (after rustc's llvm-wrapper): every entry point takes and returns
 // opaque handles, never throws (LLVM is built without exceptions), reports
@@ -140,6 +142,13 @@ struct ObjectFrame {
   bool operator==(const ObjectFrame &O) const { return Text == O.Text && HeadLength == O.HeadLength; }
 };
 std::optional<ObjectFrame> printObjectFrame(llvm::Module &M, const HostSettings &H, std::string &Why);
+
+// Walks every debug metadata node M reaches, each once, from its compile
+// units, its variables' and functions' attachments, its instructions'
+// attachments and debug intrinsics' (or records') operands, in that order
+// (the same for every partition): Enter(N) is called for each node, and
+// says whether to walk N's operands (debug_info.cpp).
+void walkDebugMetadata(const llvm::Module &M, llvm::function_ref<bool(const llvm::MDNode *)> Enter);
 
 // Replaces everything the module defines by Asm, as module-level inline asm
 // (ir_ops.cpp).

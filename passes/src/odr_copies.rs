@@ -229,13 +229,17 @@ fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
 }
 
 /// After optimization: which partition emits each member of the copied
-/// groups, and when a partition's code generation may start.
+/// groups and describes each shared C++ class in its debug information,
+/// and when a partition's code generation may start.
 ///
 /// Partition `k` emits a member it kept unless a partition that started
-/// before it kept it too. So `k` may start its code generation once it and
-/// every partition that started before it and held a copy of a member `k`
-/// kept are optimized; `k`'s own choices never wait for a partition that
-/// started after it.
+/// before it kept it too; likewise it describes in full a class its debug
+/// information reaches (`shim/debug_types.cpp`) unless one that started
+/// before it reaches it too, and declares it otherwise. So `k` may start its
+/// code generation once it is optimized, and every partition that started
+/// before it and held a copy of a member `k` kept (every partition that
+/// started before it, if `k` reaches a class) is optimized; `k`'s own
+/// choices never wait for a partition that started after it.
 pub struct EmitterChoice {
     /// Each partition's place in the order the partitions started.
     rank: Vec<usize>,
@@ -243,6 +247,13 @@ pub struct EmitterChoice {
     held: Vec<BTreeSet<u32>>,
     /// The members each partition kept through optimization, once known.
     kept: Vec<Option<BTreeSet<u32>>>,
+    /// The classes each partition's debug information reaches after
+    /// optimization (numbered by `class_numbers`), once known.
+    classes: Vec<Option<BTreeSet<u32>>>,
+    /// Each class's number (in the order partitions reported them: only
+    /// compared, never written), and the name of each number.
+    class_numbers: HashMap<String, u32>,
+    class_names: Vec<String>,
     /// Whose code generation was released already.
     released: Vec<bool>,
 }
@@ -256,14 +267,36 @@ impl EmitterChoice {
             rank[k as usize] = place;
         }
         let n = held.len();
-        EmitterChoice { rank, held, kept: vec![None; n], released: vec![false; n] }
+        EmitterChoice {
+            rank,
+            held,
+            kept: vec![None; n],
+            classes: vec![None; n],
+            class_numbers: HashMap::new(),
+            class_names: Vec::new(),
+            released: vec![false; n],
+        }
     }
 
-    /// Records the members partition `k` kept through optimization; returns
-    /// the partitions whose code generation may start now, in the order
-    /// they started.
-    pub fn optimized(&mut self, k: u32, kept: BTreeSet<u32>) -> Vec<u32> {
+    /// Records the members partition `k` kept through optimization and the
+    /// classes (ODR identifiers) its debug information reaches; returns the
+    /// partitions whose code generation may start now, in the order they
+    /// started.
+    pub fn optimized(&mut self, k: u32, kept: BTreeSet<u32>, classes: Vec<String>) -> Vec<u32> {
         self.kept[k as usize] = Some(kept);
+        let classes = classes
+            .into_iter()
+            .map(|name| match self.class_numbers.get(&name) {
+                Some(&number) => number,
+                None => {
+                    let number = self.class_names.len() as u32;
+                    self.class_numbers.insert(name.clone(), number);
+                    self.class_names.push(name);
+                    number
+                }
+            })
+            .collect();
+        self.classes[k as usize] = Some(classes);
         let mut ready: Vec<u32> = (0..self.held.len() as u32).filter(|&p| !self.released[p as usize] && self.ready(p)).collect();
         ready.sort_by_key(|&p| self.rank[p as usize]);
         for &p in &ready {
@@ -273,10 +306,18 @@ impl EmitterChoice {
     }
 
     fn ready(&self, p: u32) -> bool {
-        let Some(kept) = &self.kept[p as usize] else { return false };
+        let (Some(kept), Some(classes)) = (&self.kept[p as usize], &self.classes[p as usize]) else { return false };
         (0..self.held.len()).all(|j| {
-            self.rank[j] >= self.rank[p as usize] || self.kept[j].is_some() || self.held[j].is_disjoint(kept)
+            self.rank[j] >= self.rank[p as usize]
+                || self.kept[j].is_some()
+                || (self.held[j].is_disjoint(kept) && classes.is_empty())
         })
+    }
+
+    /// Whether a partition that started before `k` has the item `of` picks
+    /// from it (kept that member, reaches that class).
+    fn earlier_has(&self, k: u32, of: impl Fn(usize) -> bool) -> bool {
+        (0..self.held.len()).any(|j| self.rank[j] < self.rank[k as usize] && of(j))
     }
 
     /// The members partition `k` kept that a partition started before it
@@ -286,12 +327,21 @@ impl EmitterChoice {
         let kept = self.kept[k as usize].as_ref().expect("a released partition was optimized");
         kept.iter()
             .copied()
-            .filter(|g| {
-                (0..self.held.len()).any(|j| {
-                    self.rank[j] < self.rank[k as usize] && self.kept[j].as_ref().is_some_and(|kj| kj.contains(g))
-                })
-            })
+            .filter(|g| self.earlier_has(k, |j| self.kept[j].as_ref().is_some_and(|kj| kj.contains(g))))
             .collect()
+    }
+
+    /// The classes partition `k` reaches that a partition started before it
+    /// describes: `k` declares them. Call once `k` is released.
+    pub fn described_elsewhere(&self, k: u32) -> Vec<String> {
+        let classes = self.classes[k as usize].as_ref().expect("a released partition was optimized");
+        let mut names: Vec<String> = classes
+            .iter()
+            .filter(|c| self.earlier_has(k, |j| self.classes[j].as_ref().is_some_and(|cj| cj.contains(c))))
+            .map(|&c| self.class_names[c as usize].clone())
+            .collect();
+        names.sort_unstable();
+        names
     }
 }
 
@@ -462,22 +512,40 @@ mod tests {
         // Started in the order 2, 0, 1; all hold group 7.
         let mut choice = EmitterChoice::new(&[2, 0, 1], vec![set(&[7]), set(&[7]), set(&[7])]);
         // 1 and 0 are optimized first, but wait for 2, which started before them.
-        assert!(choice.optimized(1, set(&[7])).is_empty());
-        assert!(choice.optimized(0, set(&[7])).is_empty());
+        assert!(choice.optimized(1, set(&[7]), vec![]).is_empty());
+        assert!(choice.optimized(0, set(&[7]), vec![]).is_empty());
         // 2 dropped its copy (inlined everywhere): 0 emits, 1 does not.
-        assert_eq!(choice.optimized(2, set(&[])), vec![2, 0, 1]);
+        assert_eq!(choice.optimized(2, set(&[]), vec![]), vec![2, 0, 1]);
         assert!(choice.emitted_elsewhere(2).is_empty());
         assert!(choice.emitted_elsewhere(0).is_empty());
         assert_eq!(choice.emitted_elsewhere(1), set(&[7]));
+    }
+
+    fn names(classes: &[&str]) -> Vec<String> {
+        classes.iter().map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn the_first_started_partition_reaching_a_class_describes_it() {
+        // Started in the order 1, 0, 2; no copied groups.
+        let mut choice = EmitterChoice::new(&[1, 0, 2], vec![set(&[]), set(&[]), set(&[])]);
+        // 2 reaches a class: it waits for 1 and 0, which started before it.
+        assert!(choice.optimized(2, set(&[]), names(&["_ZTS1A", "_ZTS1C"])).is_empty());
+        // 0 reaches none: it waits for no one.
+        assert_eq!(choice.optimized(0, set(&[]), vec![]), vec![0]);
+        assert_eq!(choice.optimized(1, set(&[]), names(&["_ZTS1A", "_ZTS1B"])), vec![1, 2]);
+        assert!(choice.described_elsewhere(1).is_empty(), "1 started first: it describes A and B");
+        assert!(choice.described_elsewhere(0).is_empty());
+        assert_eq!(choice.described_elsewhere(2), names(&["_ZTS1A"]), "2 declares A and describes C");
     }
 
     #[test]
     fn a_partition_waits_only_for_earlier_ones_holding_what_it_kept() {
         // Order 0, 1, 2: partition 2 kept group 5, which only 2 holds.
         let mut choice = EmitterChoice::new(&[0, 1, 2], vec![set(&[1]), set(&[1]), set(&[5])]);
-        assert_eq!(choice.optimized(2, set(&[5])), vec![2]);
-        assert!(choice.optimized(1, set(&[1])).is_empty(), "1 waits for 0, which holds group 1");
-        assert_eq!(choice.optimized(0, set(&[])), vec![0, 1]);
+        assert_eq!(choice.optimized(2, set(&[5]), vec![]), vec![2]);
+        assert!(choice.optimized(1, set(&[1]), vec![]).is_empty(), "1 waits for 0, which holds group 1");
+        assert_eq!(choice.optimized(0, set(&[]), vec![]), vec![0, 1]);
         assert!(choice.emitted_elsewhere(1).is_empty(), "0 dropped group 1: 1 emits it");
     }
 }

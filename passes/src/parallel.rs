@@ -84,6 +84,9 @@ struct PartitionResult {
     opt_ms: f64,
     codegen_ms: f64,
     jobs_unix_ms: [[f64; 2]; 2],
+    /// Shared C++ classes its unit declares, and describes in full (`stats`).
+    classes_declared: usize,
+    classes_described: usize,
 }
 
 pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
@@ -166,6 +169,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             codegen_ms: 0.0,
             check_ms: 0.0,
             jobs_unix_ms: [[0.0; 2]; 2],
+            classes_declared: 0,
+            classes_described: 0,
         })
         .collect();
     for (i, g) in plan.facts.globals.iter().enumerate() {
@@ -213,7 +218,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let mut outcomes: Vec<Option<Result<Step, String>>> = (0..partitions).map(|_| None).collect();
     pool.run_dynamic(first_jobs, threads, |job, result| {
         let k = job_partition[job];
-        let result = match result {
+        let mut result = match result {
             Ok(Step::Optimized(o)) => o,
             other => {
                 if matches!(other, Err(_) | Ok(Step::Invalid(_))) {
@@ -226,18 +231,18 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         if failed.load(Ordering::Relaxed) {
             return Vec::new();
         }
-        let kept = result.kept.clone();
+        let (kept, classes) = (result.kept.clone(), std::mem::take(&mut result.classes));
         optimized[k as usize] = Some(result);
         // Code generation of every partition whose emitters are known now.
         emitters
-            .optimized(k, kept)
+            .optimized(k, kept, classes)
             .into_iter()
             .map(|r| {
                 job_partition.push(r);
                 let o = optimized[r as usize].take().expect("released once, after its optimization");
                 let (members, injected) = (members.clone(), injected.clone());
-                let emitted_elsewhere = emitters.emitted_elsewhere(r);
-                Box::new(move || compile_partition(r, o, &members, &emitted_elsewhere, &injected)) as PartitionJob
+                let elsewhere = Elsewhere { members: emitters.emitted_elsewhere(r), classes: emitters.described_elsewhere(r) };
+                Box::new(move || compile_partition(r, o, &members, &elsewhere, &injected)) as PartitionJob
             })
             .collect()
     });
@@ -272,6 +277,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 let p = &mut stats.parts[k as usize];
                 (p.build_ms, p.opt_ms, p.codegen_ms) = (r.build_ms, r.opt_ms, r.codegen_ms);
                 p.jobs_unix_ms = r.jobs_unix_ms;
+                (p.classes_declared, p.classes_described) = (r.classes_declared as u64, r.classes_described as u64);
                 stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
                 texts.push(r.asm);
                 scans.push(r.scan);
@@ -416,6 +422,12 @@ struct Optimized {
     kit: PartitionKit,
     /// The members of copied groups it still defines.
     kept: BTreeSet<u32>,
+    /// The shared C++ classes its debug information reaches (ODR
+    /// identifiers; `shim/debug_types.cpp`), until they are handed to the
+    /// emitter choice.
+    classes: Vec<String>,
+    /// Whether it reached any.
+    reaches_classes: bool,
     build_ms: f64,
     opt_ms: f64,
     /// When the first job started and ended (Unix time, ms).
@@ -468,24 +480,44 @@ fn optimize_partition(
     }
     let opt_ms = kit.optimize(&mut module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     let kept = odr_copies::kept_members(&module.as_module(), members);
+    let classes = if module.as_module().has_debug_info() { module.as_module().shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
-    Ok(Step::Optimized(Optimized { module, kit, kept, build_ms, opt_ms, job_unix_ms }))
+    let reaches_classes = !classes.is_empty();
+    Ok(Step::Optimized(Optimized { module, kit, kept, classes, reaches_classes, build_ms, opt_ms, job_unix_ms }))
+}
+
+/// What partitions that started before partition `k` emit and describe of
+/// what `k` holds (`odr_copies::EmitterChoice`).
+struct Elsewhere {
+    /// Members of copied groups (global indices) another partition emits.
+    members: BTreeSet<u32>,
+    /// Shared C++ classes (ODR identifiers) another partition describes.
+    classes: Vec<String>,
 }
 
 /// The second job of partition `k`: its copies of what another partition
-/// emits become declarations, and the rest is compiled to assembly.
+/// emits become declarations, so do its descriptions of classes another one
+/// describes, and the rest is compiled to assembly.
 fn compile_partition(
     k: u32,
     o: Optimized,
     members: &HashMap<String, u32>,
-    emitted_elsewhere: &BTreeSet<u32>,
+    elsewhere: &Elsewhere,
     injected: &Injected,
 ) -> Result<Step, String> {
     let label = format!("partition {k}");
     let _span = Span::begin("mtpc partition", &label);
     let start_unix_ms = crate::stats::unix_ms();
-    let Optimized { mut module, kit, build_ms, opt_ms, job_unix_ms, .. } = o;
-    odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, emitted_elsewhere);
+    let Optimized { mut module, kit, reaches_classes, build_ms, opt_ms, job_unix_ms, .. } = o;
+    // Before any copy is dropped: what the module reaches now is what the
+    // choice of who describes each class was made on.
+    let (classes_declared, classes_described) = if reaches_classes {
+        let names: Vec<&str> = elsewhere.classes.iter().map(String::as_str).collect();
+        module.as_module().describe_shared_class_types(&names)
+    } else {
+        (0, 0)
+    };
+    odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, &elsewhere.members);
     let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     if let Some(error) = module.context().errors().into_iter().next() {
         return Err(format!("{label}: LLVM reported an error: {error}"));
@@ -506,6 +538,8 @@ fn compile_partition(
         opt_ms,
         codegen_ms: compiled.codegen_ms + scan_ms,
         jobs_unix_ms: [job_unix_ms, [start_unix_ms, crate::stats::unix_ms()]],
+        classes_declared,
+        classes_described,
     }))
 }
 

@@ -31,6 +31,12 @@ pub struct PartitionStats {
     /// (which may start later: see `odr_copies`). Shows how many jobs ran at
     /// once, across processes.
     pub jobs_unix_ms: [[f64; 2]; 2],
+    /// With debug info: the shared C++ classes it describes as declarations
+    /// (a partition that started before it describes them in full), and
+    /// those it describes in full (kept among its retained types; see
+    /// `shim/debug_types.cpp`).
+    pub classes_declared: u64,
+    pub classes_described: u64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
@@ -140,7 +146,7 @@ mod tests {
             asm_bytes: 1000,
             model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
             largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36, alone: true }),
-            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]] }],
+            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]], classes_declared: 0, classes_described: 0 }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
         for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "object_by_mtpc", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {

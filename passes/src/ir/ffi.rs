@@ -90,6 +90,19 @@ extern "C" {
     pub(super) fn mtpc_make_declaration(global: LLVMValueRef);
     pub(super) fn mtpc_xxhash64(data: *const c_char, len: usize) -> u64;
     pub(super) fn mtpc_trim_compile_units(module: LLVMModuleRef, defined: *const LLVMValueRef, n: usize, primary: bool);
+    pub(super) fn mtpc_shared_class_types(
+        module: LLVMModuleRef,
+        each: unsafe extern "C" fn(*mut c_void, *const c_char, usize),
+        context: *mut c_void,
+    );
+    pub(super) fn mtpc_describe_shared_class_types(
+        module: LLVMModuleRef,
+        elsewhere: *const *const c_char,
+        lengths: *const usize,
+        n: usize,
+        declared: *mut usize,
+        described: *mut usize,
+    );
     pub(super) fn mtpc_kit_adopt_context(kit: *mut c_void, context: LLVMContextRef);
     pub(super) fn mtpc_host_settings_for_triple(triple: *const c_char) -> *mut c_void;
     pub(super) fn mtpc_host_settings_facts(settings: *mut c_void, facts: *mut RawHostFacts);

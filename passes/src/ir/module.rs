@@ -2,7 +2,8 @@
 //! verifying, serializing and loading them; the edits that may delete
 //! globals ([`GlobalTable`]).
 
-use std::ffi::CString;
+use std::ffi::{c_void, CString};
+use std::os::raw::c_char;
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -161,6 +162,49 @@ impl<'m> ModuleRef<'m> {
     pub fn has_debug_info(&self) -> bool {
         // SAFETY: a lookup by name; an absent node counts 0 operands.
         unsafe { LLVMGetNamedMetadataNumOperands(self.raw, c"llvm.dbg.cu".as_ptr()) > 0 }
+    }
+
+    /// The ODR identifiers of the C++ class definitions the module's debug
+    /// information reaches (see `shim/debug_types.cpp`), in the order it
+    /// reaches them. (An identifier that is not UTF-8, which no C++ mangled
+    /// name is, is left out: each partition then describes that class.)
+    pub fn shared_class_types(&self) -> Vec<String> {
+        unsafe extern "C" fn push(names: *mut c_void, name: *const c_char, len: usize) {
+            // SAFETY: `names` is the vector below; the name is `len` bytes
+            // of the module's metadata, copied before the call returns.
+            let names = unsafe { &mut *names.cast::<Vec<String>>() };
+            let bytes = unsafe { std::slice::from_raw_parts(name.cast::<u8>(), len) };
+            if let Ok(name) = std::str::from_utf8(bytes) {
+                names.push(name.to_string());
+            }
+        }
+        let mut names: Vec<String> = Vec::new();
+        // SAFETY: raw is a live module; the callback only appends to `names`.
+        unsafe { mtpc_shared_class_types(self.raw, push, (&mut names as *mut Vec<String>).cast()) };
+        names
+    }
+
+    /// Describes the classes named in `elsewhere` (ODR identifiers of
+    /// classes another partition describes) as declarations, and keeps
+    /// every other class `shared_class_types` finds among the C++ compile
+    /// unit's retained types. Returns how many it declared and describes.
+    /// Call before any function is dropped from the optimized module.
+    pub fn describe_shared_class_types(&mut self, elsewhere: &[&str]) -> (usize, usize) {
+        let pointers: Vec<*const c_char> = elsewhere.iter().map(|s| s.as_ptr().cast()).collect();
+        let lengths: Vec<usize> = elsewhere.iter().map(|s| s.len()).collect();
+        let (mut declared, mut described) = (0, 0);
+        // SAFETY: raw is a live module, held mutably; the names outlive the call.
+        unsafe {
+            mtpc_describe_shared_class_types(
+                self.raw,
+                pointers.as_ptr(),
+                lengths.as_ptr(),
+                elsewhere.len(),
+                &mut declared,
+                &mut described,
+            )
+        };
+        (declared, described)
     }
 
     pub fn verify(&self) -> Result<(), String> {
