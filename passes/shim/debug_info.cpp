@@ -1,5 +1,7 @@
 // debug_info.cpp - what of the module's debug information each partition
-// describes. See shim.h for the rules.
+// describes (see shim.h for the rules), and the walk of every debug
+// metadata node a module reaches, which the file numbering and the classes
+// described once (debug_files.cpp, debug_types.cpp) share.
 //
 // A compile unit's lists (global variables, enumerations, retained types,
 // imported entities, macros) are emitted by every module that holds the
