@@ -245,17 +245,23 @@ pub struct EmitterChoice {
     rank: Vec<usize>,
     /// The members each partition holds a copy of, from the plan.
     held: Vec<BTreeSet<u32>>,
-    /// The members each partition kept through optimization, once known.
-    kept: Vec<Option<BTreeSet<u32>>>,
-    /// The classes each partition's debug information reaches after
-    /// optimization (numbered by `class_numbers`), once known.
-    classes: Vec<Option<BTreeSet<u32>>>,
+    /// What each partition kept through optimization, once known.
+    kept: Vec<Option<Kept>>,
     /// Each class's number (in the order partitions reported them: only
     /// compared, never written), and the name of each number.
     class_numbers: HashMap<String, u32>,
     class_names: Vec<String>,
     /// Whose code generation was released already.
     released: Vec<bool>,
+}
+
+/// What an optimized partition still holds of what the choice is about.
+struct Kept {
+    /// The members of copied groups it defines.
+    members: BTreeSet<u32>,
+    /// The classes its debug information reaches (numbered by
+    /// `EmitterChoice::class_numbers`).
+    classes: BTreeSet<u32>,
 }
 
 impl EmitterChoice {
@@ -270,8 +276,7 @@ impl EmitterChoice {
         EmitterChoice {
             rank,
             held,
-            kept: vec![None; n],
-            classes: vec![None; n],
+            kept: (0..n).map(|_| None).collect(),
             class_numbers: HashMap::new(),
             class_names: Vec::new(),
             released: vec![false; n],
@@ -282,8 +287,7 @@ impl EmitterChoice {
     /// classes (ODR identifiers) its debug information reaches; returns the
     /// partitions whose code generation may start now, in the order they
     /// started.
-    pub fn optimized(&mut self, k: u32, kept: BTreeSet<u32>, classes: Vec<String>) -> Vec<u32> {
-        self.kept[k as usize] = Some(kept);
+    pub fn optimized(&mut self, k: u32, members: BTreeSet<u32>, classes: Vec<String>) -> Vec<u32> {
         let classes = classes
             .into_iter()
             .map(|name| match self.class_numbers.get(&name) {
@@ -296,7 +300,7 @@ impl EmitterChoice {
                 }
             })
             .collect();
-        self.classes[k as usize] = Some(classes);
+        self.kept[k as usize] = Some(Kept { members, classes });
         let mut ready: Vec<u32> = (0..self.held.len() as u32).filter(|&p| !self.released[p as usize] && self.ready(p)).collect();
         ready.sort_by_key(|&p| self.rank[p as usize]);
         for &p in &ready {
@@ -306,12 +310,23 @@ impl EmitterChoice {
     }
 
     fn ready(&self, p: u32) -> bool {
-        let (Some(kept), Some(classes)) = (&self.kept[p as usize], &self.classes[p as usize]) else { return false };
+        let Some(kept) = &self.kept[p as usize] else { return false };
         (0..self.held.len()).all(|j| {
             self.rank[j] >= self.rank[p as usize]
                 || self.kept[j].is_some()
-                || (self.held[j].is_disjoint(kept) && classes.is_empty())
+                || (self.held[j].is_disjoint(&kept.members) && kept.classes.is_empty())
         })
+    }
+
+    /// Whether partition `k`'s debug information reaches a shared class
+    /// (then it describes or declares each: `described_elsewhere`). Call
+    /// once `k` is released.
+    pub fn reaches_classes(&self, k: u32) -> bool {
+        !self.kept_by(k).classes.is_empty()
+    }
+
+    fn kept_by(&self, k: u32) -> &Kept {
+        self.kept[k as usize].as_ref().expect("a released partition was optimized")
     }
 
     /// Whether a partition that started before `k` has the item `of` picks
@@ -324,20 +339,22 @@ impl EmitterChoice {
     /// emits: `k` must turn its copies into declarations. Call once `k` is
     /// released.
     pub fn emitted_elsewhere(&self, k: u32) -> BTreeSet<u32> {
-        let kept = self.kept[k as usize].as_ref().expect("a released partition was optimized");
-        kept.iter()
+        self.kept_by(k)
+            .members
+            .iter()
             .copied()
-            .filter(|g| self.earlier_has(k, |j| self.kept[j].as_ref().is_some_and(|kj| kj.contains(g))))
+            .filter(|g| self.earlier_has(k, |j| self.kept[j].as_ref().is_some_and(|kj| kj.members.contains(g))))
             .collect()
     }
 
     /// The classes partition `k` reaches that a partition started before it
     /// describes: `k` declares them. Call once `k` is released.
     pub fn described_elsewhere(&self, k: u32) -> Vec<String> {
-        let classes = self.classes[k as usize].as_ref().expect("a released partition was optimized");
-        let mut names: Vec<String> = classes
+        let mut names: Vec<String> = self
+            .kept_by(k)
+            .classes
             .iter()
-            .filter(|c| self.earlier_has(k, |j| self.classes[j].as_ref().is_some_and(|cj| cj.contains(c))))
+            .filter(|c| self.earlier_has(k, |j| self.kept[j].as_ref().is_some_and(|kj| kj.classes.contains(c))))
             .map(|&c| self.class_names[c as usize].clone())
             .collect();
         names.sort_unstable();

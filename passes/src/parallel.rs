@@ -241,7 +241,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 job_partition.push(r);
                 let o = optimized[r as usize].take().expect("released once, after its optimization");
                 let (members, injected) = (members.clone(), injected.clone());
-                let elsewhere = Elsewhere { members: emitters.emitted_elsewhere(r), classes: emitters.described_elsewhere(r) };
+                let classes = emitters.reaches_classes(r).then(|| emitters.described_elsewhere(r));
+                let elsewhere = Elsewhere { members: emitters.emitted_elsewhere(r), classes };
                 Box::new(move || compile_partition(r, o, &members, &elsewhere, &injected)) as PartitionJob
             })
             .collect()
@@ -426,8 +427,6 @@ struct Optimized {
     /// identifiers; `shim/debug_types.cpp`), until they are handed to the
     /// emitter choice.
     classes: Vec<String>,
-    /// Whether it reached any.
-    reaches_classes: bool,
     build_ms: f64,
     opt_ms: f64,
     /// When the first job started and ended (Unix time, ms).
@@ -482,8 +481,7 @@ fn optimize_partition(
     let kept = odr_copies::kept_members(&module.as_module(), members);
     let classes = if module.as_module().has_debug_info() { module.as_module().shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
-    let reaches_classes = !classes.is_empty();
-    Ok(Step::Optimized(Optimized { module, kit, kept, classes, reaches_classes, build_ms, opt_ms, job_unix_ms }))
+    Ok(Step::Optimized(Optimized { module, kit, kept, classes, build_ms, opt_ms, job_unix_ms }))
 }
 
 /// What partitions that started before partition `k` emit and describe of
@@ -491,8 +489,9 @@ fn optimize_partition(
 struct Elsewhere {
     /// Members of copied groups (global indices) another partition emits.
     members: BTreeSet<u32>,
-    /// Shared C++ classes (ODR identifiers) another partition describes.
-    classes: Vec<String>,
+    /// Shared C++ classes (ODR identifiers) another partition describes,
+    /// if `k` reaches any (`None` if it reaches none).
+    classes: Option<Vec<String>>,
 }
 
 /// The second job of partition `k`: its copies of what another partition
@@ -508,14 +507,15 @@ fn compile_partition(
     let label = format!("partition {k}");
     let _span = Span::begin("mtpc partition", &label);
     let start_unix_ms = crate::stats::unix_ms();
-    let Optimized { mut module, kit, reaches_classes, build_ms, opt_ms, job_unix_ms, .. } = o;
+    let Optimized { mut module, kit, build_ms, opt_ms, job_unix_ms, .. } = o;
     // Before any copy is dropped: what the module reaches now is what the
     // choice of who describes each class was made on.
-    let (classes_declared, classes_described) = if reaches_classes {
-        let names: Vec<&str> = elsewhere.classes.iter().map(String::as_str).collect();
-        module.as_module().describe_shared_class_types(&names)
-    } else {
-        (0, 0)
+    let (classes_declared, classes_described) = match &elsewhere.classes {
+        Some(classes) => {
+            let names: Vec<&str> = classes.iter().map(String::as_str).collect();
+            module.as_module().describe_shared_class_types(&names)
+        }
+        None => (0, 0),
     };
     odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, &elsewhere.members);
     let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
