@@ -21,8 +21,9 @@ runs (the output must be stock's).
   python3 bench/inlining.py --limits 60,150,150,4096,400,400 --limits 80,300,150,4096,1000,4294967295
   python3 bench/inlining.py --units sqlite3,harfbuzz --partitions 4
 
-A setting is FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT (CopyLimits' fields), passed
-to the plugin as MTPC_TEST_COPY_LIMITS; "default" is the built-in one.
+A setting is FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT[,LOCAL_SHARE] (CopyLimits'
+fields; LOCAL_SHARE in thousandths of the module's instructions, the built-in one if
+left out), passed to the plugin as MTPC_TEST_COPY_LIMITS; "default" is the built-in one.
 """
 import argparse
 import json
@@ -81,7 +82,7 @@ def runtime_ratio(unit, stock_exe, exe, runs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--limits", action="append", default=None, help="FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT or default")
+    ap.add_argument("--limits", action="append", default=None, help="FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT[,LOCAL_SHARE] or default")
     ap.add_argument("--units", default=",".join(UNITS))
     ap.add_argument("--partitions", type=int, default=2)
     ap.add_argument("--runs", type=int, default=5, help="alternating workload runs per setting")

@@ -174,6 +174,65 @@ impl OdrGroups {
     pub fn count(&self) -> usize {
         self.members.len()
     }
+
+    /// Local functions copied only because they are local (beyond the
+    /// limit for any callee, up to `CopyLimits::local_function`) cost a copy
+    /// in every partition that calls them, so a split into many partitions
+    /// repeats most of them many times. They stay copied, smallest first,
+    /// while the copies they add to the partitions' work (their
+    /// instructions, riders included, once per partition beyond the first
+    /// whose own code calls them, by `owner`) stay within `budget`
+    /// instructions; the others leave their groups, and are then promoted to
+    /// one external definition as any other local that several partitions
+    /// use. Returns the globals that left.
+    pub fn limit_local_copies(&mut self, facts: &ModuleFacts, owner: &[Option<u32>], budget: u64) -> Vec<u32> {
+        let limits = copy_limits();
+        let mut users: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); facts.globals.len()];
+        for (i, g) in facts.globals.iter().enumerate() {
+            if let Some(p) = owner[i] {
+                for &(r, _) in &g.refs {
+                    users[r as usize].insert(p);
+                }
+            }
+        }
+        // (inline size, group, what its copies add)
+        let mut local: Vec<(u32, u32, u64)> = Vec::new();
+        for (group, members) in self.members.iter().enumerate() {
+            let &[m] = members.as_slice() else { continue };
+            let g = &facts.globals[m as usize];
+            if !is_local_function(g) || limits.worth_copying(g) {
+                continue;
+            }
+            let copies = users[m as usize].len().saturating_sub(1) as u64;
+            let body: u64 = self.copied_globals(group as u32).map(|i| u64::from(facts.globals[i as usize].instructions)).sum();
+            if copies > 0 {
+                local.push((g.inline_size, group as u32, body * copies));
+            }
+        }
+        local.sort_unstable();
+        let mut added = 0u64;
+        let mut left = Vec::new();
+        let total: u64 = local.iter().map(|&(_, _, copies)| copies).sum();
+        for (_, group, copies) in local {
+            added += copies;
+            if added <= budget {
+                continue;
+            }
+            for m in std::mem::take(&mut self.members[group as usize]) {
+                self.group_of[m as usize] = None;
+                left.push(m);
+            }
+            for r in std::mem::take(&mut self.riders[group as usize]) {
+                self.rider_of[r as usize] = None;
+            }
+        }
+        left.sort_unstable();
+        log::debug!(
+            "copies of local functions beyond the size limit: {total} instructions, {budget} allowed; {} functions left their groups",
+            left.len()
+        );
+        left
+    }
 }
 
 /// The COMDAT of an alias: its aliasee's (an alias has none of its own).
@@ -501,6 +560,37 @@ mod tests {
         let groups = OdrGroups::find(&facts);
         assert_eq!(groups.group_of[0], None);
         assert_eq!(groups.members, vec![vec![3]]);
+    }
+
+    #[test]
+    fn local_functions_copied_for_their_locality_stay_within_the_budget() {
+        // Three partitions call s0 (small enough to copy anywhere), s1 (80)
+        // and s2 (120), copied only because they are local; s3 (100) has
+        // two callers in one partition. Copies beyond the first partition:
+        // s1 160, s2 240, s3 none.
+        let calls: &[(u32, crate::module_facts::RefKind)] = &[(3, Call), (4, Call), (5, Call)];
+        let facts = module(vec![
+            func("a", 10, &[(3, Call), (4, Call), (5, Call), (6, Call)]),
+            func("b", 10, calls),
+            func("c", 10, calls),
+            internal(func("s0", 10, &[])),
+            internal(func("s1", 80, &[])),
+            internal(func("s2", 120, &[])),
+            internal(func("s3", 100, &[])),
+            func("d", 10, &[(6, Call)]),
+        ]);
+        let owner = [Some(0), Some(1), Some(2), Some(0), Some(0), Some(0), Some(0), Some(0)];
+        let mut groups = OdrGroups::find(&facts);
+        assert!((3..=6).all(|i| groups.group_of[i].is_some()), "{groups:?}");
+        assert_eq!(groups.clone().limit_local_copies(&facts, &owner, 400), Vec::<u32>::new(), "all within 400");
+        let s2_group = groups.group_of[5].unwrap();
+        // The smallest first: s1 fits in 200, s2 does not.
+        assert_eq!(groups.limit_local_copies(&facts, &owner, 200), vec![5]);
+        assert_eq!(groups.group_of[5], None);
+        assert!(groups.members[s2_group as usize].is_empty());
+        assert!([3, 4].iter().all(|&i| groups.group_of[i].is_some()), "s0 is not counted, s1 fits");
+        assert!(groups.group_of[6].is_some(), "one partition calls s3: copying it adds nothing");
+        assert_eq!(OdrGroups::find(&facts).limit_local_copies(&facts, &owner, 0), vec![4, 5]);
     }
 
     #[test]

@@ -56,6 +56,13 @@ pub struct CopyLimits {
     /// partitions use are copied, discardable, into each (see
     /// `odr_copies`); larger ones are promoted to one external definition.
     pub local_function: u32,
+    /// What the copies of local functions beyond `function` may add to the
+    /// partitions' work, in thousandths of the module's instructions (see
+    /// `OdrGroups::limit_local_copies`): the smallest are copied first. A
+    /// split into many partitions would otherwise repeat each such function
+    /// in most of them (sqlite3 at 16 partitions: 15 % more CPU than with
+    /// none of them copied).
+    pub local_copies_per_mille: u32,
     /// Constant variables up to this many bytes are copied so loads from
     /// them fold.
     pub constant_bytes: u64,
@@ -78,11 +85,17 @@ pub struct CopyLimits {
 
 /// The limits the benchmark suite measured (README, "Inlining parity").
 pub const COPY_LIMITS: CopyLimits =
-    CopyLimits { function: 60, inline_hint: 150, local_function: 150, constant_bytes: 4096, odr_function: u32::MAX, brought_along: 2000 };
+    CopyLimits { function: 60, inline_hint: 150, local_function: 150, local_copies_per_mille: 60, constant_bytes: 4096, odr_function: u32::MAX, brought_along: 2000 };
 
-/// Test-only: `MTPC_TEST_COPY_LIMITS=FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT`
+/// Instructions of copies of local functions allowed whatever the module's
+/// size (see [`CopyLimits::local_copies_per_mille`]): optimizing them takes
+/// milliseconds.
+pub const LOCAL_COPIES_ALWAYS_ALLOWED: u64 = 2000;
+
+/// Test-only: `MTPC_TEST_COPY_LIMITS=FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT[,LOCAL_SHARE]`
 /// replaces [`COPY_LIMITS`], to measure other limits without a rebuild
-/// (`bench/inlining.py`).
+/// (`bench/inlining.py`); without `LOCAL_SHARE` (`local_copies_per_mille`),
+/// the built-in one.
 const COPY_LIMITS_VAR: &str = "MTPC_TEST_COPY_LIMITS";
 
 /// The limits in force.
@@ -92,7 +105,7 @@ pub fn copy_limits() -> CopyLimits {
         Err(_) => COPY_LIMITS,
         Ok(value) => CopyLimits::parse(&value).unwrap_or_else(|| {
             log::warn!(
-                "{COPY_LIMITS_VAR}='{value}' is not six numbers FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT; \
+                "{COPY_LIMITS_VAR}='{value}' is not six or seven numbers FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT[,LOCAL_SHARE]; \
                  using the built-in copy limits"
             );
             COPY_LIMITS
@@ -101,22 +114,33 @@ pub fn copy_limits() -> CopyLimits {
 }
 
 impl CopyLimits {
-    /// `FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT`; instruction counts beyond
-    /// `u32::MAX` mean no limit.
+    /// `FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT[,LOCAL_SHARE]`;
+    /// instruction counts beyond `u32::MAX` mean no limit.
     fn parse(value: &str) -> Option<CopyLimits> {
         let numbers: Vec<u64> = value.split(',').map(|n| n.trim().parse().ok()).collect::<Option<_>>()?;
         let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-        match numbers[..] {
+        let (limits, share) = match numbers[..] {
+            [ref limits @ .., share] if numbers.len() == 7 => (limits, Some(share)),
+            _ => (&numbers[..], None),
+        };
+        match *limits {
             [function, inline_hint, local, bytes, odr, brought] => Some(CopyLimits {
                 function: count(function),
                 inline_hint: count(inline_hint),
                 local_function: count(local),
+                local_copies_per_mille: share.map_or(COPY_LIMITS.local_copies_per_mille, count),
                 constant_bytes: bytes,
                 odr_function: count(odr),
                 brought_along: count(brought),
             }),
             _ => None,
         }
+    }
+
+    /// [`Self::local_copies_per_mille`] of a module of `instructions`, and
+    /// at least [`LOCAL_COPIES_ALWAYS_ALLOWED`].
+    pub fn local_copies_budget(&self, instructions: u64) -> u64 {
+        (instructions.saturating_mul(u64::from(self.local_copies_per_mille)) / 1000).max(LOCAL_COPIES_ALWAYS_ALLOWED)
     }
 }
 
@@ -506,7 +530,8 @@ pub fn sole_callees(n: usize, sole_callers: &[(usize, usize)]) -> Vec<bool> {
 
 /// Applies the symbol rules to a partition plan.
 pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
-    let odr_groups = OdrGroups::find(facts);
+    let mut odr_groups = OdrGroups::find(facts);
+    odr_groups.limit_local_copies(facts, &plan.owner, copy_limits().local_copies_budget(facts.total_instructions()));
     let rules = Rules::new(facts, plan, &odr_groups);
     let decisions: Vec<Vec<Decision>> = (0..plan.partitions).map(|p| rules.partition(p)).collect();
     let n = facts.globals.len();
@@ -610,7 +635,7 @@ mod tests {
     }
 
     #[test]
-    fn copy_limits_setting_is_six_numbers() {
+    fn copy_limits_setting_is_six_or_seven_numbers() {
         let limits = CopyLimits::parse("60, 150,150,4096,99999999999,400").expect("six numbers");
         assert_eq!(
             limits,
@@ -618,12 +643,17 @@ mod tests {
                 function: 60,
                 inline_hint: 150,
                 local_function: 150,
+                local_copies_per_mille: COPY_LIMITS.local_copies_per_mille,
                 constant_bytes: 4096,
                 odr_function: u32::MAX,
                 brought_along: 400
             }
         );
+        let limits = CopyLimits::parse("60,150,150,4096,99999999999,400,1000").expect("seven numbers");
+        assert_eq!(limits.local_copies_per_mille, 1000);
+        assert_eq!(limits.local_copies_budget(285_138), 285_138);
         assert_eq!(CopyLimits::parse("60,150,150,4096,400"), None);
+        assert_eq!(CopyLimits::parse("60,150,150,4096,400,1,2,3"), None);
         assert_eq!(CopyLimits::parse("60,150,150,4096,x,400"), None);
         assert_eq!(CopyLimits::parse(""), None);
     }
@@ -681,6 +711,35 @@ mod tests {
         let name = p.new_name.unwrap();
         assert!(name.starts_with("helper.mtpc."), "{name}");
         assert!(name.ends_with(&module_tag(&facts)));
+    }
+
+    #[test]
+    fn a_local_copied_for_its_locality_beyond_the_budget_is_promoted_once() {
+        // helper (120 instructions) is beyond the size limit of any callee,
+        // within that of a local function; 24 functions in 24 partitions
+        // call it: copies in 23 of them add 2,760 instructions.
+        let facts = |module_rest: u32| {
+            let mut globals = vec![internal(func("helper", 120, &[])), func("rest", module_rest, &[])];
+            globals.extend((0..24).map(|k| func(&format!("user{k}"), 10, &[(0, Call)])));
+            module(globals)
+        };
+        let owners: Vec<Option<u32>> = [Some(0), Some(0)].into_iter().chain((0..24).map(Some)).collect();
+        let budget = |f: &ModuleFacts| COPY_LIMITS.local_copies_budget(f.total_instructions());
+        // Within the budget (a large module): copied, discardable, into
+        // every partition that calls it.
+        let within = facts(100_000);
+        assert!(budget(&within) >= 2760);
+        let sp = split(&within, &owners);
+        assert!((1..24).all(|p| sp.decision(p, 0) == Decision::OdrCopy));
+        assert_eq!(sp.promotions[0].as_ref().unwrap().linkage, Linkage::LinkOnceOdr);
+        // Beyond it: one external definition, declared where it is called.
+        let beyond = facts(10);
+        assert_eq!(budget(&beyond), LOCAL_COPIES_ALWAYS_ALLOWED);
+        let sp = split(&beyond, &owners);
+        assert_eq!(sp.decision(0, 0), Decision::Define);
+        assert!((1..24).all(|p| sp.decision(p, 0) == Decision::Declare));
+        let p = sp.promotions[0].as_ref().unwrap();
+        assert_eq!((p.linkage, p.visibility), (Linkage::External, Visibility::Hidden));
     }
 
     #[test]
