@@ -27,7 +27,9 @@
 //! name where it is copied, so a body every partition inlined disappears,
 //! as in the whole module, rather than stay as an external definition
 //! nothing calls, and one that stays out of line is emitted once (a local
-//! copy in each partition would be emitted by each).
+//! copy in each partition would be emitted by each). Those copied only
+//! because they are local (not small enough to copy as any callee) are
+//! copied within a share of the module (`OdrGroups::limit_local_copies`).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -40,7 +42,8 @@ use crate::symbol_rules::copy_limits;
 pub struct OdrGroups {
     /// The copied group of each global, if it is in one.
     pub group_of: Vec<Option<u32>>,
-    /// The members of each group (global indices, in module order).
+    /// The members of each group (global indices, in module order); none
+    /// if the group was dissolved (`limit_local_copies`).
     pub members: Vec<Vec<u32>>,
     /// The group a local function rides with: one that only a member calls
     /// (or, in turn, a rider; see `symbol_rules::sole_callees`). Each
@@ -175,16 +178,23 @@ impl OdrGroups {
         self.members.len()
     }
 
-    /// Local functions copied only because they are local (beyond the
-    /// limit for any callee, up to `CopyLimits::local_function`) cost a copy
-    /// in every partition that calls them, so a split into many partitions
-    /// repeats most of them many times. They stay copied, smallest first,
-    /// while the copies they add to the partitions' work (their
-    /// instructions, riders included, once per partition beyond the first
-    /// whose own code calls them, by `owner`) stay within `budget`
-    /// instructions; the others leave their groups, and are then promoted to
-    /// one external definition as any other local that several partitions
-    /// use. Returns the globals that left.
+    /// Local functions copied only because they are local (not worth
+    /// copying as any callee, `CopyLimits::worth_copying`, but within
+    /// `CopyLimits::local_function`) cost a copy in every partition that
+    /// uses them, so a split into many partitions repeats most of them many
+    /// times. They stay copied, the smallest first, up to the first whose
+    /// copies no longer fit in `budget` instructions; it and the larger ones
+    /// leave their groups (their riders become plain sole callees), and the
+    /// symbol rules then promote them to one external definition, as any
+    /// other local several partitions use. What a function's copies add is
+    /// estimated from the plan (`owner`): its instructions, riders
+    /// included, once per partition beyond the first whose own definitions
+    /// refer to it (copies that reach it through other copies are not
+    /// counted). Called after planning: packing counted these functions
+    /// as copies, which cost their first user's partition nothing, so the
+    /// plan's `planned` work of that partition is low by their bodies.
+    /// Their groups are left empty, not renumbered. Returns the globals that
+    /// left, in module order.
     pub fn limit_local_copies(&mut self, facts: &ModuleFacts, owner: &[Option<u32>], budget: u64) -> Vec<u32> {
         let limits = copy_limits();
         let mut users: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); facts.globals.len()];
@@ -564,32 +574,36 @@ mod tests {
 
     #[test]
     fn local_functions_copied_for_their_locality_stay_within_the_budget() {
-        // Three partitions call s0 (small enough to copy anywhere), s1 (80)
-        // and s2 (120), copied only because they are local; s3 (100) has
-        // two callers in one partition. Copies beyond the first partition:
-        // s1 160, s2 240, s3 none.
+        // Three partitions call s0 (small enough to copy anywhere), s2
+        // (120) and s1 (80), copied only because they are local; s2 alone
+        // calls r (a rider); two functions of one partition call s3.
+        // Copies beyond the first partition: s1 160, s2 with r 300, s3 none.
         let calls: &[(u32, crate::module_facts::RefKind)] = &[(3, Call), (4, Call), (5, Call)];
         let facts = module(vec![
             func("a", 10, &[(3, Call), (4, Call), (5, Call), (6, Call)]),
             func("b", 10, calls),
             func("c", 10, calls),
             internal(func("s0", 10, &[])),
+            internal(func("s2", 120, &[(8, Call)])),
             internal(func("s1", 80, &[])),
-            internal(func("s2", 120, &[])),
             internal(func("s3", 100, &[])),
             func("d", 10, &[(6, Call)]),
+            internal(func("r", 30, &[])),
         ]);
-        let owner = [Some(0), Some(1), Some(2), Some(0), Some(0), Some(0), Some(0), Some(0)];
+        let owner = [Some(0), Some(1), Some(2), Some(0), Some(0), Some(0), Some(0), Some(0), Some(0)];
         let mut groups = OdrGroups::find(&facts);
         assert!((3..=6).all(|i| groups.group_of[i].is_some()), "{groups:?}");
-        assert_eq!(groups.clone().limit_local_copies(&facts, &owner, 400), Vec::<u32>::new(), "all within 400");
-        let s2_group = groups.group_of[5].unwrap();
-        // The smallest first: s1 fits in 200, s2 does not.
-        assert_eq!(groups.limit_local_copies(&facts, &owner, 200), vec![5]);
-        assert_eq!(groups.group_of[5], None);
+        let s2_group = groups.group_of[4].unwrap();
+        assert_eq!(groups.rider_of[8], Some(s2_group));
+        assert_eq!(groups.clone().limit_local_copies(&facts, &owner, 460), Vec::<u32>::new(), "all within 460");
+        // The smallest first: s1 fits in 200, s2 (with its rider) does not.
+        assert_eq!(groups.limit_local_copies(&facts, &owner, 200), vec![4]);
+        assert_eq!(groups.group_of[4], None);
         assert!(groups.members[s2_group as usize].is_empty());
-        assert!([3, 4].iter().all(|&i| groups.group_of[i].is_some()), "s0 is not counted, s1 fits");
-        assert!(groups.group_of[6].is_some(), "one partition calls s3: copying it adds nothing");
+        assert_eq!(groups.rider_of[8], None, "the rider is a plain sole callee again");
+        assert!(groups.riders[s2_group as usize].is_empty());
+        assert!([3, 5].iter().all(|&i| groups.group_of[i].is_some()), "s0 is not counted, s1 fits");
+        assert!(groups.group_of[6].is_some(), "one partition uses s3: copying it adds nothing");
         assert_eq!(OdrGroups::find(&facts).limit_local_copies(&facts, &owner, 0), vec![4, 5]);
     }
 

@@ -56,12 +56,13 @@ pub struct CopyLimits {
     /// partitions use are copied, discardable, into each (see
     /// `odr_copies`); larger ones are promoted to one external definition.
     pub local_function: u32,
-    /// What the copies of local functions beyond `function` may add to the
-    /// partitions' work, in thousandths of the module's instructions (see
-    /// `OdrGroups::limit_local_copies`): the smallest are copied first. A
-    /// split into many partitions would otherwise repeat each such function
-    /// in most of them (sqlite3 at 16 partitions: 15 % more CPU than with
-    /// none of them copied).
+    /// What the copies of local functions within `local_function` but not
+    /// worth copying as any callee (`function`, `inline_hint`) may add to
+    /// the partitions' work, in thousandths of the module's instructions
+    /// (see `OdrGroups::limit_local_copies`): the smallest are copied first.
+    /// A split into many partitions would otherwise repeat each such
+    /// function in most of them (sqlite3 at 16 partitions: 15 % more CPU
+    /// than with none of them copied).
     pub local_copies_per_mille: u32,
     /// Constant variables up to this many bytes are copied so loads from
     /// them fold.
@@ -715,29 +716,36 @@ mod tests {
 
     #[test]
     fn a_local_copied_for_its_locality_beyond_the_budget_is_promoted_once() {
-        // helper (120 instructions) is beyond the size limit of any callee,
-        // within that of a local function; 24 functions in 24 partitions
-        // call it: copies in 23 of them add 2,760 instructions.
+        // helper (120 instructions, and leaf, 10, which only it calls) is
+        // beyond the size limit of any callee, within that of a local
+        // function; 24 functions in 24 partitions call it: copies in 23 of
+        // them add 2,990 instructions.
         let facts = |module_rest: u32| {
-            let mut globals = vec![internal(func("helper", 120, &[])), func("rest", module_rest, &[])];
+            let mut globals = vec![
+                internal(func("helper", 120, &[(2, Call)])),
+                func("rest", module_rest, &[]),
+                internal(func("leaf", 10, &[])),
+            ];
             globals.extend((0..24).map(|k| func(&format!("user{k}"), 10, &[(0, Call)])));
             module(globals)
         };
-        let owners: Vec<Option<u32>> = [Some(0), Some(0)].into_iter().chain((0..24).map(Some)).collect();
+        let owners: Vec<Option<u32>> = [Some(0), Some(0), Some(0)].into_iter().chain((0..24).map(Some)).collect();
         let budget = |f: &ModuleFacts| COPY_LIMITS.local_copies_budget(f.total_instructions());
         // Within the budget (a large module): copied, discardable, into
-        // every partition that calls it.
+        // every partition that calls it, with a local copy of leaf.
         let within = facts(100_000);
-        assert!(budget(&within) >= 2760);
+        assert!(budget(&within) >= 2990);
         let sp = split(&within, &owners);
-        assert!((1..24).all(|p| sp.decision(p, 0) == Decision::OdrCopy));
+        assert!((1..24).all(|p| (sp.decision(p, 0), sp.decision(p, 2)) == (Decision::OdrCopy, Decision::LocalCopy)));
         assert_eq!(sp.promotions[0].as_ref().unwrap().linkage, Linkage::LinkOnceOdr);
-        // Beyond it: one external definition, declared where it is called.
+        // Beyond it: one external definition, declared where it is called;
+        // leaf stays with it, local.
         let beyond = facts(10);
         assert_eq!(budget(&beyond), LOCAL_COPIES_ALWAYS_ALLOWED);
         let sp = split(&beyond, &owners);
-        assert_eq!(sp.decision(0, 0), Decision::Define);
-        assert!((1..24).all(|p| sp.decision(p, 0) == Decision::Declare));
+        assert_eq!((sp.decision(0, 0), sp.decision(0, 2)), (Decision::Define, Decision::Define));
+        assert!((1..24).all(|p| (sp.decision(p, 0), sp.decision(p, 2)) == (Decision::Declare, Decision::Drop)));
+        assert!(sp.promotions[2].is_none());
         let p = sp.promotions[0].as_ref().unwrap();
         assert_eq!((p.linkage, p.visibility), (Linkage::External, Visibility::Hidden));
     }
