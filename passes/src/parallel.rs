@@ -231,7 +231,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         if failed.load(Ordering::Relaxed) {
             return Vec::new();
         }
-        let (kept, classes) = (result.kept.clone(), std::mem::take(&mut result.classes));
+        let (kept, classes) = (std::mem::take(&mut result.kept), std::mem::take(&mut result.classes));
         optimized[k as usize] = Some(result);
         // Code generation of every partition whose emitters are known now.
         emitters
@@ -421,7 +421,8 @@ enum Step {
 struct Optimized {
     module: PartitionModule,
     kit: PartitionKit,
-    /// The members of copied groups it still defines.
+    /// The members of copied groups it still defines, until they are
+    /// handed to the emitter choice.
     kept: BTreeSet<u32>,
     /// The shared C++ classes its debug information reaches (ODR
     /// identifiers; `shim/debug_types.cpp`), until they are handed to the
