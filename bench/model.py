@@ -5,8 +5,10 @@ A compile is serial work (the front end, the split, the merge, the host
 assembling the merged text, process start and exit), the partitions, and
 the check of each part's segment of the merged text, scheduled on the
 cores (in clang 22 mtpc assembles the whole text itself, as its check, and
-the host does not: the check is then one job, serial too): on c cores its
-wall time is
+the host does not: the check is then one job, serial too; in clang 16 the
+parts' checks assemble objects the host is handed transcribed, and the
+check of the whole transcript, `transcript_check_ms`, is serial): on c
+cores its wall time is
     serial + makespan(partition times, c) + makespan(check times, c)
 with the jobs handed out longest first, as mtpc starts them (partitions
 largest first, by the instructions each holds; segments longest first).
@@ -42,8 +44,9 @@ def check_seconds(stats_line):
 
 
 def pass_serial_ms(stats_line):
-    """The pass's own serial steps: the split and the merge."""
-    return stats_line["split_ms"] + stats_line["merge_ms"]
+    """The pass's own serial steps: the split, the merge and (clang 16) the
+    check of the whole transcript."""
+    return stats_line["split_ms"] + stats_line["merge_ms"] + stats_line.get("transcript_check_ms", 0.0)
 
 
 def serial_seconds(wall, stats_line):
@@ -78,8 +81,9 @@ def summarize(runs):
 def serial_tail(wall, front_end, stats_line, cores):
     """The serial tail of a compile on `cores` cores: everything but the
     front end and the partitions (the split, the merge, the check of the
-    parts' segments side by side and the host assembling the merged text,
-    or mtpc assembling it whole, process exit)."""
+    parts' segments side by side and the host assembling the merged text
+    or the transcript of the parts' objects, or mtpc assembling it whole,
+    process exit)."""
     return serial_seconds(wall, stats_line) - front_end + makespan(check_seconds(stats_line), cores)
 
 

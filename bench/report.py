@@ -127,7 +127,7 @@ def model_table(unit):
                     "serial tail %.2f s = %.2f s, a speedup of at most %.2fx over stock (stock's back end: %.2f s). Each "
                     "tail is what that run spent outside its partitions but the front end (timed alone, once per round): "
                     "the split, the merge, the check (the parts' segments side by side on that many cores), the host "
-                    "assembling the merged text, exit." % (b["front_end"], b["largest_unit_instructions"], held,
+                    "assembling the merged text (clang 16: the transcript of the parts' objects), exit." % (b["front_end"], b["largest_unit_instructions"], held,
                                                            b["largest_unit"], b["tail"], b["wall"], b["speedup"], back_end))
 
 

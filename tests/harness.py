@@ -1,8 +1,10 @@
 """Helpers shared by the end-to-end tests: running the tools of the LLVM
 under test (MTPC_LLVM: 16, the default, 19 or 22) with the plugin built for
 it, fetching third-party sources with cargo, and counting checks."""
+import collections
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -122,6 +124,51 @@ def gdb_answers(exe, function, commands, args=(), cwd=None):
         gdb += ["-ex", "echo @@mtpc@@\\n", "-ex", c]
     out = run(gdb + ["--args", exe] + list(args), cwd=cwd)
     return [a.strip() for a in out.split("@@mtpc@@\n")[1:]]
+
+
+def object_contents(path):
+    """What an x86-64 ELF relocatable object says, apart from where things
+    are: its sections (name, type, flags, and the bytes of code sections;
+    data sections may be padded differently between what different
+    partitions put in them), its symbols (binding, type, visibility, section, size), and
+    each section's relocations as (type, target, addend), the target a
+    symbol's name or, through a section, the section's name (its offset
+    then depends on layout and is left out). .eh_frame is left out: its
+    entries depend on how many parts wrote it."""
+    with open(path, "rb") as f:
+        d = f.read()
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize) for i in range(shnum)]
+
+    def cstr(table, offset):
+        start = secs[table][4] + offset
+        return d[start:d.index(b"\0", start)].decode()
+
+    names = [cstr(shstrndx, s[0]) for s in secs]
+    symtab = next(i for i, s in enumerate(secs) if s[1] == 2)
+    syms = []
+    for i in range(secs[symtab][5] // 24):
+        name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", d, secs[symtab][4] + 24 * i)
+        syms.append((cstr(secs[symtab][6], name), info >> 4, info & 15, other & 3, shndx, size))
+    sections, symbols, relocations = set(), set(), collections.defaultdict(collections.Counter)
+    for i, (_, typ, flags, _, off, size, _, info, _, _) in enumerate(secs):
+        if names[i] == ".eh_frame" or (typ == 4 and names[info] == ".eh_frame"):
+            continue
+        if typ == 4:
+            for k in range(size // 24):
+                _, rinfo, addend = struct.unpack_from("<QQq", d, off + 24 * k)
+                sym = syms[rinfo >> 32]
+                if sym[2] == 3:
+                    relocations[names[info]][(rinfo & 0xffffffff, names[sym[4]], None)] += 1
+                else:
+                    relocations[names[info]][(rinfo & 0xffffffff, sym[0], addend)] += 1
+        elif typ not in (0, 2, 3, 17, 0x6fff4c03):
+            sections.add((names[i], typ, flags, d[off:off + size] if flags & 4 else None))
+    for name, bind, typ, vis, shndx, size in syms:
+        if typ not in (3, 4) and name:
+            symbols.add((name, bind, typ, vis, names[shndx] if 0 < shndx < 0xff00 else shndx, size))
+    return {"sections": sections, "symbols": symbols, "relocations": dict(relocations)}
 
 
 def require_plugin():

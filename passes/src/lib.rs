@@ -19,6 +19,9 @@
 //! - [`diagnostics`]: which partition reports a function's diagnostics;
 //! - [`stats`]: `MTPC_STATS` lines;
 //! - [`asm_merge`]: merges the partitions' assembly into one text;
+//! - [`object_writer`]: who assembles the merged text into the object;
+//! - [`object_transcript`]: the parts' objects as a text the host reads
+//!   without parsing instructions;
 //! - [`worker`]: the process-wide worker pool;
 //! - [`machine_slots`]: without a jobserver, the limit of partition jobs
 //!   shared by every compile on the machine;
@@ -26,7 +29,8 @@
 //! - [`logging`]: the `MTPC_LOG` stderr logger;
 //! - [`host`]: glue to the hosts' pass managers.
 //!
-//! Every `unsafe` block is in [`ir`], but one: [`worker`] takes over the
+//! Every `unsafe` block is in [`ir`] (LLVM, and one libc call for a file
+//! in memory), but one: [`worker`] takes over the
 //! make jobserver's file descriptors (`jobserver::Client::from_env_ext`).
 //! Safe code cannot use a handle on a deleted value: handles borrow the
 //! module, and edits that delete take it mutably ([`ir::GlobalTable`]).
@@ -62,6 +66,7 @@ pub mod logging;
 pub mod machine_load;
 pub mod machine_slots;
 pub mod module_facts;
+pub mod object_transcript;
 pub mod object_writer;
 pub mod odr_copies;
 pub mod options;

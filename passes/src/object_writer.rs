@@ -6,12 +6,16 @@
 //! output stream just before code generation), mtpc assembles the text
 //! once, on the compiler's thread (where the host would), as the check of
 //! the text, and the callback writes those bytes: the host does not parse
-//! the text again, and mtpc no longer checks it part by part. Elsewhere
-//! (LLVM 16 and 19, lld, opt, any clang output but an object, split DWARF,
-//! whose second file the callback cannot write) the parts of the text are
-//! checked side by side on the pool and the host assembles it.
-//! `MTPC_WRITE_OBJECT=0` leaves the object to the host everywhere. The
-//! mechanics are in `shim/host_object.cpp` and `shim/object_frame.cpp`.
+//! the text again, and mtpc no longer checks it part by part. Where it
+//! does not (clang 16), the parts of the text are assembled side by side on
+//! the pool (their check), and the host is handed their objects transcribed
+//! (`object_transcript`): it writes the object without parsing an
+//! instruction. Elsewhere (LLVM 19, lld, opt, any clang output but an
+//! object, split DWARF, whose second file the callback cannot write) the
+//! parts of the text are checked side by side on the pool and the host
+//! assembles it. `MTPC_WRITE_OBJECT=0` leaves the whole text to the host
+//! everywhere. The mechanics are in `shim/host_object.cpp` and
+//! `shim/object_frame.cpp`.
 
 use crate::ir::host_pipeline::{HostFacts, HostOutput};
 use crate::ir::PipelinePhase;
@@ -24,6 +28,8 @@ pub const VARIABLE: &str = "MTPC_WRITE_OBJECT";
 pub enum ObjectWriter {
     /// The host assembles the merged text.
     Host,
+    /// The host assembles the parts' objects, transcribed.
+    HostFromParts,
     /// mtpc assembles it and the host's pre-codegen callback writes it.
     Mtpc,
 }
@@ -41,11 +47,17 @@ pub fn choose(major: u32, facts: &HostFacts, phase: PipelinePhase, setting: Opti
     // record none (and do not call the callback).
     let clang = facts.command_line.iter().any(|a| a == "-cc1");
     let callback = major >= 22 && clang && phase == PipelinePhase::PerModule;
+    // clang 16 reads a transcript; 19 is not tested here.
+    let transcript = major == 16 && clang && phase == PipelinePhase::PerModule;
     // An object, and only one (-emit-obj: not -emit-codegen-only, which
     // writes nothing, nor -emit-llvm-only, which generates no code).
     let emits_object = facts.output() == HostOutput::Object && facts.command_line.iter().any(|a| a == "-emit-obj");
     let one_object = emits_object && !facts.split_dwarf;
-    Ok(if wanted && callback && one_object { ObjectWriter::Mtpc } else { ObjectWriter::Host })
+    Ok(match (wanted && one_object, callback, transcript) {
+        (true, true, _) => ObjectWriter::Mtpc,
+        (true, false, true) => ObjectWriter::HostFromParts,
+        _ => ObjectWriter::Host,
+    })
 }
 
 /// [`choose`] for this build, with the process's environment.
@@ -72,11 +84,24 @@ mod tests {
     }
 
     #[test]
+    fn clang_16_objects_are_assembled_from_the_parts_objects() {
+        let facts = clang(&["-emit-obj", "-O2"]);
+        assert_eq!(choose(16, &facts, PipelinePhase::PerModule, None), Ok(ObjectWriter::HostFromParts));
+        assert_eq!(choose(16, &facts, PipelinePhase::PerModule, Some("0")), Ok(ObjectWriter::Host));
+        for output in ["-S", "-emit-codegen-only", "-emit-llvm-only"] {
+            assert_eq!(choose(16, &clang(&[output]), PipelinePhase::PerModule, None), Ok(ObjectWriter::Host), "{output}");
+        }
+        let split = HostFacts { split_dwarf: true, ..clang(&["-emit-obj"]) };
+        assert_eq!(choose(16, &split, PipelinePhase::PerModule, None), Ok(ObjectWriter::Host));
+        // lld (ThinLTO backends) and opt record no -cc1 command line.
+        assert_eq!(choose(16, &HostFacts::default(), PipelinePhase::ThinLtoPostLink, None), Ok(ObjectWriter::Host));
+        assert_eq!(choose(16, &facts, PipelinePhase::ThinLtoPostLink, None), Ok(ObjectWriter::Host));
+    }
+
+    #[test]
     fn hosts_without_the_callback_assemble_the_text() {
         let facts = clang(&["-emit-obj"]);
-        for major in [16, 19] {
-            assert_eq!(choose(major, &facts, PipelinePhase::PerModule, None), Ok(ObjectWriter::Host));
-        }
+        assert_eq!(choose(19, &facts, PipelinePhase::PerModule, None), Ok(ObjectWriter::Host));
         // lld records no command line, and calls no callback.
         let lld = HostFacts::default();
         assert_eq!(choose(22, &lld, PipelinePhase::ThinLtoPostLink, None), Ok(ObjectWriter::Host));

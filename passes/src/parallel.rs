@@ -4,7 +4,9 @@
 //! assembles, pass the partitions' warnings and remarks on to the host, and
 //! hand the host one module whose only content is that text (module-level
 //! asm), which its own code generation assembles into the one object it
-//! writes.
+//! writes (in clang 16, a transcript of the parts' objects instead, which
+//! it assembles without parsing instructions; in clang 22, mtpc writes the
+//! object: see `object_writer`).
 //!
 //! The host's module is changed only at the very end, once every partition
 //! has compiled and the text has assembled: if anything fails before (a
@@ -22,10 +24,10 @@ use crate::asm_merge::{Files, Merged, PartScan};
 use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::MachineLoad;
-use crate::ir::host_pipeline::{DebugFiles, HostSettings, PartitionDiagnostics, PassRun};
+use crate::ir::host_pipeline::{AssembledObject, DebugFiles, HostSettings, ObjectFrame, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::PartitionKit;
-use crate::ir::{GlobalKind, ModuleRef, OptLevel, OwnedContext, PartitionModule};
+use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule};
 use crate::module_facts::{Linkage, ModuleFacts};
 use crate::object_writer::{self, ObjectWriter};
 use crate::odr_copies::{self, EmitterChoice};
@@ -260,6 +262,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         merge_ms: 0.0,
         check_ms: 0.0,
         object_by_mtpc: false,
+        object_from_parts: false,
+        transcript_check_ms: 0.0,
         wall_ms: 0.0,
         work_ms: 0.0,
         asm_bytes: 0,
@@ -333,32 +337,52 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         Err(e) => return fallback(stats, format!("cannot merge the partitions' assembly: {e}")),
     };
     // The check of the text: assembled whole into the object mtpc writes,
-    // where the host lets it (`object_writer`), else part by part.
+    // where the host lets it (`object_writer`); else part by part, into
+    // objects the host is handed transcribed where it reads them, or into
+    // nothing.
     let t = Instant::now();
-    let frame = match object_writer::choose_here(&host.facts(), opts.phase) {
-        Ok(ObjectWriter::Mtpc) => run.object_frame(host).map_err(|e| log::debug!("{}: the host assembles the object: {e}", stats.module)).ok(),
-        Ok(ObjectWriter::Host) => None,
-        Err(e) => {
-            log::warn!("{e}");
-            None
-        }
+    let writer = object_writer::choose_here(&host.facts(), opts.phase).unwrap_or_else(|e| {
+        log::warn!("{e}");
+        ObjectWriter::Host
+    });
+    let frame = match writer {
+        ObjectWriter::Mtpc => run.object_frame(host).map_err(|e| log::debug!("{}: the host assembles the object: {e}", stats.module)).ok(),
+        ObjectWriter::Host | ObjectWriter::HostFromParts => None,
     };
     let checked = match frame {
         Some(frame) => {
             let _span = Span::begin("mtpc assemble", "merged assembly");
-            host.assemble_object(&frame.around(&merged.text)).map(|object| Some((object, frame)))
+            host.assemble_object(&frame.around(&merged.text)).map(|object| HostText::Object(object, frame))
+        }
+        // Debug information is the merged text's (one line table, one
+        // string pool): no transcript.
+        None if writer == ObjectWriter::HostFromParts && merged.table == 0 => {
+            assemble_parts(pool, host, &merged, threads).map(|(by_part, transcript)| {
+                stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
+                match transcript {
+                    Ok(transcript) => HostText::Transcript(transcript),
+                    Err(e) => {
+                        log::debug!("{}: the host assembles the merged text: {e}", stats.module);
+                        HostText::Merged
+                    }
+                }
+            })
         }
         None => check_merged_text(pool, host, &merged, threads).map(|by_part| {
             stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
-            None
+            HostText::Merged
         }),
     };
     stats.check_ms = ms(t);
-    let object = match checked {
-        Ok(object) => object,
+    let host_text = match checked {
+        Ok(host_text) => host_text,
         Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
     };
-    stats.object_by_mtpc = object.is_some();
+    stats.object_by_mtpc = matches!(host_text, HostText::Object(..));
+    if let HostText::Transcript(transcript) = &host_text {
+        stats.object_from_parts = true;
+        stats.transcript_check_ms = transcript.check_ms;
+    }
     // What the optimizer reported, then what the code generator reported:
     // the order of one module's compile.
     for (k, found) in &diagnostics {
@@ -378,10 +402,21 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             }
         }
     }
-    module.replace_with_asm(&merged.text);
-    run.commit();
-    if let Some((object, frame)) = object {
-        run.offer_object(host, object, &frame);
+    match host_text {
+        HostText::Transcript(transcript) => {
+            module.replace_with_asm(&transcript.text);
+            transcript.files.into_iter().for_each(MemoryFile::keep_until_exit);
+            run.commit();
+        }
+        HostText::Merged => {
+            module.replace_with_asm(&merged.text);
+            run.commit();
+        }
+        HostText::Object(object, frame) => {
+            module.replace_with_asm(&merged.text);
+            run.commit();
+            run.offer_object(host, object, &frame);
+        }
     }
     stats.wall_ms = ms(start);
     Ok(Outcome::Parallel(stats))
@@ -542,6 +577,84 @@ fn compile_partition(
         classes_declared,
         classes_described,
     }))
+}
+
+/// What the host is handed for a module that was split.
+enum HostText {
+    /// The merged text, which the host assembles.
+    Merged,
+    /// The merged text, and the object mtpc assembled from it, which the
+    /// host's callback writes.
+    Object(AssembledObject, ObjectFrame),
+    /// The parts' objects, transcribed.
+    Transcript(PartsTranscript),
+}
+
+/// The transcript of the parts' objects, the files it reads them from,
+/// and how long its check took on the host's thread.
+struct PartsTranscript {
+    text: Vec<u8>,
+    files: Vec<MemoryFile>,
+    check_ms: f64,
+}
+
+/// Assembles each part's segment of the merged text into an object on the
+/// pool (the check of the text, as [`check_merged_text`]) and transcribes
+/// each object for the host (`object_transcript`), then checks the whole
+/// transcript: each part's time, and the transcript or why the host gets
+/// the merged text instead.
+fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize)
+    -> Result<(Vec<f64>, Result<PartsTranscript, String>), String> {
+    let _span = Span::begin("mtpc check", "parts' objects");
+    let mut order: Vec<usize> = (0..merged.segments.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(merged.segments[k].len()));
+    let jobs: Vec<_> = order
+        .iter()
+        .map(|&k| {
+            let (host, merged) = (host.clone(), merged.clone());
+            move || {
+                let t = Instant::now();
+                let segment = &merged.text[merged.segments[k].clone()];
+                // Every part's object lists its address-significant symbols;
+                // the transcript states the table once, if the text does.
+                let object = host.assemble_object(&[b"\t.addrsig\n", segment]).map_err(|e| format!("part {k}: {e}"))?;
+                let addrsig = segment.windows(10).any(|w| w == b"\t.addrsig\n");
+                let transcript = MemoryFile::with_bytes(&object)
+                    .and_then(|file| Ok((crate::object_transcript::transcribe(&object, &file.path(), k)?, file)));
+                Ok((ms(t), transcript.map_err(|e| format!("part {k}: {e}")), addrsig))
+            }
+        })
+        .collect();
+    let took = pool.run(jobs, threads).into_iter().collect::<Result<Vec<_>, String>>()?;
+    let mut by_part = vec![0.0; took.len()];
+    let mut transcripts: Vec<Option<Result<(String, MemoryFile), String>>> = (0..took.len()).map(|_| None).collect();
+    let mut addrsig = false;
+    for (k, (ms, transcript, has_addrsig)) in order.into_iter().zip(took) {
+        by_part[k] = ms;
+        transcripts[k] = Some(transcript);
+        addrsig |= has_addrsig;
+    }
+    let mut joined = PartsTranscript { text: Vec::new(), files: Vec::new(), check_ms: 0.0 };
+    if addrsig {
+        joined.text.extend_from_slice(b"\t.addrsig\n");
+    }
+    for transcript in transcripts.into_iter().flatten() {
+        match transcript {
+            Ok((text, file)) => {
+                joined.text.extend_from_slice(text.as_bytes());
+                joined.files.push(file);
+            }
+            Err(e) => return Ok((by_part, Err(e))),
+        }
+    }
+    // The text the host gets is the text checked: whole, as the parts'
+    // names meet only there (no instruction in it: tens of milliseconds).
+    let t = Instant::now();
+    if let Err(e) = host.check_asm(&joined.text) {
+        return Ok((by_part, Err(format!("the transcript does not assemble: {e}"))));
+    }
+    joined.check_ms = ms(t);
+    Ok((by_part, Ok(joined)))
 }
 
 /// Assembles each part's segment of the merged text, with the file table

@@ -60,6 +60,13 @@ pub struct ModuleStats {
     /// to the host's pre-codegen callback (clang 22; `object_writer`),
     /// instead of being assembled by the host.
     pub object_by_mtpc: bool,
+    /// The parts' objects, assembled on the pool, were handed to the host
+    /// transcribed (clang 16; `object_transcript`): the host parsed no
+    /// instruction of the merged text.
+    pub object_from_parts: bool,
+    /// With `object_from_parts`: the check of the whole transcript, on the
+    /// host's thread after the parts' checks (part of `check_ms`).
+    pub transcript_check_ms: f64,
     pub wall_ms: f64,
     /// The sum of all per-partition time (build, optimization, code generation).
     pub work_ms: f64,
@@ -141,6 +148,8 @@ mod tests {
             merge_ms: 2.0,
             check_ms: 0.5,
             object_by_mtpc: false,
+            object_from_parts: false,
+            transcript_check_ms: 0.0,
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
@@ -149,7 +158,7 @@ mod tests {
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]], classes_declared: 0, classes_described: 0 }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "object_by_mtpc", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
         for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {

@@ -1,6 +1,7 @@
 //! The safe layer over LLVM: every `unsafe` call of mtpc lives in this
 //! module (this file: modules, globals, values, bitcode, the time trace;
-//! [`host_pipeline`]: the host's pass pipeline and compiling partitions).
+//! [`host_pipeline`]: the host's pass pipeline and compiling partitions;
+//! `memory_file`: the one libc call, a file in memory the host reads).
 //!
 //! Handles borrow the module (or context) they come from, so they cannot
 //! outlive it. Only the operations mtpc needs are wrapped, in LLVM-C terms;
@@ -10,11 +11,13 @@ mod ffi;
 pub mod host_pipeline;
 mod host_llvm;
 pub mod llvm_version;
+mod memory_file;
 mod module;
 pub mod time_trace;
 mod values;
 
 pub use host_llvm::{foreign_host_llvm, llvm_version_major, report_fatal_error, ForeignLlvm};
+pub use memory_file::MemoryFile;
 pub use module::*;
 pub use values::*;
 

@@ -1,0 +1,714 @@
+//! Transcribes a part's object into directives the host assembles without
+//! parsing one instruction.
+//!
+//! On a host that writes the object itself from the module's text (clang 16),
+//! the host's assembly of the merged text is a serial step as long as the
+//! text: it parses every instruction again, after the parts were already
+//! assembled side by side on the pool to check them. Here each part's object
+//! (ELF64 x86-64, relocatable, as LLVM's MC layer writes it) becomes a short
+//! text instead: each section's bytes read with `.incbin` from a file that
+//! holds the object, each symbol assigned its offset in its section, each
+//! relocation a `.reloc` with the relocation's own type, and the
+//! address-significance table as `.addrsig_sym` lines. The host's assembler
+//! lays those out exactly as the part's object had them (each section's
+//! bytes start at a multiple of the section's alignment, so nothing inside
+//! moves) and writes one object, as it would from the text.
+//!
+//! What the transcript cannot say the same way it declines, naming it, and
+//! the host assembles the merged text as before: a section type or flag
+//! other than those listed in [`section_type`] and [`section_flags`]
+//! (linked-order sections, for one), debug information (its line tables
+//! come from the text's `.loc` directives, one table for all parts), a
+//! relocation without a symbol or into thread-local data by the section, a
+//! symbol binding or type the assembler has no directive for, a name it
+//! cannot read back.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use object::elf;
+use object::read::elf::{FileHeader, Rela as _, SectionHeader as _, Sym as _};
+use object::LittleEndian;
+
+type Header = elf::FileHeader64<LittleEndian>;
+
+/// The relocation types of x86-64 by number, as the assembler's `.reloc`
+/// names them (LLVM's `ELFRelocs/x86_64.def`).
+const X86_64_RELOCATIONS: [(u32, &str); 40] = [
+    (0, "R_X86_64_NONE"),
+    (1, "R_X86_64_64"),
+    (2, "R_X86_64_PC32"),
+    (3, "R_X86_64_GOT32"),
+    (4, "R_X86_64_PLT32"),
+    (5, "R_X86_64_COPY"),
+    (6, "R_X86_64_GLOB_DAT"),
+    (7, "R_X86_64_JUMP_SLOT"),
+    (8, "R_X86_64_RELATIVE"),
+    (9, "R_X86_64_GOTPCREL"),
+    (10, "R_X86_64_32"),
+    (11, "R_X86_64_32S"),
+    (12, "R_X86_64_16"),
+    (13, "R_X86_64_PC16"),
+    (14, "R_X86_64_8"),
+    (15, "R_X86_64_PC8"),
+    (16, "R_X86_64_DTPMOD64"),
+    (17, "R_X86_64_DTPOFF64"),
+    (18, "R_X86_64_TPOFF64"),
+    (19, "R_X86_64_TLSGD"),
+    (20, "R_X86_64_TLSLD"),
+    (21, "R_X86_64_DTPOFF32"),
+    (22, "R_X86_64_GOTTPOFF"),
+    (23, "R_X86_64_TPOFF32"),
+    (24, "R_X86_64_PC64"),
+    (25, "R_X86_64_GOTOFF64"),
+    (26, "R_X86_64_GOTPC32"),
+    (27, "R_X86_64_GOT64"),
+    (28, "R_X86_64_GOTPCREL64"),
+    (29, "R_X86_64_GOTPC64"),
+    (30, "R_X86_64_GOTPLT64"),
+    (31, "R_X86_64_PLTOFF64"),
+    (32, "R_X86_64_SIZE32"),
+    (33, "R_X86_64_SIZE64"),
+    (34, "R_X86_64_GOTPC32_TLSDESC"),
+    (35, "R_X86_64_TLSDESC_CALL"),
+    (36, "R_X86_64_TLSDESC"),
+    (37, "R_X86_64_IRELATIVE"),
+    (41, "R_X86_64_GOTPCRELX"),
+    (42, "R_X86_64_REX_GOTPCRELX"),
+];
+
+/// `SHT_LLVM_ADDRSIG`: the address-significance table.
+const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
+
+/// The section flags a transcript can state, with the letter of each in a
+/// `.section` directive (and `G`, a group member, said by the group).
+const SECTION_FLAG_LETTERS: [(u64, char); 8] = [
+    (elf::SHF_ALLOC as u64, 'a'),
+    (elf::SHF_WRITE as u64, 'w'),
+    (elf::SHF_EXECINSTR as u64, 'x'),
+    (elf::SHF_MERGE as u64, 'M'),
+    (elf::SHF_STRINGS as u64, 'S'),
+    (elf::SHF_TLS as u64, 'T'),
+    (elf::SHF_EXCLUDE as u64, 'e'),
+    (elf::SHF_GNU_RETAIN as u64, 'R'),
+];
+
+/// The transcript of part `part`'s object `object`, whose bytes the host
+/// reads from the file at `path` (the same bytes); `Err` says what it
+/// cannot transcribe.
+pub fn transcribe(object: &[u8], path: &str, part: usize) -> Result<String, String> {
+    Transcriber::new(object, path, part)?.run()
+}
+
+/// A section as the transcript emits it.
+struct SectionPlan {
+    name: String,
+    kind: SectionKind,
+    sh_type: u32,
+    flags: u64,
+    align: u64,
+    entsize: u64,
+    offset: u64,
+    size: u64,
+    /// The signature of the COMDAT group it belongs to.
+    group: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SectionKind {
+    /// Bytes (or zeros), emitted as a chunk with a label at its start.
+    Chunk,
+    /// `.comment`: its strings become `.ident` directives.
+    Identification,
+    /// The address-significance table: `.addrsig_sym` lines.
+    AddressSignificance,
+    /// Read for what it says of others (symbols, strings, relocations, groups).
+    Bookkeeping,
+}
+
+struct Transcriber<'a> {
+    data: &'a [u8],
+    endian: LittleEndian,
+    sections: object::read::elf::SectionTable<'a, Header>,
+    symbols: object::read::elf::SymbolTable<'a, Header>,
+    path: String,
+    part: usize,
+    plans: Vec<Option<SectionPlan>>,
+}
+
+impl<'a> Transcriber<'a> {
+    fn new(data: &'a [u8], path: &str, part: usize) -> Result<Self, String> {
+        let unreadable = |e: object::read::Error| format!("the object cannot be read ({e})");
+        let header = Header::parse(data).map_err(unreadable)?;
+        let endian = header.endian().map_err(unreadable)?;
+        if header.e_machine(endian) != elf::EM_X86_64 || header.e_type(endian) != elf::ET_REL {
+            return Err("the object is not an x86-64 relocatable object".into());
+        }
+        let sections = header.sections(endian, data).map_err(unreadable)?;
+        let symbols = sections.symbols(endian, data, elf::SHT_SYMTAB).map_err(unreadable)?;
+        if symbols.shndx_section().0 != 0 {
+            return Err("the object has extended section indexes".into());
+        }
+        Ok(Transcriber { data, endian, sections, symbols, path: path.to_string(), part, plans: Vec::new() })
+    }
+
+    fn run(mut self) -> Result<String, String> {
+        self.plan_sections()?;
+        let mut out = String::new();
+        let _ = writeln!(out, "# part {}: its object, transcribed", self.part);
+        // Labels at offsets in mergeable sections that relocations point to
+        // through the section (see `target`), defined after the sections.
+        let mut merge_labels = BTreeSet::new();
+        let relocations = self.relocations_by_section()?;
+        for (index, plan) in self.plans.iter().enumerate() {
+            let Some(plan) = plan else { continue };
+            if plan.kind != SectionKind::Chunk {
+                continue;
+            }
+            let _ = writeln!(out, "{}", section_directive(plan)?);
+            // An empty section's alignment is the assembler's default
+            // (4 for .text), not its content's: no padding for it.
+            if plan.align > 1 && plan.size > 0 {
+                let _ = writeln!(out, "\t.p2align {}", plan.align.trailing_zeros());
+            }
+            let _ = writeln!(out, "{}:", self.chunk_label(index));
+            if plan.size > 0 {
+                if plan.sh_type == elf::SHT_NOBITS {
+                    let _ = writeln!(out, "\t.zero {}", plan.size);
+                } else {
+                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, plan.offset, plan.size);
+                }
+            }
+            // The relocations of this section, while it is the current one
+            // (`.reloc` adds to the fragment its offset's label is in).
+            for &(offset, r_type, symbol, addend) in relocations.get(&index).map(Vec::as_slice).unwrap_or(&[]) {
+                if offset >= plan.size {
+                    return Err(format!("a relocation of {} is past its end", plan.name));
+                }
+                let name = X86_64_RELOCATIONS
+                    .iter()
+                    .find(|(number, _)| *number == r_type)
+                    .map(|(_, name)| *name)
+                    .ok_or_else(|| format!("relocation type {r_type} has no name for .reloc"))?;
+                let target = self.target(symbol, addend, &mut merge_labels)?;
+                let _ = writeln!(out, "\t.reloc {}+{}, {}, {}", self.chunk_label(index), offset, name, target);
+            }
+        }
+        for &(section, offset) in &merge_labels {
+            let _ = writeln!(out, "{} = {}+{}", self.merge_label(section, offset), self.chunk_label(section), offset);
+        }
+        self.symbols_text(&mut out)?;
+        for (index, plan) in self.plans.iter().enumerate() {
+            match plan.as_ref().map(|p| p.kind) {
+                Some(SectionKind::Identification) => self.identification_text(index, &mut out)?,
+                Some(SectionKind::AddressSignificance) => self.address_significance_text(index, &mut out)?,
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// What each section is for the transcript; declines a section it
+    /// cannot state.
+    fn plan_sections(&mut self) -> Result<(), String> {
+        let endian = self.endian;
+        let mut groups: HashMap<usize, String> = HashMap::new();
+        for (index, header) in self.sections.iter().enumerate() {
+            if header.sh_type(endian) != elf::SHT_GROUP {
+                continue;
+            }
+            let (flag, members) = header
+                .group(endian, self.data)
+                .map_err(|e| format!("a group cannot be read ({e})"))?
+                .ok_or("a group section has no members")?;
+            if flag != elf::GRP_COMDAT {
+                return Err(format!("section {index} is a group that is not a COMDAT"));
+            }
+            let signature = self
+                .symbols
+                .symbol(object::SymbolIndex(header.sh_info(endian) as usize))
+                .and_then(|s| self.symbols.symbol_name(endian, s))
+                .map_err(|e| format!("a group's signature cannot be read ({e})"))?;
+            let signature = asm_name(signature)?;
+            for member in members {
+                groups.insert(member.get(endian) as usize, signature.clone());
+            }
+        }
+        let mut plans = Vec::with_capacity(self.sections.len());
+        for (index, header) in self.sections.iter().enumerate() {
+            if index == 0 {
+                plans.push(None);
+                continue;
+            }
+            let name = self
+                .sections
+                .section_name(endian, header)
+                .map_err(|e| format!("a section name cannot be read ({e})"))?;
+            let name = String::from_utf8(name.to_vec()).map_err(|_| "a section name is not UTF-8".to_string())?;
+            let sh_type = header.sh_type(endian);
+            let flags = header.sh_flags(endian);
+            let kind = match sh_type {
+                elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_RELA | elf::SHT_GROUP => SectionKind::Bookkeeping,
+                SHT_LLVM_ADDRSIG => SectionKind::AddressSignificance,
+                _ if name == ".comment" => SectionKind::Identification,
+                _ if name.starts_with(".debug") => return Err(format!("it has debug information ({name})")),
+                _ => {
+                    section_type(sh_type).ok_or_else(|| format!("section {name} has type {sh_type:#x}"))?;
+                    SectionKind::Chunk
+                }
+            };
+            let group = groups.get(&index).cloned();
+            if kind == SectionKind::Chunk {
+                section_flags(flags & !(elf::SHF_GROUP as u64)).ok_or_else(|| format!("section {name} has flags {flags:#x}"))?;
+                if flags & elf::SHF_GROUP as u64 != 0 && group.is_none() {
+                    return Err(format!("section {name} is in no group"));
+                }
+            }
+            let align = header.sh_addralign(endian).max(1);
+            if !align.is_power_of_two() {
+                return Err(format!("section {name} has alignment {align}"));
+            }
+            plans.push(Some(SectionPlan {
+                name,
+                kind,
+                sh_type,
+                flags,
+                align,
+                entsize: header.sh_entsize(endian),
+                offset: header.sh_offset(endian),
+                size: header.sh_size(endian),
+                group,
+            }));
+        }
+        self.plans = plans;
+        Ok(())
+    }
+
+    /// Each chunk section's relocations: (offset, type, symbol, addend).
+    #[allow(clippy::type_complexity)]
+    fn relocations_by_section(&self) -> Result<HashMap<usize, Vec<(u64, u32, usize, i64)>>, String> {
+        let endian = self.endian;
+        let mut by_section: HashMap<usize, Vec<(u64, u32, usize, i64)>> = HashMap::new();
+        for header in self.sections.iter() {
+            if header.sh_type(endian) == elf::SHT_REL {
+                return Err("the object has implicit-addend relocations".into());
+            }
+            let Some((relas, _)) = header.rela(endian, self.data).map_err(|e| format!("relocations cannot be read ({e})"))? else {
+                continue;
+            };
+            let target = header.sh_info(endian) as usize;
+            if !matches!(self.plans.get(target), Some(Some(plan)) if plan.kind == SectionKind::Chunk) {
+                return Err(format!("relocations apply to section {target}, which is not transcribed"));
+            }
+            let list = by_section.entry(target).or_default();
+            for rela in relas {
+                list.push((rela.r_offset(endian), rela.r_type(endian, false), rela.r_sym(endian, false) as usize, rela.r_addend(endian)));
+            }
+        }
+        Ok(by_section)
+    }
+
+    /// The expression a relocation against symbol `index` plus `addend`
+    /// becomes.
+    fn target(&self, index: usize, addend: i64, merge_labels: &mut BTreeSet<(usize, i64)>) -> Result<String, String> {
+        if index == 0 {
+            return Err("a relocation has no symbol".into());
+        }
+        let symbol = self.symbol(index)?;
+        if symbol.st_type() == elf::STT_SECTION {
+            let section = symbol.st_shndx(self.endian) as usize;
+            let plan = match self.plans.get(section) {
+                Some(Some(plan)) if plan.kind == SectionKind::Chunk => plan,
+                _ => return Err(format!("a relocation points into section {section}, which is not transcribed")),
+            };
+            if plan.flags & elf::SHF_TLS as u64 != 0 {
+                return Err(format!("a relocation points into thread-local {} by the section", plan.name));
+            }
+            if plan.flags & elf::SHF_MERGE as u64 != 0 {
+                // The section plus an offset names the piece at that offset
+                // to a linker that merges pieces; a label plus an offset
+                // would not (the assembler keeps a symbol for it, and the
+                // linker adds the offset after moving the piece). A label at
+                // the offset itself turns back into the section plus it.
+                merge_labels.insert((section, addend));
+                return Ok(self.merge_label(section, addend));
+            }
+            return Ok(format!("{}{}", self.chunk_label(section), signed(addend)));
+        }
+        Ok(format!("{}{}", self.symbol_name(index)?, signed(addend)))
+    }
+
+    /// Every symbol of the object: its value (an offset in its section's
+    /// chunk, an absolute value, or a common block), binding, type, size
+    /// and visibility.
+    fn symbols_text(&self, out: &mut String) -> Result<(), String> {
+        let endian = self.endian;
+        for index in 1..self.symbols.len() {
+            let symbol = self.symbol(index)?;
+            let st_type = symbol.st_type();
+            if st_type == elf::STT_SECTION || st_type == elf::STT_FILE {
+                continue;
+            }
+            let name = self.symbol_name(index)?;
+            if symbol.st_other & !3 != 0 {
+                return Err(format!("symbol {name} has other bits {:#x}", symbol.st_other));
+            }
+            let shndx = symbol.st_shndx(endian);
+            let value = symbol.st_value(endian);
+            let size = symbol.st_size(endian);
+            match shndx {
+                elf::SHN_UNDEF => {}
+                elf::SHN_ABS => {
+                    let _ = writeln!(out, "{name} = {value}");
+                }
+                elf::SHN_COMMON => {
+                    let _ = writeln!(out, "\t.comm {name}, {size}, {value}");
+                }
+                section if section < elf::SHN_LORESERVE => {
+                    let section = section as usize;
+                    match self.plans.get(section) {
+                        Some(Some(plan)) if plan.kind == SectionKind::Chunk && value <= plan.size => {}
+                        _ => return Err(format!("symbol {name} is defined where the transcript has no bytes")),
+                    }
+                    let _ = writeln!(out, "{name} = {}+{value}", self.chunk_label(section));
+                }
+                other => return Err(format!("symbol {name} is in special section {other:#x}")),
+            }
+            match symbol.st_bind() {
+                elf::STB_LOCAL if shndx == elf::SHN_UNDEF => return Err(format!("symbol {name} is local and undefined")),
+                elf::STB_LOCAL => {}
+                // Undefined: named by a `.type` that adds no type, which
+                // lists it in the symbol table as a reference does (a name
+                // that only `.reloc` uses is not listed), and says nothing
+                // that could clash with the part defining it (a weak, hidden
+                // or common definition).
+                elf::STB_GLOBAL if shndx == elf::SHN_UNDEF => {
+                    if st_type == elf::STT_NOTYPE {
+                        let _ = writeln!(out, "\t.type {name},@notype");
+                    }
+                }
+                elf::STB_GLOBAL => {
+                    let _ = writeln!(out, "\t.globl {name}");
+                }
+                elf::STB_WEAK => {
+                    let _ = writeln!(out, "\t.weak {name}");
+                }
+                other => return Err(format!("symbol {name} has binding {other}")),
+            }
+            let kind = match st_type {
+                elf::STT_NOTYPE => None,
+                elf::STT_OBJECT => Some("@object"),
+                elf::STT_FUNC => Some("@function"),
+                elf::STT_TLS => Some("@tls_object"),
+                elf::STT_GNU_IFUNC => Some("@gnu_indirect_function"),
+                elf::STT_COMMON if shndx == elf::SHN_COMMON => None,
+                other => return Err(format!("symbol {name} has type {other}")),
+            };
+            if let Some(kind) = kind {
+                let _ = writeln!(out, "\t.type {name},{kind}");
+            }
+            if size != 0 && shndx != elf::SHN_COMMON {
+                let _ = writeln!(out, "\t.size {name}, {size}");
+            }
+            match symbol.st_visibility() {
+                elf::STV_DEFAULT => {}
+                elf::STV_INTERNAL => {
+                    let _ = writeln!(out, "\t.internal {name}");
+                }
+                elf::STV_HIDDEN => {
+                    let _ = writeln!(out, "\t.hidden {name}");
+                }
+                _ => {
+                    let _ = writeln!(out, "\t.protected {name}");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `.comment`'s strings (the assembler writes them back with the
+    /// leading NUL it puts before the first).
+    fn identification_text(&self, index: usize, out: &mut String) -> Result<(), String> {
+        let bytes = self.section_bytes(index)?;
+        if bytes.first().is_some_and(|&b| b != 0) || bytes.last().is_some_and(|&b| b != 0) {
+            return Err(".comment is not a list of strings".into());
+        }
+        for string in bytes.split(|&b| b == 0).filter(|s| !s.is_empty()) {
+            if string.iter().any(|&b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\') {
+                return Err(".comment holds a string the transcript does not quote".into());
+            }
+            let _ = writeln!(out, "\t.ident \"{}\"", String::from_utf8_lossy(string));
+        }
+        Ok(())
+    }
+
+    /// The address-significance table: ULEB128 symbol indexes.
+    fn address_significance_text(&self, index: usize, out: &mut String) -> Result<(), String> {
+        let mut bytes = self.section_bytes(index)?;
+        while !bytes.is_empty() {
+            let (symbol, used) = uleb128(bytes).ok_or(".llvm_addrsig is malformed")?;
+            bytes = &bytes[used..];
+            let symbol = usize::try_from(symbol).map_err(|_| ".llvm_addrsig is malformed")?;
+            if self.symbol(symbol)?.st_type() == elf::STT_SECTION {
+                continue;
+            }
+            let _ = writeln!(out, "\t.addrsig_sym {}", self.symbol_name(symbol)?);
+        }
+        Ok(())
+    }
+
+    fn section_bytes(&self, index: usize) -> Result<&'a [u8], String> {
+        let header = self.sections.section(object::SectionIndex(index)).map_err(|e| format!("section {index}: {e}"))?;
+        header.data(self.endian, self.data).map_err(|e| format!("section {index}: {e}"))
+    }
+
+    fn symbol(&self, index: usize) -> Result<&'a elf::Sym64<LittleEndian>, String> {
+        self.symbols.symbol(object::SymbolIndex(index)).map_err(|e| format!("symbol {index}: {e}"))
+    }
+
+    fn symbol_name(&self, index: usize) -> Result<String, String> {
+        let symbol = self.symbol(index)?;
+        let name = self.symbols.symbol_name(self.endian, symbol).map_err(|e| format!("symbol {index}'s name: {e}"))?;
+        asm_name(name)
+    }
+
+    fn chunk_label(&self, section: usize) -> String {
+        format!(".Lmtpc.part{}.s{}", self.part, section)
+    }
+
+    fn merge_label(&self, section: usize, offset: i64) -> String {
+        format!(".Lmtpc.part{}.s{}.at{}", self.part, section, offset)
+    }
+}
+
+/// The `.section` directive of a chunk.
+fn section_directive(plan: &SectionPlan) -> Result<String, String> {
+    let mut flags = section_flags(plan.flags & !(elf::SHF_GROUP as u64)).unwrap_or_default();
+    if plan.group.is_some() {
+        flags.push('G');
+    }
+    let mut line = format!("\t.section {},\"{flags}\",{}", asm_name(plan.name.as_bytes())?, section_type(plan.sh_type).unwrap_or_default());
+    if plan.flags & elf::SHF_MERGE as u64 != 0 {
+        let _ = write!(line, ",{}", plan.entsize);
+    }
+    if let Some(group) = &plan.group {
+        let _ = write!(line, ",{group},comdat");
+    }
+    Ok(line)
+}
+
+/// The assembler's name of an ELF section type the transcript can state.
+fn section_type(sh_type: u32) -> Option<&'static str> {
+    Some(match sh_type {
+        elf::SHT_PROGBITS => "@progbits",
+        elf::SHT_NOBITS => "@nobits",
+        elf::SHT_NOTE => "@note",
+        elf::SHT_INIT_ARRAY => "@init_array",
+        elf::SHT_FINI_ARRAY => "@fini_array",
+        elf::SHT_PREINIT_ARRAY => "@preinit_array",
+        elf::SHT_X86_64_UNWIND => "@unwind",
+        _ => return None,
+    })
+}
+
+/// The letters of section flags, if the transcript can state them all.
+fn section_flags(flags: u64) -> Option<String> {
+    let mut rest = flags;
+    let mut letters = String::new();
+    for (bit, letter) in SECTION_FLAG_LETTERS {
+        if flags & bit != 0 {
+            letters.push(letter);
+            rest &= !bit;
+        }
+    }
+    (rest == 0).then_some(letters)
+}
+
+/// A symbol or section name as the assembler reads it back: bare if it is
+/// an identifier, else quoted; a name with a quote, a backslash or a byte
+/// outside printable ASCII is not transcribed.
+fn asm_name(name: &[u8]) -> Result<String, String> {
+    let text = String::from_utf8_lossy(name);
+    if name.is_empty() || name.iter().any(|&b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\') {
+        return Err(format!("the name {text:?} cannot be quoted"));
+    }
+    let bare = !name[0].is_ascii_digit() && name.iter().all(|&b| b.is_ascii_alphanumeric() || b"_.$".contains(&b));
+    Ok(if bare { text.into_owned() } else { format!("\"{text}\"") })
+}
+
+/// `+N` or `-N`, nothing for zero.
+fn signed(value: i64) -> String {
+    match value {
+        0 => String::new(),
+        v if v > 0 => format!("+{v}"),
+        v => format!("-{}", v.unsigned_abs()),
+    }
+}
+
+/// An unsigned LEB128 number and the bytes it took.
+fn uleb128(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        value |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use object::write::{Comdat, Object, Relocation, StandardSection, Symbol, SymbolSection};
+    use object::{Architecture, BinaryFormat, ComdatKind, Endianness, RelocationFlags, SectionKind, SymbolFlags, SymbolKind, SymbolScope};
+
+    const PATH: &str = "/proc/self/fd/9";
+
+    fn symbol(name: &str, kind: SymbolKind, scope: SymbolScope, section: SymbolSection, value: u64, size: u64) -> Symbol {
+        Symbol { name: name.as_bytes().to_vec(), value, size, kind, scope, weak: false, section, flags: SymbolFlags::None }
+    }
+
+    fn reloc(offset: u64, symbol: object::write::SymbolId, addend: i64, r_type: u32) -> Relocation {
+        Relocation { offset, symbol, addend, flags: RelocationFlags::Elf { r_type } }
+    }
+
+    /// The label the transcript puts at the start of the chunk of the
+    /// section named `name`.
+    fn chunk_label<'t>(text: &'t str, name: &str) -> &'t str {
+        let mut lines = text.lines().skip_while(|l| !l.starts_with(&format!("\t.section {name},")));
+        lines.find_map(|l| l.strip_suffix(':')).unwrap_or_else(|| panic!("no chunk for {name} in:\n{text}"))
+    }
+
+    fn has_line(text: &str, line: &str) -> bool {
+        text.lines().any(|l| l == line)
+    }
+
+    /// A part's object as MC would write it: code calling an external
+    /// function, a weak hidden and a local function, strings in a mergeable
+    /// section that data points to through the section, zeroed data.
+    fn part_object() -> Vec<u8> {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xe8, 0, 0, 0, 0, 0xc3, 0xc3, 0x90, 0xc3, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90], 16);
+        let strings = obj.add_section(Vec::new(), b".rodata.str1.1".to_vec(), SectionKind::ReadOnlyString);
+        obj.section_mut(strings).flags = object::SectionFlags::Elf { sh_flags: (elf::SHF_ALLOC | elf::SHF_MERGE | elf::SHF_STRINGS) as u64 };
+        obj.append_section_data(strings, b"hi\0yo\0", 1);
+        let data = obj.section_id(StandardSection::Data);
+        obj.append_section_data(data, &[0; 16], 8);
+        let bss = obj.section_id(StandardSection::UninitializedData);
+        obj.append_section_bss(bss, 32, 8);
+        let f = obj.add_symbol(symbol("f", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 6));
+        obj.add_symbol(symbol("g", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(text), 8, 1));
+        let mut w = symbol("w", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 6, 1);
+        w.weak = true;
+        w.flags = SymbolFlags::Elf { st_info: (elf::STB_WEAK << 4) | elf::STT_FUNC, st_other: elf::STV_HIDDEN };
+        obj.add_symbol(w);
+        obj.add_symbol(symbol("counter", SymbolKind::Data, SymbolScope::Compilation, SymbolSection::Section(bss), 8, 4));
+        let ext = obj.add_symbol(symbol("ext", SymbolKind::Unknown, SymbolScope::Dynamic, SymbolSection::Undefined, 0, 0));
+        obj.add_relocation(text, reloc(1, ext, -4, elf::R_X86_64_PLT32)).unwrap();
+        let strings_start = obj.section_symbol(strings);
+        obj.add_relocation(data, reloc(8, strings_start, 3, elf::R_X86_64_64)).unwrap();
+        obj.add_relocation(data, reloc(0, f, 2, elf::R_X86_64_64)).unwrap();
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn a_part_object_becomes_its_sections_symbols_and_relocations() {
+        let object = part_object();
+        let text = transcribe(&object, PATH, 3).unwrap();
+        // Each section: its directive, its alignment, a label, its bytes
+        // read from the file (zeros for .bss), its relocations.
+        assert!(has_line(&text, "\t.section .text,\"ax\",@progbits"), "{text}");
+        assert!(has_line(&text, "\t.section .rodata.str1.1,\"aMS\",@progbits,1"), "{text}");
+        assert!(has_line(&text, "\t.section .bss,\"aw\",@nobits"), "{text}");
+        let code = chunk_label(&text, ".text");
+        let strings = chunk_label(&text, ".rodata.str1.1");
+        let data = chunk_label(&text, ".data");
+        let bss = chunk_label(&text, ".bss");
+        assert!(code.starts_with(".Lmtpc.part3.s"), "{code}");
+        assert!(text.contains(&format!("\t.p2align 4\n{code}:\n\t.incbin \"{PATH}\", ")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with(&format!("\t.incbin \"{PATH}\", ")) && l.ends_with(", 16")), "{text}");
+        assert!(text.contains(&format!("{bss}:\n\t.zero 32\n")), "{text}");
+        // A call to an external function keeps its type and addend; the
+        // name is listed by a `.type` that adds nothing, with no binding.
+        assert!(has_line(&text, &format!("\t.reloc {code}+1, R_X86_64_PLT32, ext-4")), "{text}");
+        assert!(has_line(&text, "\t.type ext,@notype"), "{text}");
+        assert!(!has_line(&text, "\t.globl ext"), "{text}");
+        // Through the mergeable section: a label at the string itself.
+        let piece = format!("{strings}.at3");
+        assert!(has_line(&text, &format!("\t.reloc {data}+8, R_X86_64_64, {piece}")), "{text}");
+        assert!(has_line(&text, &format!("{piece} = {strings}+3")), "{text}");
+        assert!(has_line(&text, &format!("\t.reloc {data}+0, R_X86_64_64, f+2")), "{text}");
+        // Symbols: offsets in their chunks, binding, type, size, visibility.
+        for line in [
+            format!("f = {code}+0"),
+            "\t.globl f".into(),
+            "\t.type f,@function".into(),
+            "\t.size f, 6".into(),
+            format!("g = {code}+8"),
+            format!("w = {code}+6"),
+            "\t.weak w".into(),
+            "\t.hidden w".into(),
+            format!("counter = {bss}+8"),
+            "\t.type counter,@object".into(),
+        ] {
+            assert!(has_line(&text, &line), "missing {line:?} in:\n{text}");
+        }
+        assert!(!has_line(&text, "\t.globl g") && !has_line(&text, "\t.globl counter"), "{text}");
+        assert!(!has_line(&text, "\t.hidden f") && !has_line(&text, "\t.hidden ext"), "{text}");
+    }
+
+    #[test]
+    fn a_comdat_member_names_its_group() {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let section = obj.add_section(Vec::new(), b".text._Z1fv".to_vec(), SectionKind::Text);
+        obj.append_section_data(section, &[0xc3], 16);
+        let f = obj.add_symbol(symbol("_Z1fv", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(section), 0, 1));
+        obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: f, sections: vec![section] });
+        let text = transcribe(&obj.write().unwrap(), PATH, 0).unwrap();
+        assert!(has_line(&text, "\t.section .text._Z1fv,\"axG\",@progbits,_Z1fv,comdat"), "{text}");
+    }
+
+    #[test]
+    fn what_a_transcript_cannot_say_is_declined_by_name() {
+        let with_section = |name: &str, kind: SectionKind| {
+            let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+            let section = obj.add_section(Vec::new(), name.as_bytes().to_vec(), kind);
+            obj.append_section_data(section, &[1, 2, 3, 4], 1);
+            (obj, section)
+        };
+        let (obj, _) = with_section(".debug_info", SectionKind::Debug);
+        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        assert!(e.contains("debug information (.debug_info)"), "{e}");
+        // A linked-order section (a sanitizer's metadata).
+        let (mut obj, section) = with_section("asan_globals", SectionKind::Data);
+        obj.section_mut(section).flags = object::SectionFlags::Elf { sh_flags: (elf::SHF_ALLOC | elf::SHF_WRITE | elf::SHF_LINK_ORDER) as u64 };
+        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        assert!(e.contains("section asan_globals has flags 0x83"), "{e}");
+        // A relocation type the assembler's .reloc does not know.
+        let (mut obj, section) = with_section(".data", SectionKind::Data);
+        let ext = obj.add_symbol(symbol("ext", SymbolKind::Unknown, SymbolScope::Linkage, SymbolSection::Undefined, 0, 0));
+        obj.add_relocation(section, reloc(0, ext, 0, 40)).unwrap();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        assert!(e.contains("relocation type 40 has no name"), "{e}");
+        // A name the assembler would not read back.
+        let (mut obj, section) = with_section(".data", SectionKind::Data);
+        obj.add_symbol(symbol("a\"b", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(section), 0, 4));
+        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        assert!(e.contains("cannot be quoted"), "{e}");
+        assert!(transcribe(b"not an object", PATH, 0).unwrap_err().contains("cannot be read"));
+    }
+
+    #[test]
+    fn names_are_bare_identifiers_or_quoted() {
+        assert_eq!(asm_name(b"sqlite3Malloc.mtpc.bfe71196daa6ccba").unwrap(), "sqlite3Malloc.mtpc.bfe71196daa6ccba");
+        assert_eq!(asm_name(b".L.str.5").unwrap(), ".L.str.5");
+        assert_eq!(asm_name(b"foo@GLIBC_2.2.5").unwrap(), "\"foo@GLIBC_2.2.5\"");
+        assert_eq!(asm_name(b"1st").unwrap(), "\"1st\"");
+        assert!(asm_name(b"").is_err() && asm_name(b"a\\b").is_err() && asm_name(b"a\nb").is_err());
+        assert_eq!((signed(0), signed(5), signed(-4)), (String::new(), "+5".into(), "-4".into()));
+        assert_eq!(uleb128(&[0xe5, 0x8e, 0x26, 7]), Some((624_485, 3)));
+        assert_eq!(uleb128(&[0x80]), None);
+    }
+}

@@ -1,0 +1,265 @@
+//! A part's object, transcribed (`object_transcript`) and assembled again
+//! with LLVM's MC layer, is the same object: the same bytes in the same
+//! sections, the same symbols where they were, the same relocations (by
+//! type, place, target and addend) and address-significance table. This is
+//! what clang 16 is handed instead of the part's text. (Only clang 16 is:
+//! the comparisons run against LLVM 16's MC layer. LLVM 22's keeps the
+//! label a `.reloc` names as a symbol of its own, and pads code between
+//! parts with other no-ops.)
+#![cfg(feature = "llvm16")]
+
+use std::collections::BTreeMap;
+
+use mtpc_passes::ir::host_pipeline::HostSettings;
+use mtpc_passes::ir::MemoryFile;
+use mtpc_passes::object_transcript::transcribe;
+use object::elf;
+use object::read::elf::{FileHeader, Rela as _, SectionHeader as _, Sym as _};
+use object::LittleEndian;
+
+/// One function of each kind the code generator writes: a call to an
+/// external function and to a local one, a string read by its address, a
+/// jump table, thread-local data, a C++ inline function in its group,
+/// constants and zeroed data, the once-per-object directives.
+const PART: &str = r#"	.text
+	.globl	f
+	.p2align	4, 0x90
+	.type	f,@function
+f:
+	pushq	%rax
+	leaq	.L.str.1(%rip), %rdi
+	callq	puts@PLT
+	callq	helper
+	movq	tls@GOTTPOFF(%rip), %rax
+	movl	%fs:(%rax), %eax
+	movsd	.LCPI0_0(%rip), %xmm0
+	popq	%rcx
+	cmpl	$2, %edi
+	ja	.LBB0_4
+	movl	%edi, %eax
+	jmpq	*.LJTI0_0(,%rax,8)
+.LBB0_2:
+	movl	$1, %eax
+	retq
+.LBB0_3:
+	movl	$2, %eax
+	retq
+.LBB0_4:
+	xorl	%eax, %eax
+	retq
+.Lfunc_end0:
+	.size	f, .Lfunc_end0-f
+	.section	.rodata,"a",@progbits
+	.p2align	3
+.LJTI0_0:
+	.quad	.LBB0_2
+	.quad	.LBB0_3
+	.quad	.LBB0_4
+	.section	.rodata.cst8,"aM",@progbits,8
+	.p2align	3
+.LCPI0_0:
+	.quad	0x400921fb54442d18
+	.text
+	.p2align	4, 0x90
+	.type	helper,@function
+helper:
+	jmp	_Z6inlinev
+.Lfunc_end1:
+	.size	helper, .Lfunc_end1-helper
+	.section	.text._Z6inlinev,"axG",@progbits,_Z6inlinev,comdat
+	.weak	_Z6inlinev
+	.p2align	4, 0x90
+	.type	_Z6inlinev,@function
+_Z6inlinev:
+	movl	counter(%rip), %eax
+	retq
+.Lfunc_end2:
+	.size	_Z6inlinev, .Lfunc_end2-_Z6inlinev
+	.section	.rodata.str1.1,"aMS",@progbits,1
+.L.str.0:
+	.asciz	"hi"
+	.type	.L.str.1,@object
+.L.str.1:
+	.asciz	"hello"
+	.size	.L.str.1, 6
+	.type	names,@object
+	.data
+	.globl	names
+	.hidden	names
+	.p2align	3
+names:
+	.quad	.L.str.1
+	.quad	.L.str.0
+	.quad	f+2
+	.size	names, 24
+	.type	counter,@object
+	.local	counter
+	.comm	counter,4,4
+	.type	zeros,@object
+	.bss
+	.p2align	4
+zeros:
+	.zero	64
+	.size	zeros, 64
+	.ident	"clang version 16.0.6"
+	.section	".note.GNU-stack","",@progbits
+	.addrsig
+	.addrsig_sym f
+	.addrsig_sym names
+"#;
+
+type Header = elf::FileHeader64<LittleEndian>;
+
+/// What an object says, by name: each section's type, flags and bytes
+/// (the tables aside), each symbol's binding, type, visibility, place and
+/// size, each section's relocations, the address-significant symbols.
+#[derive(Debug, PartialEq, Eq)]
+struct Said {
+    sections: BTreeMap<String, (u32, u64, Vec<u8>)>,
+    symbols: BTreeMap<String, (u8, u8, u8, String, u64, u64)>,
+    relocations: BTreeMap<String, Vec<(u64, u32, String, i64)>>,
+    address_significant: Vec<String>,
+}
+
+fn said(data: &[u8]) -> Said {
+    let header = Header::parse(data).unwrap();
+    let endian = header.endian().unwrap();
+    let sections = header.sections(endian, data).unwrap();
+    let symbols = sections.symbols(endian, data, elf::SHT_SYMTAB).unwrap();
+    let section_name = |index: usize| -> String {
+        let header = sections.section(object::SectionIndex(index)).unwrap();
+        String::from_utf8(sections.section_name(endian, header).unwrap().to_vec()).unwrap()
+    };
+    let symbol_name = |index: usize| -> String {
+        let symbol = symbols.symbol(object::SymbolIndex(index)).unwrap();
+        if symbol.st_type() == elf::STT_SECTION {
+            return section_name(symbol.st_shndx(endian) as usize);
+        }
+        String::from_utf8(symbols.symbol_name(endian, symbol).unwrap().to_vec()).unwrap()
+    };
+    let mut out = Said { sections: BTreeMap::new(), symbols: BTreeMap::new(), relocations: BTreeMap::new(), address_significant: Vec::new() };
+    for (index, section) in sections.iter().enumerate().skip(1) {
+        let name = section_name(index);
+        match section.sh_type(endian) {
+            elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_GROUP => {}
+            elf::SHT_RELA => {
+                let (relas, _) = section.rela(endian, data).unwrap().unwrap();
+                let list = relas
+                    .iter()
+                    .map(|r| (r.r_offset(endian), r.r_type(endian, false), symbol_name(r.r_sym(endian, false) as usize), r.r_addend(endian)))
+                    .collect();
+                out.relocations.insert(section_name(section.sh_info(endian) as usize), list);
+            }
+            0x6fff_4c03 => {
+                // SHT_LLVM_ADDRSIG
+                let mut bytes = section.data(endian, data).unwrap();
+                while let Some((&b, rest)) = bytes.split_first() {
+                    assert!(b < 0x80, "one-byte indexes in this test");
+                    out.address_significant.push(symbol_name(b as usize));
+                    bytes = rest;
+                }
+            }
+            sh_type => {
+                let bytes = if sh_type == elf::SHT_NOBITS { Vec::new() } else { section.data(endian, data).unwrap().to_vec() };
+                // The group flag is the group's to say.
+                let flags = section.sh_flags(endian) & !(elf::SHF_GROUP as u64);
+                out.sections.insert(name, (sh_type, flags, bytes));
+            }
+        }
+    }
+    for index in 1..symbols.len() {
+        let symbol = symbols.symbol(object::SymbolIndex(index)).unwrap();
+        if matches!(symbol.st_type(), elf::STT_SECTION | elf::STT_FILE) {
+            continue;
+        }
+        let shndx = symbol.st_shndx(endian);
+        let place = if shndx == elf::SHN_UNDEF || shndx >= elf::SHN_LORESERVE { format!("{shndx:#x}") } else { section_name(shndx as usize) };
+        out.symbols.insert(
+            symbol_name(index),
+            (symbol.st_bind(), symbol.st_type(), symbol.st_visibility(), place, symbol.st_value(endian), symbol.st_size(endian)),
+        );
+    }
+    out
+}
+
+#[test]
+fn a_transcribed_object_assembles_into_the_same_object() {
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").expect("LLVM has the x86 target");
+    let object = host.assemble_object(&[PART.as_bytes()]).expect("the part assembles");
+    let file = MemoryFile::with_bytes(&object).expect("a file in memory");
+    let transcript = transcribe(&object, &file.path(), 0).expect("the object is transcribed");
+    // The transcript holds no instruction of the part's.
+    assert!(!transcript.contains("callq") && !transcript.contains("retq"), "{transcript}");
+    let again = host.assemble_object(&[b"\t.addrsig\n", transcript.as_bytes()]).expect("the transcript assembles");
+    let (before, after) = (said(&object), said(&again));
+    assert_eq!(before.sections, after.sections);
+    assert_eq!(before.symbols, after.symbols);
+    assert_eq!(before.relocations, after.relocations);
+    assert_eq!(before.address_significant, after.address_significant);
+    // The cases the transcript takes care of are in the part: a string
+    // pointed to through its mergeable section, a call to a function only
+    // a relocation names, a group, thread-local data, .ident.
+    assert!(before.relocations[".data"].iter().any(|r| r.2 == ".rodata.str1.1"), "{:?}", before.relocations);
+    assert!(before.symbols.contains_key("puts") && before.symbols.contains_key("tls"));
+    assert!(before.sections.contains_key(".text._Z6inlinev") && before.sections.contains_key(".comment"));
+}
+
+#[test]
+fn a_transcript_the_file_does_not_hold_fails_its_check() {
+    // The check of a transcript (before the host sees it) reads the bytes:
+    // a file that is gone makes it fail, never the host.
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let object = host.assemble_object(&[PART.as_bytes()]).unwrap();
+    let transcript = transcribe(&object, "/proc/self/fd/999999", 0).unwrap();
+    let e = host.check_asm(transcript.as_bytes()).unwrap_err();
+    assert!(e.contains("999999") || e.contains("could not find incbin file"), "{e}");
+}
+
+/// Two parts whose names meet: a common block one defines and the other
+/// uses, a weak hidden function (a promoted local) the other calls, a
+/// function each calls in the other.
+const PART_A: &str = r#"	.text
+	.globl	f
+	.p2align	4, 0x90
+	.type	f,@function
+f:
+	callq	g
+	movl	shared(%rip), %eax
+	retq
+	.p2align	4, 0x90
+	.weak	w.mtpc.1
+	.hidden	w.mtpc.1
+	.type	w.mtpc.1,@function
+w.mtpc.1:
+	retq
+	.comm	shared,4,4
+"#;
+
+const PART_B: &str = r#"	.text
+	.globl	g
+	.p2align	4, 0x90
+	.type	g,@function
+g:
+	callq	w.mtpc.1
+	addl	shared(%rip), %eax
+	jmp	f
+"#;
+
+#[test]
+fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let whole = host.assemble_object(&[PART_A.as_bytes(), PART_B.as_bytes()]).expect("the two texts assemble together");
+    let mut files = Vec::new();
+    let mut transcript = String::new();
+    for (k, part) in [PART_A, PART_B].into_iter().enumerate() {
+        let object = host.assemble_object(&[part.as_bytes()]).unwrap();
+        let file = MemoryFile::with_bytes(&object).unwrap();
+        transcript += &transcribe(&object, &file.path(), k).unwrap();
+        files.push(file);
+    }
+    let again = host.assemble_object(&[transcript.as_bytes()]).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
+    let (before, after) = (said(&whole), said(&again));
+    assert_eq!(before.symbols, after.symbols);
+    assert_eq!(before.relocations, after.relocations);
+    assert_eq!(before.sections, after.sections);
+}
