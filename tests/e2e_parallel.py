@@ -40,6 +40,7 @@ and the stats (MTPC_STATS) must show the module was really split.
 Prints one line per check and 'N passed, N failed' at the end.
 """
 import argparse
+import collections
 import json
 import os
 import re
@@ -579,6 +580,7 @@ def test_host_settings(p, work, checker):
 # the relocation and code models, the CET note, a sanitizer's sections).
 OBJECT_WRITER_FLAGS = {
     "constructs-c": [["-O2"], ["-O2", "-g"], ["-O2", "-gdwarf-4", "-ffunction-sections", "-fdata-sections"],
+                     ["-O2", "-ffunction-sections", "-fdata-sections"],
                      ["-O2", "-g", "-gz=zlib"], ["-O2", "-fno-pic", "-fno-pie"], ["-O2", "-mcmodel=large"],
                      ["-O2", "-fcf-protection=full"], ["-O1", "-g", "-fsanitize=address"],
                      ["-O2", "-fno-addrsig"]] + ([["-O2", "-Wa,--crel,--allow-experimental-crel"]] if LLVM_MAJOR >= 22 else []),
@@ -629,7 +631,7 @@ def test_object_writer(p, work, checker):
                           "object_by_mtpc: %s, object_from_parts: %s\n%s" % (by_mtpc, from_parts, logs["1"][-600:]))
             if transcribable:
                 a, b = object_contents(objs["1"]), object_contents(objs["0"])
-                for what in ("sections", "symbols", "relocations"):
+                for what in ("sections", "symbols", "relocations", "address-significance table"):
                     checker.check(a[what] == b[what], label + ": the object has the text's %s" % what,
                                   ("only from the transcript: %s\nonly from the text: %s" % (
                                       _difference(a[what], b[what]), _difference(b[what], a[what])))[:2000])
@@ -654,8 +656,10 @@ def test_object_writer(p, work, checker):
 
 def _difference(a, b):
     """What `a` holds that `b` does not (sets, or dicts of counters), short."""
+    if isinstance(a, collections.Counter):
+        return sorted((a - b).elements(), key=str)[:5]
     if isinstance(a, dict):
-        return {k: sorted((a[k] - b.get(k, {})).elements())[:5] for k in a if a[k] != b.get(k)}
+        return {k: sorted((a[k] - b.get(k, collections.Counter())).elements(), key=str)[:5] for k in a if a[k] != b.get(k)}
     return sorted(a - b, key=str)[:5]
 
 

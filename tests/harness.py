@@ -127,13 +127,15 @@ def gdb_answers(exe, function, commands, args=(), cwd=None):
 
 
 def object_contents(path):
-    """What an x86-64 ELF relocatable object says, apart from where things
-    are: its sections (name, type, flags, and the bytes of code sections;
-    data sections may be padded differently between what different
-    partitions put in them), its symbols (binding, type, visibility, section, size), and
-    each section's relocations as (type, target, addend), the target a
-    symbol's name or, through a section, the section's name (its offset
-    then depends on layout and is left out). .eh_frame is left out: its
+    """What an x86-64 ELF relocatable object says, apart from where its
+    data is: its sections (name, type, flags, and the bytes of code
+    sections; data sections may be padded differently between what
+    different partitions put in them), its symbols (binding, type,
+    visibility, section, size, and the value of those in code sections),
+    each section's relocations as (type, target, addend): the target a
+    symbol's name or, through a section, the section's name, with the
+    addend when that section is code (else it depends on data layout), and
+    the address-significance table's names. .eh_frame is left out: its
     entries depend on how many parts wrote it."""
     with open(path, "rb") as f:
         d = f.read()
@@ -146,12 +148,18 @@ def object_contents(path):
         return d[start:d.index(b"\0", start)].decode()
 
     names = [cstr(shstrndx, s[0]) for s in secs]
+    code = [bool(s[2] & 4) for s in secs]
     symtab = next(i for i, s in enumerate(secs) if s[1] == 2)
     syms = []
     for i in range(secs[symtab][5] // 24):
         name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", d, secs[symtab][4] + 24 * i)
-        syms.append((cstr(secs[symtab][6], name), info >> 4, info & 15, other & 3, shndx, size))
-    sections, symbols, relocations = set(), set(), collections.defaultdict(collections.Counter)
+        syms.append((cstr(secs[symtab][6], name), info >> 4, info & 15, other & 3, shndx, value, size))
+
+    def target_name(sym):
+        return names[sym[4]] if sym[2] == 3 else sym[0]
+
+    sections, symbols = collections.Counter(), set()
+    relocations, addrsig = collections.defaultdict(collections.Counter), set()
     for i, (_, typ, flags, _, off, size, _, info, _, _) in enumerate(secs):
         if names[i] == ".eh_frame" or (typ == 4 and names[info] == ".eh_frame"):
             continue
@@ -159,16 +167,27 @@ def object_contents(path):
             for k in range(size // 24):
                 _, rinfo, addend = struct.unpack_from("<QQq", d, off + 24 * k)
                 sym = syms[rinfo >> 32]
-                if sym[2] == 3:
-                    relocations[names[info]][(rinfo & 0xffffffff, names[sym[4]], None)] += 1
-                else:
-                    relocations[names[info]][(rinfo & 0xffffffff, sym[0], addend)] += 1
-        elif typ not in (0, 2, 3, 17, 0x6fff4c03):
-            sections.add((names[i], typ, flags, d[off:off + size] if flags & 4 else None))
-    for name, bind, typ, vis, shndx, size in syms:
+                layout_free = sym[2] != 3 or (0 < sym[4] < 0xff00 and code[sym[4]])
+                relocations[names[info]][(rinfo & 0xffffffff, target_name(sym), addend if layout_free else None)] += 1
+        elif typ == 0x6fff4c03:
+            pos = off
+            while pos < off + size:
+                index, shift = 0, 0
+                while True:
+                    b = d[pos]
+                    pos += 1
+                    index |= (b & 0x7f) << shift
+                    shift += 7
+                    if not b & 0x80:
+                        break
+                addrsig.add(target_name(syms[index]))
+        elif typ not in (0, 2, 3, 17):
+            sections[(names[i], typ, flags, d[off:off + size] if flags & 4 else None)] += 1
+    for name, bind, typ, vis, shndx, value, size in syms:
         if typ not in (3, 4) and name:
-            symbols.add((name, bind, typ, vis, names[shndx] if 0 < shndx < 0xff00 else shndx, size))
-    return {"sections": sections, "symbols": symbols, "relocations": dict(relocations)}
+            in_code = 0 < shndx < 0xff00 and code[shndx]
+            symbols.add((name, bind, typ, vis, names[shndx] if 0 < shndx < 0xff00 else shndx, value if in_code else None, size))
+    return {"sections": sections, "symbols": symbols, "relocations": dict(relocations), "address-significance table": addrsig}
 
 
 def require_plugin():

@@ -1,27 +1,15 @@
 //! Transcribes a part's object into directives the host assembles without
-//! parsing one instruction.
+//! parsing one instruction: clang 16 is handed these instead of the merged
+//! text, whose every instruction it would parse again, serially.
 //!
-//! On a host that writes the object itself from the module's text (clang 16),
-//! the host's assembly of the merged text is a serial step as long as the
-//! text: it parses every instruction again, after the parts were already
-//! assembled side by side on the pool to check them. Here each part's object
-//! (ELF64 x86-64, relocatable, as LLVM's MC layer writes it) becomes a short
-//! text instead: each section's bytes read with `.incbin` from a file that
-//! holds the object, each symbol assigned its offset in its section, each
-//! relocation a `.reloc` with the relocation's own type, and the
-//! address-significance table as `.addrsig_sym` lines. The host's assembler
-//! lays those out exactly as the part's object had them (each section's
-//! bytes start at a multiple of the section's alignment, so nothing inside
-//! moves) and writes one object, as it would from the text.
-//!
-//! What the transcript cannot say the same way it declines, naming it, and
-//! the host assembles the merged text as before: a section type or flag
-//! other than those listed in [`section_type`] and [`section_flags`]
-//! (linked-order sections, for one), debug information (its line tables
-//! come from the text's `.loc` directives, one table for all parts), a
-//! relocation without a symbol or into thread-local data by the section, a
-//! symbol binding or type the assembler has no directive for, a name it
-//! cannot read back.
+//! A part's object (ELF64 x86-64, relocatable, as LLVM's MC layer writes
+//! it) becomes: each section's bytes read with `.incbin` from a file that
+//! holds the object, starting at a multiple of the section's alignment (so
+//! nothing inside moves); each symbol assigned its offset in its section;
+//! each relocation a `.reloc` with its own type; the address-significance
+//! table as `.addrsig_sym` lines. What a transcript cannot state the same
+//! way is declined, named (the host then assembles the merged text): see
+//! [`section_type`], [`section_flags`], and the `Err`s below.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -93,11 +81,65 @@ const SECTION_FLAG_LETTERS: [(u64, char); 8] = [
     (elf::SHF_GNU_RETAIN as u64, 'R'),
 ];
 
+/// A part's object as directives.
+#[derive(Debug, Default)]
+pub struct Transcript {
+    /// Sections, relocations and symbols.
+    pub text: String,
+    /// The `.addrsig_sym` lines (the table is the object's only if its text
+    /// says `.addrsig`).
+    pub address_significance: String,
+    /// How many `.incbin` lines the text has: each maps the whole file
+    /// again in the assembler, for as long as it runs.
+    pub files_read: usize,
+}
+
 /// The transcript of part `part`'s object `object`, whose bytes the host
 /// reads from the file at `path` (the same bytes); `Err` says what it
 /// cannot transcribe.
-pub fn transcribe(object: &[u8], path: &str, part: usize) -> Result<String, String> {
+pub fn transcribe(object: &[u8], path: &str, part: usize) -> Result<Transcript, String> {
     Transcriber::new(object, path, part)?.run()
+}
+
+/// Whether a part's text defines a symbol the assembler may leave out of
+/// the part's object: an assignment in inline assembly (between `#APP` and
+/// `#NO_APP`) whose value names a symbol another part defines is not in
+/// the part's symbol table, so its transcript would lose it.
+pub fn has_inline_asm_assignment(text: &[u8]) -> bool {
+    let mut inline_asm = false;
+    for line in text.split(|&b| b == b'\n') {
+        match line.trim_ascii() {
+            b"#APP" => inline_asm = true,
+            b"#NO_APP" => inline_asm = false,
+            line if inline_asm && assigns_a_symbol(line) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether module-level assembly assigns a symbol (see
+/// [`has_inline_asm_assignment`]); it is not bracketed in a part's text.
+pub fn module_asm_assigns_a_symbol(asm: &str) -> bool {
+    asm.lines().any(|line| assigns_a_symbol(line.trim().as_bytes()))
+}
+
+/// An assembly line that gives a symbol a value by an expression.
+fn assigns_a_symbol(line: &[u8]) -> bool {
+    let directive = [".set", ".equ", ".equiv", ".eqv", ".symver", ".weakref"]
+        .iter()
+        .any(|d| line.starts_with(d.as_bytes()) && line.get(d.len()).is_some_and(|b| b.is_ascii_whitespace()));
+    directive || line.contains(&b'=')
+}
+
+/// A relocation of a section: where, which type, against which symbol
+/// (by index), plus what.
+#[derive(Clone, Copy)]
+struct Relocation {
+    offset: u64,
+    r_type: u32,
+    symbol: usize,
+    addend: i64,
 }
 
 /// A section as the transcript emits it.
@@ -152,9 +194,10 @@ impl<'a> Transcriber<'a> {
         Ok(Transcriber { data, endian, sections, symbols, path: path.to_string(), part, plans: Vec::new() })
     }
 
-    fn run(mut self) -> Result<String, String> {
+    fn run(mut self) -> Result<Transcript, String> {
         self.plan_sections()?;
         let mut out = String::new();
+        let mut files_read = 0;
         let _ = writeln!(out, "# part {}: its object, transcribed", self.part);
         // Labels at offsets in mergeable sections that relocations point to
         // through the section (see `target`), defined after the sections.
@@ -177,11 +220,12 @@ impl<'a> Transcriber<'a> {
                     let _ = writeln!(out, "\t.zero {}", plan.size);
                 } else {
                     let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, plan.offset, plan.size);
+                    files_read += 1;
                 }
             }
             // The relocations of this section, while it is the current one
             // (`.reloc` adds to the fragment its offset's label is in).
-            for &(offset, r_type, symbol, addend) in relocations.get(&index).map(Vec::as_slice).unwrap_or(&[]) {
+            for &Relocation { offset, r_type, symbol, addend } in relocations.get(&index).map(Vec::as_slice).unwrap_or(&[]) {
                 if offset >= plan.size {
                     return Err(format!("a relocation of {} is past its end", plan.name));
                 }
@@ -198,14 +242,15 @@ impl<'a> Transcriber<'a> {
             let _ = writeln!(out, "{} = {}+{}", self.merge_label(section, offset), self.chunk_label(section), offset);
         }
         self.symbols_text(&mut out)?;
+        let mut address_significance = String::new();
         for (index, plan) in self.plans.iter().enumerate() {
             match plan.as_ref().map(|p| p.kind) {
                 Some(SectionKind::Identification) => self.identification_text(index, &mut out)?,
-                Some(SectionKind::AddressSignificance) => self.address_significance_text(index, &mut out)?,
+                Some(SectionKind::AddressSignificance) => self.address_significance_text(index, &mut address_significance)?,
                 _ => {}
             }
         }
-        Ok(out)
+        Ok(Transcript { text: out, address_significance, files_read })
     }
 
     /// What each section is for the transcript; declines a section it
@@ -280,15 +325,22 @@ impl<'a> Transcriber<'a> {
                 group,
             }));
         }
+        // Two sections of one name and group are two sections to the part
+        // (`unique` ids); `.section` would give the host one.
+        let mut seen = std::collections::HashSet::new();
+        for plan in plans.iter().flatten().filter(|p| p.kind == SectionKind::Chunk) {
+            if !seen.insert((&plan.name, &plan.group)) {
+                return Err(format!("two sections are named {}", plan.name));
+            }
+        }
         self.plans = plans;
         Ok(())
     }
 
-    /// Each chunk section's relocations: (offset, type, symbol, addend).
-    #[allow(clippy::type_complexity)]
-    fn relocations_by_section(&self) -> Result<HashMap<usize, Vec<(u64, u32, usize, i64)>>, String> {
+    /// Each chunk section's relocations.
+    fn relocations_by_section(&self) -> Result<HashMap<usize, Vec<Relocation>>, String> {
         let endian = self.endian;
-        let mut by_section: HashMap<usize, Vec<(u64, u32, usize, i64)>> = HashMap::new();
+        let mut by_section: HashMap<usize, Vec<Relocation>> = HashMap::new();
         for header in self.sections.iter() {
             if header.sh_type(endian) == elf::SHT_REL {
                 return Err("the object has implicit-addend relocations".into());
@@ -302,7 +354,12 @@ impl<'a> Transcriber<'a> {
             }
             let list = by_section.entry(target).or_default();
             for rela in relas {
-                list.push((rela.r_offset(endian), rela.r_type(endian, false), rela.r_sym(endian, false) as usize, rela.r_addend(endian)));
+                list.push(Relocation {
+                    offset: rela.r_offset(endian),
+                    r_type: rela.r_type(endian, false),
+                    symbol: rela.r_sym(endian, false) as usize,
+                    addend: rela.r_addend(endian),
+                });
             }
         }
         Ok(by_section)
@@ -325,6 +382,9 @@ impl<'a> Transcriber<'a> {
                 return Err(format!("a relocation points into thread-local {} by the section", plan.name));
             }
             if plan.flags & elf::SHF_MERGE as u64 != 0 {
+                if addend < 0 {
+                    return Err(format!("a relocation points before the start of {}", plan.name));
+                }
                 // The section plus an offset names the piece at that offset
                 // to a linker that merges pieces; a label plus an offset
                 // would not (the assembler keeps a symbol for it, and the
@@ -335,7 +395,30 @@ impl<'a> Transcriber<'a> {
             }
             return Ok(format!("{}{}", self.chunk_label(section), signed(addend)));
         }
-        Ok(format!("{}{}", self.symbol_name(index)?, signed(addend)))
+        let name = self.symbol_name(index)?;
+        if symbol.st_bind() == elf::STB_LOCAL && !self.local_kept_in_relocations(symbol, addend) {
+            // The part's assembler kept a local symbol for a reason the
+            // transcript does not carry (a GOT or PLT reference to it); the
+            // host's would relocate through its section.
+            return Err(format!("a relocation names local symbol {name} (a GOT or PLT reference)"));
+        }
+        Ok(format!("{name}{}", signed(addend)))
+    }
+
+    /// Whether the assembler keeps a relocation's local symbol (rather than
+    /// its section plus an offset) for what the symbol is: thread-local, an
+    /// indirect function, or a piece of a mergeable section pointed into
+    /// (LLVM's `ELFObjectWriter::shouldRelocateWithSymbol`). Only those
+    /// reasons reach the host through a transcript.
+    fn local_kept_in_relocations(&self, symbol: &elf::Sym64<LittleEndian>, addend: i64) -> bool {
+        let flags = match self.plans.get(symbol.st_shndx(self.endian) as usize) {
+            Some(Some(plan)) => plan.flags,
+            _ => 0,
+        };
+        symbol.st_type() == elf::STT_TLS
+            || symbol.st_type() == elf::STT_GNU_IFUNC
+            || flags & elf::SHF_TLS as u64 != 0
+            || (flags & elf::SHF_MERGE as u64 != 0 && addend != 0)
     }
 
     /// Every symbol of the object: its value (an offset in its section's
@@ -449,7 +532,15 @@ impl<'a> Transcriber<'a> {
             let (symbol, used) = uleb128(bytes).ok_or(".llvm_addrsig is malformed")?;
             bytes = &bytes[used..];
             let symbol = usize::try_from(symbol).map_err(|_| ".llvm_addrsig is malformed")?;
-            if self.symbol(symbol)?.st_type() == elf::STT_SECTION {
+            let entry = self.symbol(symbol)?;
+            if entry.st_type() == elf::STT_SECTION {
+                // A private global's address (`.addrsig_sym .L.str`) is its
+                // section's: the chunk's label says the same.
+                let section = entry.st_shndx(self.endian) as usize;
+                if !matches!(self.plans.get(section), Some(Some(plan)) if plan.kind == SectionKind::Chunk) {
+                    return Err(format!(".llvm_addrsig names section {section}, which is not transcribed"));
+                }
+                let _ = writeln!(out, "\t.addrsig_sym {}", self.chunk_label(section));
                 continue;
             }
             let _ = writeln!(out, "\t.addrsig_sym {}", self.symbol_name(symbol)?);
@@ -616,7 +707,7 @@ mod tests {
     #[test]
     fn a_part_object_becomes_its_sections_symbols_and_relocations() {
         let object = part_object();
-        let text = transcribe(&object, PATH, 3).unwrap();
+        let text = transcribe(&object, PATH, 3).unwrap().text;
         // Each section: its directive, its alignment, a label, its bytes
         // read from the file (zeros for .bss), its relocations.
         assert!(has_line(&text, "\t.section .text,\"ax\",@progbits"), "{text}");
@@ -666,7 +757,7 @@ mod tests {
         obj.append_section_data(section, &[0xc3], 16);
         let f = obj.add_symbol(symbol("_Z1fv", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(section), 0, 1));
         obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: f, sections: vec![section] });
-        let text = transcribe(&obj.write().unwrap(), PATH, 0).unwrap();
+        let text = transcribe(&obj.write().unwrap(), PATH, 0).unwrap().text;
         assert!(has_line(&text, "\t.section .text._Z1fv,\"axG\",@progbits,_Z1fv,comdat"), "{text}");
     }
 
@@ -698,6 +789,33 @@ mod tests {
         let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
         assert!(e.contains("cannot be quoted"), "{e}");
         assert!(transcribe(b"not an object", PATH, 0).unwrap_err().contains("cannot be read"));
+        // A GOT reference to a local function: the part's assembler kept
+        // the symbol for the GOT, which a transcript's host would not.
+        let (mut obj, section) = with_section(".text", SectionKind::Text);
+        let local = obj.add_symbol(symbol("helper", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(section), 1, 1));
+        obj.add_relocation(section, reloc(0, local, -4, elf::R_X86_64_REX_GOTPCRELX)).unwrap();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        assert!(e.contains("local symbol helper (a GOT or PLT reference)"), "{e}");
+        // Two sections of one name (unique ids): .section would merge them.
+        let (mut obj, _) = with_section(".text.cold", SectionKind::Text);
+        let second = obj.add_section(Vec::new(), b".text.cold".to_vec(), SectionKind::Text);
+        obj.append_section_data(second, &[0xc3], 1);
+        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        assert!(e.contains("two sections are named .text.cold"), "{e}");
+    }
+
+    #[test]
+    fn assignments_in_inline_asm_are_found() {
+        let plain = b"\t.text\nf:\n\t.set\talias, f\n#APP\n\tnop\n#NO_APP\n\tretq\n";
+        assert!(!has_inline_asm_assignment(plain), "an alias the code generator printed is in the part's symbol table");
+        assert!(has_inline_asm_assignment(b"f:\n#APP\n\t.set alias, elsewhere\n#NO_APP\n"));
+        assert!(has_inline_asm_assignment(b"f:\n\t#APP\n\talias = elsewhere + 4\n\t#NO_APP\n"));
+        assert!(has_inline_asm_assignment(b"#APP\n\t.symver foo, foo@V1\n#NO_APP\n"));
+        assert!(!has_inline_asm_assignment(b"#APP\n\t.settings_are_not_set\n#NO_APP\n"));
+        // Module-level asm defining a function by a label is transcribed;
+        // one aliasing another symbol is not.
+        assert!(!module_asm_assigns_a_symbol(".text\n.globl asm_entry\nasm_entry:\n\tjmp asm_helper\n"));
+        assert!(module_asm_assigns_a_symbol(".globl alias\n.set alias, target\n"));
     }
 
     #[test]

@@ -29,6 +29,7 @@ use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::PartitionKit;
 use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule};
 use crate::module_facts::{Linkage, ModuleFacts};
+use crate::object_transcript;
 use crate::object_writer::{self, ObjectWriter};
 use crate::odr_copies::{self, EmitterChoice};
 use crate::options::{ParallelOptions, SplitOptions};
@@ -355,12 +356,19 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             host.assemble_object(&frame.around(&merged.text)).map(|object| HostText::Object(object, frame))
         }
         // Debug information is the merged text's (one line table, one
-        // string pool): no transcript.
-        None if writer == ObjectWriter::HostFromParts && merged.table == 0 => {
+        // string pool), and module-level asm may give a symbol the value
+        // of one another part defines (`.set`), which its part's object
+        // leaves out: no transcript.
+        None if writer == ObjectWriter::HostFromParts && merged.table == 0
+            && !object_transcript::module_asm_assigns_a_symbol(&module.module_asm()) => {
             assemble_parts(pool, host, &merged, threads).map(|(by_part, transcript)| {
                 stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
                 match transcript {
-                    Ok(transcript) => HostText::Transcript(transcript),
+                    Ok(transcript) => {
+                        log::debug!("{}: the host assembles the parts' objects: a transcript of {} bytes reading {} sections",
+                                    stats.module, transcript.text.len(), transcript.files_read);
+                        HostText::Transcript(transcript)
+                    }
                     Err(e) => {
                         log::debug!("{}: the host assembles the merged text: {e}", stats.module);
                         HostText::Merged
@@ -405,7 +413,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     match host_text {
         HostText::Transcript(transcript) => {
             module.replace_with_asm(&transcript.text);
-            transcript.files.into_iter().for_each(MemoryFile::keep_until_exit);
+            MemoryFile::hand_to_host(transcript.files);
             run.commit();
         }
         HostText::Merged => {
@@ -579,6 +587,12 @@ fn compile_partition(
     }))
 }
 
+/// At most this many `.incbin` lines in a transcript: LLVM 16's assembler
+/// maps the file anew for each, and keeps every mapping until it is done
+/// (Linux allows a process 65,530). sqlite3 with `-ffunction-sections`
+/// needs 1,767 at 16 partitions.
+const MAX_FILES_READ: usize = 8192;
+
 /// What the host is handed for a module that was split.
 enum HostText {
     /// The merged text, which the host assembles.
@@ -591,10 +605,12 @@ enum HostText {
 }
 
 /// The transcript of the parts' objects, the files it reads them from,
-/// and how long its check took on the host's thread.
+/// how many sections it reads, and how long its check took on the host's
+/// thread.
 struct PartsTranscript {
     text: Vec<u8>,
     files: Vec<MemoryFile>,
+    files_read: usize,
     check_ms: f64,
 }
 
@@ -606,46 +622,45 @@ struct PartsTranscript {
 fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize)
     -> Result<(Vec<f64>, Result<PartsTranscript, String>), String> {
     let _span = Span::begin("mtpc check", "parts' objects");
-    let mut order: Vec<usize> = (0..merged.segments.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(merged.segments[k].len()));
-    let jobs: Vec<_> = order
-        .iter()
-        .map(|&k| {
-            let (host, merged) = (host.clone(), merged.clone());
-            move || {
-                let t = Instant::now();
-                let segment = &merged.text[merged.segments[k].clone()];
-                // Every part's object lists its address-significant symbols;
-                // the transcript states the table once, if the text does.
-                let object = host.assemble_object(&[b"\t.addrsig\n", segment]).map_err(|e| format!("part {k}: {e}"))?;
-                let addrsig = segment.windows(10).any(|w| w == b"\t.addrsig\n");
-                let transcript = MemoryFile::with_bytes(&object)
-                    .and_then(|file| Ok((crate::object_transcript::transcribe(&object, &file.path(), k)?, file)));
-                Ok((ms(t), transcript.map_err(|e| format!("part {k}: {e}")), addrsig))
-            }
-        })
-        .collect();
-    let took = pool.run(jobs, threads).into_iter().collect::<Result<Vec<_>, String>>()?;
-    let mut by_part = vec![0.0; took.len()];
-    let mut transcripts: Vec<Option<Result<(String, MemoryFile), String>>> = (0..took.len()).map(|_| None).collect();
-    let mut addrsig = false;
-    for (k, (ms, transcript, has_addrsig)) in order.into_iter().zip(took) {
-        by_part[k] = ms;
-        transcripts[k] = Some(transcript);
-        addrsig |= has_addrsig;
-    }
-    let mut joined = PartsTranscript { text: Vec::new(), files: Vec::new(), check_ms: 0.0 };
-    if addrsig {
-        joined.text.extend_from_slice(b"\t.addrsig\n");
-    }
-    for transcript in transcripts.into_iter().flatten() {
+    let assembled = for_each_segment(pool, merged, threads, {
+        let host = host.clone();
+        move |merged: &Merged<Vec<u8>>, k| {
+            let t = Instant::now();
+            let segment = &merged.text[merged.segments[k].clone()];
+            // Every part's object lists its address-significant symbols;
+            // the transcript states the table once, if the text does.
+            let object = host.assemble_object(&[b"\t.addrsig\n", segment]).map_err(|e| format!("part {k}: {e}"))?;
+            let addrsig = segment.windows(10).any(|w| w == b"\t.addrsig\n");
+            let transcript = if object_transcript::has_inline_asm_assignment(segment) {
+                Err("its inline assembly assigns a symbol".to_string())
+            } else {
+                MemoryFile::with_bytes(&object).and_then(|file| Ok((object_transcript::transcribe(&object, &file.path(), k)?, file)))
+            };
+            Ok((ms(t), transcript.map_err(|e| format!("part {k}: {e}")), addrsig))
+        }
+    })?;
+    let by_part = assembled.iter().map(|(ms, _, _)| *ms).collect();
+    let addrsig = assembled.iter().any(|(_, _, has_addrsig)| *has_addrsig);
+    let mut joined = PartsTranscript { text: Vec::new(), files: Vec::new(), files_read: 0, check_ms: 0.0 };
+    let mut files_read = 0;
+    let mut address_significance = Vec::new();
+    for (_, transcript, _) in assembled {
         match transcript {
-            Ok((text, file)) => {
-                joined.text.extend_from_slice(text.as_bytes());
+            Ok((transcript, file)) => {
+                joined.text.extend_from_slice(transcript.text.as_bytes());
+                address_significance.extend_from_slice(transcript.address_significance.as_bytes());
+                files_read += transcript.files_read;
                 joined.files.push(file);
             }
             Err(e) => return Ok((by_part, Err(e))),
         }
+    }
+    if files_read > MAX_FILES_READ {
+        return Ok((by_part, Err(format!("its transcript would read {files_read} sections from files (at most {MAX_FILES_READ})"))));
+    }
+    if addrsig {
+        joined.text.extend_from_slice(b"\t.addrsig\n");
+        joined.text.extend_from_slice(&address_significance);
     }
     // The text the host gets is the text checked: whole, as the parts'
     // names meet only there (no instruction in it: tens of milliseconds).
@@ -654,6 +669,7 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
         return Ok((by_part, Err(format!("the transcript does not assemble: {e}"))));
     }
     joined.check_ms = ms(t);
+    joined.files_read = files_read;
     Ok((by_part, Ok(joined)))
 }
 
@@ -663,24 +679,38 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
 /// defined twice). Returns how long each part's check took (ms).
 fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize) -> Result<Vec<f64>, String> {
     let _span = Span::begin("mtpc check", "merged assembly");
-    // The longest segments first, so that the last to finish is a short one.
+    for_each_segment(pool, merged, threads, {
+        let host = host.clone();
+        move |merged: &Merged<Vec<u8>>, k| {
+            let t = Instant::now();
+            host.check_asm(&merged.segment_with_table(k)).map_err(|e| format!("part {k}: {e}"))?;
+            Ok(ms(t))
+        }
+    })
+}
+
+/// Runs `job` on every part's segment of `merged` on the pool, the longest
+/// segments first (so that the last to finish is a short one); the
+/// results in part order, or the first failure.
+fn for_each_segment<T: Send + 'static>(
+    pool: &crate::worker::Pool,
+    merged: &Arc<Merged<Vec<u8>>>,
+    threads: usize,
+    job: impl Fn(&Merged<Vec<u8>>, usize) -> Result<T, String> + Clone + Send + 'static,
+) -> Result<Vec<T>, String> {
     let mut order: Vec<usize> = (0..merged.segments.len()).collect();
     order.sort_by_key(|&k| std::cmp::Reverse(merged.segments[k].len()));
     let jobs: Vec<_> = order
         .iter()
         .map(|&k| {
-            let (host, merged) = (host.clone(), merged.clone());
-            move || {
-                let t = Instant::now();
-                host.check_asm(&merged.segment_with_table(k)).map_err(|e| format!("part {k}: {e}"))?;
-                Ok(ms(t))
-            }
+            let (job, merged) = (job.clone(), merged.clone());
+            move || job(&merged, k)
         })
         .collect();
-    let took = pool.run(jobs, threads).into_iter().collect::<Result<Vec<f64>, String>>()?;
-    let mut by_part = vec![0.0; took.len()];
-    for (k, ms) in order.into_iter().zip(took) {
-        by_part[k] = ms;
+    let results = pool.run(jobs, threads).into_iter().collect::<Result<Vec<T>, String>>()?;
+    let mut by_part: Vec<Option<T>> = (0..results.len()).map(|_| None).collect();
+    for (k, result) in order.into_iter().zip(results) {
+        by_part[k] = Some(result);
     }
-    Ok(by_part)
+    Ok(by_part.into_iter().flatten().collect())
 }

@@ -106,6 +106,7 @@ zeros:
 	.addrsig
 	.addrsig_sym f
 	.addrsig_sym names
+	.addrsig_sym .L.str.1
 "#;
 
 type Header = elf::FileHeader64<LittleEndian>;
@@ -189,8 +190,10 @@ fn a_transcribed_object_assembles_into_the_same_object() {
     let file = MemoryFile::with_bytes(&object).expect("a file in memory");
     let transcript = transcribe(&object, &file.path(), 0).expect("the object is transcribed");
     // The transcript holds no instruction of the part's.
-    assert!(!transcript.contains("callq") && !transcript.contains("retq"), "{transcript}");
-    let again = host.assemble_object(&[b"\t.addrsig\n", transcript.as_bytes()]).expect("the transcript assembles");
+    assert!(!transcript.text.contains("callq") && !transcript.text.contains("retq"), "{}", transcript.text);
+    let again = host
+        .assemble_object(&[b"\t.addrsig\n", transcript.text.as_bytes(), transcript.address_significance.as_bytes()])
+        .expect("the transcript assembles");
     let (before, after) = (said(&object), said(&again));
     assert_eq!(before.sections, after.sections);
     assert_eq!(before.symbols, after.symbols);
@@ -202,6 +205,8 @@ fn a_transcribed_object_assembles_into_the_same_object() {
     assert!(before.relocations[".data"].iter().any(|r| r.2 == ".rodata.str1.1"), "{:?}", before.relocations);
     assert!(before.symbols.contains_key("puts") && before.symbols.contains_key("tls"));
     assert!(before.sections.contains_key(".text._Z6inlinev") && before.sections.contains_key(".comment"));
+    // A private string's address is its section's, in the table too.
+    assert!(before.address_significant.iter().any(|s| s == ".rodata.str1.1"), "{:?}", before.address_significant);
 }
 
 #[test]
@@ -211,7 +216,7 @@ fn a_transcript_the_file_does_not_hold_fails_its_check() {
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
     let object = host.assemble_object(&[PART.as_bytes()]).unwrap();
     let transcript = transcribe(&object, "/proc/self/fd/999999", 0).unwrap();
-    let e = host.check_asm(transcript.as_bytes()).unwrap_err();
+    let e = host.check_asm(transcript.text.as_bytes()).unwrap_err();
     assert!(e.contains("999999") || e.contains("could not find incbin file"), "{e}");
 }
 
@@ -254,7 +259,7 @@ fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
     for (k, part) in [PART_A, PART_B].into_iter().enumerate() {
         let object = host.assemble_object(&[part.as_bytes()]).unwrap();
         let file = MemoryFile::with_bytes(&object).unwrap();
-        transcript += &transcribe(&object, &file.path(), k).unwrap();
+        transcript += &transcribe(&object, &file.path(), k).unwrap().text;
         files.push(file);
     }
     let again = host.assemble_object(&[transcript.as_bytes()]).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
