@@ -642,6 +642,29 @@ def test_object_writer(p, work, checker):
         with open(objs["1"], "rb") as f1, open(objs["0"], "rb") as f0:
             same = f1.read() == f0.read()
         checker.check(same, label + ": the object is the host's assembly of the same text, byte for byte")
+    if p.name == "constructs-c" and not mtpc_writes:
+        # Several modules in one clang process (its -cc1 jobs run in it,
+        # one after another): each module's files in memory are closed only
+        # when the next module's are handed over, and each object is the one
+        # compiled alone, byte for byte.
+        sources = [p.source, os.path.join(PROGRAMS_DIR, "twin.c")]
+        flags = ["-O2", "-DSIDE=a", "-DSCALE=1"] + p.cflags
+        together = os.path.join(work, "together")
+        os.makedirs(together, exist_ok=True)
+        stats = os.path.join(work, "together.jsonl")
+        if os.path.exists(stats):
+            os.remove(stats)
+        run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + ["-c"] + sources, cwd=together,
+            env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+        s = read_stats(stats)
+        checker.check(len(s) == 2 and all(r["object_from_parts"] for r in s),
+                      "two modules in one clang process: both assembled from the parts' objects", json.dumps(s)[:400])
+        for source in sources:
+            name = os.path.splitext(os.path.basename(source))[0] + ".o"
+            alone = os.path.join(work, "alone-" + name)
+            run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + ["-c", source, "-o", alone], env=env_with(**FORCE_SPLIT))
+            with open(os.path.join(together, name), "rb") as f1, open(alone, "rb") as f2:
+                checker.check(f1.read() == f2.read(), "two modules in one clang process: %s is the object compiled alone, byte for byte" % name)
     if p.name == "constructs-c":
         stats = os.path.join(work, "writer-S.jsonl")
         out = os.path.join(work, "writer.s")

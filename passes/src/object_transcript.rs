@@ -118,10 +118,23 @@ pub fn has_inline_asm_assignment(text: &[u8]) -> bool {
     false
 }
 
-/// Whether module-level assembly assigns a symbol (see
-/// [`has_inline_asm_assignment`]); it is not bracketed in a part's text.
+/// Whether module-level assembly may assign a symbol (see
+/// [`has_inline_asm_assignment`]). It reaches a part's text as written,
+/// not bracketed nor printed again, so any mention counts: a directive
+/// after a label or a `;`, in any case, in a macro, or an `.include`.
 pub fn module_asm_assigns_a_symbol(asm: &str) -> bool {
-    asm.lines().any(|line| assigns_a_symbol(line.trim().as_bytes()))
+    let asm = asm.to_ascii_lowercase();
+    asm.contains('=')
+        || [".set", ".equ", ".equiv", ".eqv", ".symver", ".weakref", ".include"]
+            .iter()
+            .any(|d| asm.match_indices(d).any(|(at, _)| asm.as_bytes().get(at + d.len()).is_some_and(|b| b.is_ascii_whitespace())))
+}
+
+/// Whether a part's text puts sections apart by `unique` ids: the same
+/// name in another part is another section, which `.section` in a
+/// transcript cannot say.
+pub fn has_unique_sections(text: &[u8]) -> bool {
+    text.windows(8).any(|w| w == b",unique,")
 }
 
 /// An assembly line that gives a symbol a value by an expression.
@@ -816,6 +829,14 @@ mod tests {
         // one aliasing another symbol is not.
         assert!(!module_asm_assigns_a_symbol(".text\n.globl asm_entry\nasm_entry:\n\tjmp asm_helper\n"));
         assert!(module_asm_assigns_a_symbol(".globl alias\n.set alias, target\n"));
+        assert!(module_asm_assigns_a_symbol(".globl a; .set a, b"));
+        assert!(module_asm_assigns_a_symbol("l: .SET a, b"));
+        assert!(module_asm_assigns_a_symbol(".macro m x,y\n.equ \\x,\\y\n.endm"));
+        assert!(module_asm_assigns_a_symbol(".include \"defs.s\""));
+        assert!(module_asm_assigns_a_symbol("a = b + 4"));
+        assert!(!module_asm_assigns_a_symbol(".settings:\n\tret\n"));
+        assert!(has_unique_sections(b"\t.section\thooks,\"awR\",@progbits,unique,3\n"));
+        assert!(!has_unique_sections(b"\t.section\t.text.f,\"ax\",@progbits\n"));
     }
 
     #[test]

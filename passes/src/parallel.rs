@@ -633,6 +633,8 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
             let addrsig = segment.windows(10).any(|w| w == b"\t.addrsig\n");
             let transcript = if object_transcript::has_inline_asm_assignment(segment) {
                 Err("its inline assembly assigns a symbol".to_string())
+            } else if object_transcript::has_unique_sections(segment) {
+                Err("it has sections apart by unique ids".to_string())
             } else {
                 MemoryFile::with_bytes(&object).and_then(|file| Ok((object_transcript::transcribe(&object, &file.path(), k)?, file)))
             };

@@ -6,7 +6,11 @@
 use std::fs::File;
 use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd};
+use std::collections::HashMap;
 use std::sync::Mutex;
+use std::thread::ThreadId;
+
+use once_cell::sync::Lazy;
 
 /// An anonymous file holding some bytes.
 pub struct MemoryFile {
@@ -19,11 +23,13 @@ pub struct MemoryFile {
 const MAPPED_AT_LEAST: usize = 16 * 1024;
 const PAGE: usize = 4096;
 
-/// The files the host reads the last module's transcript from: open until
-/// the next module's are handed over (the host has read them by then: a
-/// clang process compiles its modules one after another, and mtpc hands
-/// files over only to clang -cc1), or until the process exits.
-static HANDED_TO_HOST: Mutex<Vec<MemoryFile>> = Mutex::new(Vec::new());
+/// The files the host reads the last module's transcript from, by the
+/// thread that compiles it: open until that thread hands over the next
+/// module's (the host has read them by then: clang's code generation of a
+/// module follows its optimization on the same thread, and mtpc hands
+/// files over only to clang -cc1, which compiles one module at a time), or
+/// until the process exits.
+static HANDED_TO_HOST: Lazy<Mutex<HashMap<ThreadId, Vec<MemoryFile>>>> = Lazy::new(Default::default);
 
 impl MemoryFile {
     /// A file holding `bytes` (then zeros, see [`MAPPED_AT_LEAST`]), or why
@@ -57,10 +63,11 @@ impl MemoryFile {
     }
 
     /// Keeps `files` open for the host, which reads them after mtpc has
-    /// returned, and closes those of the module before.
+    /// returned, and closes those of the module this thread handed over
+    /// before.
     pub fn hand_to_host(files: Vec<MemoryFile>) {
         let mut handed = HANDED_TO_HOST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        *handed = files;
+        handed.insert(std::thread::current().id(), files);
     }
 }
 
