@@ -2,10 +2,12 @@
 """Benchmark: who writes the object in clang 22, mtpc or the host.
 
 After a split, the host's module holds the merged text as module asm. With
-MTPC_WRITE_OBJECT=0 (and on LLVM 16 and 19) the parts' segments are checked
-side by side and the host then assembles the whole text on its thread; by
+MTPC_WRITE_OBJECT=0 (and on LLVM 19) the parts' segments are checked side
+by side and the host then assembles the whole text on its thread; by
 default in clang 22 mtpc assembles the text once, as its check, and the
-pre-codegen callback writes those bytes (passes/src/object_writer.rs).
+pre-codegen callback writes those bytes (passes/src/object_writer.rs). (In
+clang 16 the host assembles a transcript of the parts' objects instead:
+passes/src/object_transcript.rs; this benchmark is clang 22's.)
 
 For each corpus unit and flags, and each partition count, the two ways are
 compiled alternately (so that drift affects both alike), with clang-22 and
