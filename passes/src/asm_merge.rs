@@ -76,6 +76,11 @@ pub struct Merged<T> {
     pub table: usize,
     /// Part K's segment: `text[segments[K].clone()]`.
     pub segments: Vec<Range<usize>>,
+    /// The text says `.addrsig` (once, in the first part that did).
+    pub address_significance: bool,
+    /// Some part's sections are kept apart from same-named ones by `unique`
+    /// ids (renumbered so that no two parts share one).
+    pub unique_sections: bool,
 }
 
 impl Merged<Vec<u8>> {
@@ -119,7 +124,8 @@ pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], file
     if ascii_table && parts.iter().all(|p| p.as_ref().is_ascii()) {
         let texts: Vec<&str> = parts.iter().map(|p| std::str::from_utf8(p.as_ref()).expect("ASCII is UTF-8")).collect();
         let merged = merge_scanned(&texts, scans, files)?;
-        return Ok(Merged { text: merged.text.into_bytes(), table: merged.table, segments: merged.segments });
+        let Merged { text, table, segments, address_significance, unique_sections } = merged;
+        return Ok(Merged { text: text.into_bytes(), table, segments, address_significance, unique_sections });
     }
     let texts: Vec<String> = parts.iter().map(|p| p.as_ref().iter().map(|&b| char::from(b)).collect()).collect();
     let merged = merge_scanned(&texts, scans, files)?;
@@ -132,7 +138,7 @@ pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], file
     };
     let table = bytes(0..merged.table).end;
     let segments = merged.segments.iter().map(|range| bytes(range.clone())).collect();
-    Ok(Merged { text, table, segments })
+    Ok(Merged { text, table, segments, address_significance: merged.address_significance, unique_sections: merged.unique_sections })
 }
 
 /// Rewrites a part's symbol assignments `name = expression` (how the code
@@ -228,7 +234,13 @@ fn merge_scanned<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_
         state.merge_part(k, part, &scans[k].debug_sections, &table.numbers, &mut text)?;
         segments.push(start..text.len());
     }
-    Ok(Merged { text, table: table_end, segments })
+    Ok(Merged {
+        text,
+        table: table_end,
+        segments,
+        address_significance: state.once.contains(".addrsig"),
+        unique_sections: state.unique_ids > 0,
+    })
 }
 
 /// The merged DWARF file table. Every part numbers its files alike (the
@@ -1501,6 +1513,9 @@ mod tests {
         assert_eq!(m.matches("@progbits,unique,3\n").count(), 2, "{m}");
         // A repeated COMDAT group with a unique id is still kept once.
         assert_eq!(m.matches("__x86.thunk:").count(), 1, "{m}");
+        // Sections apart by unique ids, which a transcript cannot state.
+        assert!(merge(&[&part("f")]).unwrap().unique_sections);
+        assert!(!merge(&["\t.section\t.text.hot,\"ax\",@progbits\nf:\n\tret\n"]).unwrap().unique_sections);
     }
 
     #[test]
@@ -1669,5 +1684,8 @@ mod tests {
         assert_eq!(m.matches(".ident").count(), 1);
         assert_eq!(m.matches("\t.addrsig\n").count(), 1);
         assert_eq!(m.matches(".addrsig_sym f").count(), 2);
+        // What the transcript of the parts' objects states once.
+        assert!(merge(&[part, part]).unwrap().address_significance);
+        assert!(!merge(&["\t.addrsig_sym f\n"]).unwrap().address_significance);
     }
 }

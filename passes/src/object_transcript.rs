@@ -130,13 +130,6 @@ pub fn module_asm_assigns_a_symbol(asm: &str) -> bool {
             .any(|d| asm.match_indices(d).any(|(at, _)| asm.as_bytes().get(at + d.len()).is_some_and(|b| b.is_ascii_whitespace())))
 }
 
-/// Whether a part's text puts sections apart by `unique` ids: the same
-/// name in another part is another section, which `.section` in a
-/// transcript cannot say.
-pub fn has_unique_sections(text: &[u8]) -> bool {
-    text.windows(8).any(|w| w == b",unique,")
-}
-
 /// An assembly line that gives a symbol a value by an expression.
 fn assigns_a_symbol(line: &[u8]) -> bool {
     let directive = [".set", ".equ", ".equiv", ".eqv", ".symver", ".weakref"]
@@ -362,7 +355,7 @@ impl<'a> Transcriber<'a> {
                 continue;
             };
             let target = header.sh_info(endian) as usize;
-            if !matches!(self.plans.get(target), Some(Some(plan)) if plan.kind == SectionKind::Chunk) {
+            if self.chunk(target).is_none() {
                 return Err(format!("relocations apply to section {target}, which is not transcribed"));
             }
             let list = by_section.entry(target).or_default();
@@ -387,10 +380,7 @@ impl<'a> Transcriber<'a> {
         let symbol = self.symbol(index)?;
         if symbol.st_type() == elf::STT_SECTION {
             let section = symbol.st_shndx(self.endian) as usize;
-            let plan = match self.plans.get(section) {
-                Some(Some(plan)) if plan.kind == SectionKind::Chunk => plan,
-                _ => return Err(format!("a relocation points into section {section}, which is not transcribed")),
-            };
+            let plan = self.chunk(section).ok_or_else(|| format!("a relocation points into section {section}, which is not transcribed"))?;
             if plan.flags & elf::SHF_TLS as u64 != 0 {
                 return Err(format!("a relocation points into thread-local {} by the section", plan.name));
             }
@@ -462,9 +452,8 @@ impl<'a> Transcriber<'a> {
                 }
                 section if section < elf::SHN_LORESERVE => {
                     let section = section as usize;
-                    match self.plans.get(section) {
-                        Some(Some(plan)) if plan.kind == SectionKind::Chunk && value <= plan.size => {}
-                        _ => return Err(format!("symbol {name} is defined where the transcript has no bytes")),
+                    if self.chunk(section).is_none_or(|plan| value > plan.size) {
+                        return Err(format!("symbol {name} is defined where the transcript has no bytes"));
                     }
                     let _ = writeln!(out, "{name} = {}+{value}", self.chunk_label(section));
                 }
@@ -550,7 +539,7 @@ impl<'a> Transcriber<'a> {
                 // A private global's address (`.addrsig_sym .L.str`) is its
                 // section's: the chunk's label says the same.
                 let section = entry.st_shndx(self.endian) as usize;
-                if !matches!(self.plans.get(section), Some(Some(plan)) if plan.kind == SectionKind::Chunk) {
+                if self.chunk(section).is_none() {
                     return Err(format!(".llvm_addrsig names section {section}, which is not transcribed"));
                 }
                 let _ = writeln!(out, "\t.addrsig_sym {}", self.chunk_label(section));
@@ -559,6 +548,11 @@ impl<'a> Transcriber<'a> {
             let _ = writeln!(out, "\t.addrsig_sym {}", self.symbol_name(symbol)?);
         }
         Ok(())
+    }
+
+    /// The plan of section `index` if the transcript emits its bytes.
+    fn chunk(&self, index: usize) -> Option<&SectionPlan> {
+        self.plans.get(index)?.as_ref().filter(|plan| plan.kind == SectionKind::Chunk)
     }
 
     fn section_bytes(&self, index: usize) -> Result<&'a [u8], String> {
@@ -835,8 +829,6 @@ mod tests {
         assert!(module_asm_assigns_a_symbol(".include \"defs.s\""));
         assert!(module_asm_assigns_a_symbol("a = b + 4"));
         assert!(!module_asm_assigns_a_symbol(".settings:\n\tret\n"));
-        assert!(has_unique_sections(b"\t.section\thooks,\"awR\",@progbits,unique,3\n"));
-        assert!(!has_unique_sections(b"\t.section\t.text.f,\"ax\",@progbits\n"));
     }
 
     #[test]

@@ -356,10 +356,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             host.assemble_object(&frame.around(&merged.text)).map(|object| HostText::Object(object, frame))
         }
         // Debug information is the merged text's (one line table, one
-        // string pool), and module-level asm may give a symbol the value
-        // of one another part defines (`.set`), which its part's object
-        // leaves out: no transcript.
-        None if writer == ObjectWriter::HostFromParts && merged.table == 0
+        // string pool), sections apart by `unique` ids would be one
+        // section in a transcript, and module-level asm may give a symbol
+        // the value of one another part defines (`.set`), which its part's
+        // object leaves out: no transcript.
+        None if writer == ObjectWriter::HostFromParts && merged.table == 0 && !merged.unique_sections
             && !object_transcript::module_asm_assigns_a_symbol(&module.module_asm()) => {
             assemble_parts(pool, host, &merged, threads).map(|(by_part, transcript)| {
                 stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
@@ -410,21 +411,15 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             }
         }
     }
+    module.replace_with_asm(match &host_text {
+        HostText::Transcript(transcript) => &transcript.text,
+        HostText::Merged | HostText::Object(..) => &merged.text,
+    });
+    run.commit();
     match host_text {
-        HostText::Transcript(transcript) => {
-            module.replace_with_asm(&transcript.text);
-            MemoryFile::hand_to_host(transcript.files);
-            run.commit();
-        }
-        HostText::Merged => {
-            module.replace_with_asm(&merged.text);
-            run.commit();
-        }
-        HostText::Object(object, frame) => {
-            module.replace_with_asm(&merged.text);
-            run.commit();
-            run.offer_object(host, object, &frame);
-        }
+        HostText::Transcript(transcript) => MemoryFile::hand_to_host(transcript.files),
+        HostText::Object(object, frame) => run.offer_object(host, object, &frame),
+        HostText::Merged => {}
     }
     stats.wall_ms = ms(start);
     Ok(Outcome::Parallel(stats))
@@ -630,37 +625,32 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
             // Every part's object lists its address-significant symbols;
             // the transcript states the table once, if the text does.
             let object = host.assemble_object(&[b"\t.addrsig\n", segment]).map_err(|e| format!("part {k}: {e}"))?;
-            let addrsig = segment.windows(10).any(|w| w == b"\t.addrsig\n");
             let transcript = if object_transcript::has_inline_asm_assignment(segment) {
                 Err("its inline assembly assigns a symbol".to_string())
-            } else if object_transcript::has_unique_sections(segment) {
-                Err("it has sections apart by unique ids".to_string())
             } else {
                 MemoryFile::with_bytes(&object).and_then(|file| Ok((object_transcript::transcribe(&object, &file.path(), k)?, file)))
             };
-            Ok((ms(t), transcript.map_err(|e| format!("part {k}: {e}")), addrsig))
+            Ok((ms(t), transcript.map_err(|e| format!("part {k}: {e}"))))
         }
     })?;
-    let by_part = assembled.iter().map(|(ms, _, _)| *ms).collect();
-    let addrsig = assembled.iter().any(|(_, _, has_addrsig)| *has_addrsig);
+    let by_part = assembled.iter().map(|(ms, _)| *ms).collect();
     let mut joined = PartsTranscript { text: Vec::new(), files: Vec::new(), files_read: 0, check_ms: 0.0 };
-    let mut files_read = 0;
     let mut address_significance = Vec::new();
-    for (_, transcript, _) in assembled {
+    for (_, transcript) in assembled {
         match transcript {
             Ok((transcript, file)) => {
                 joined.text.extend_from_slice(transcript.text.as_bytes());
                 address_significance.extend_from_slice(transcript.address_significance.as_bytes());
-                files_read += transcript.files_read;
+                joined.files_read += transcript.files_read;
                 joined.files.push(file);
             }
             Err(e) => return Ok((by_part, Err(e))),
         }
     }
-    if files_read > MAX_FILES_READ {
-        return Ok((by_part, Err(format!("its transcript would read {files_read} sections from files (at most {MAX_FILES_READ})"))));
+    if joined.files_read > MAX_FILES_READ {
+        return Ok((by_part, Err(format!("its transcript would read {} sections from files (at most {MAX_FILES_READ})", joined.files_read))));
     }
-    if addrsig {
+    if merged.address_significance {
         joined.text.extend_from_slice(b"\t.addrsig\n");
         joined.text.extend_from_slice(&address_significance);
     }
@@ -671,7 +661,6 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
         return Ok((by_part, Err(format!("the transcript does not assemble: {e}"))));
     }
     joined.check_ms = ms(t);
-    joined.files_read = files_read;
     Ok((by_part, Ok(joined)))
 }
 

@@ -3,10 +3,10 @@
 //! from one (`.incbin`, see `object_transcript`), after the pass that made
 //! it has returned.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
 use std::os::fd::{AsRawFd, FromRawFd};
-use std::collections::HashMap;
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
