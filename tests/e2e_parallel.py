@@ -50,7 +50,7 @@ import sys
 import tempfile
 import time
 
-from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, run,
+from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -593,10 +593,12 @@ def test_object_writer(p, work, checker):
     """clang 22: mtpc assembles the merged text itself and its pre-codegen
     callback writes the object, which is the object the host writes from
     the same text (MTPC_WRITE_OBJECT=0), byte for byte. clang 16: without
-    debug information or sections a transcript cannot state (a sanitizer's
-    linked-order metadata), the host is handed the parts' objects
-    transcribed, and writes an object with the same code, symbols and
-    relocations as from the text; otherwise the text. -S is the host's."""
+    sections a transcript cannot state (compressed debug sections), the
+    host is handed the parts' objects transcribed, and
+    writes an object with the same code, symbols and relocations as from
+    the text; with debug information, each compile unit then has the line
+    table its part's assembler wrote (the text's units share one), with
+    the same rows. Otherwise the text. -S is the host's."""
     mtpc_writes = LLVM_MAJOR >= 22
     for flags in OBJECT_WRITER_FLAGS.get(p.name, []):
         label = "%s %s" % (p.name, " ".join(flags))
@@ -624,13 +626,24 @@ def test_object_writer(p, work, checker):
         by_mtpc = tuple(records[w][0]["object_by_mtpc"] for w in ("1", "0"))
         from_parts = tuple(records[w][0]["object_from_parts"] for w in ("1", "0"))
         if not mtpc_writes:
-            transcribable = not any(f.startswith("-g") or f.startswith("-fsanitize") for f in flags)
+            transcribable = not any(f.startswith("-gz") for f in flags)
             checker.check(by_mtpc == (False, False) and not written and from_parts == (transcribable, False),
                           label + (": the host assembles the parts' objects, transcribed (MTPC_WRITE_OBJECT=0: the text)" if transcribable
-                                   else ": the host assembles the merged text (debug information or a sanitizer's sections)"),
+                                   else ": the host assembles the merged text (compressed debug sections)"),
                           "object_by_mtpc: %s, object_from_parts: %s\n%s" % (by_mtpc, from_parts, logs["1"][-600:]))
             if transcribable:
                 a, b = object_contents(objs["1"]), object_contents(objs["0"])
+                if any(f.startswith("-g") for f in flags):
+                    units = line_table_offsets(objs["1"])
+                    checker.check(len(units) == len(line_table_offsets(objs["0"])) > 1 and len(set(units)) == len(units),
+                                  label + ": each compile unit has a line table of its own", str(units)[:400])
+                    checker.check(line_rows(objs["1"]) == line_rows(objs["0"]), label + ": the line tables have the text's rows")
+                    errors = dwarf_verify_errors(objs["1"])
+                    checker.check(not errors, label + ": llvm-dwarfdump --verify finds no error", "\n".join(errors)[-2000:])
+                    # One header per line table: the line tables' own
+                    # relocations (file names, each sequence's start) differ.
+                    for contents in (a, b):
+                        contents["relocations"].pop(".debug_line", None)
                 for what in ("sections", "symbols", "relocations", "address-significance table"):
                     checker.check(a[what] == b[what], label + ": the object has the text's %s" % what,
                                   ("only from the transcript: %s\nonly from the text: %s" % (

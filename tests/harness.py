@@ -190,6 +190,25 @@ def object_contents(path):
     return {"sections": sections, "symbols": symbols, "relocations": dict(relocations), "address-significance table": addrsig}
 
 
+def line_rows(path):
+    """The rows of every line table of `path` (llvm-dwarfdump --debug-line)
+    as (address, line, column, file) with their counts, end-of-sequence
+    rows left out: what a debugger maps addresses to, whichever table holds
+    a row and however the tables are encoded."""
+    rows = collections.Counter()
+    for line in run([tool("llvm-dwarfdump"), "--debug-line", path]).splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and line.startswith("0x") and "end_sequence" not in fields:
+            rows[tuple(int(f, 0) for f in fields[:4])] += 1
+    return rows
+
+
+def line_table_offsets(path):
+    """Each compile unit's DW_AT_stmt_list of `path`, in order."""
+    out = run([tool("llvm-dwarfdump"), "--debug-info", "--show-form", path])
+    return re.findall(r"DW_AT_stmt_list\s+\[DW_FORM_sec_offset\]\s+\((0x[0-9a-f]+)\)", out)
+
+
 def require_plugin():
     """Exits with what to do if the plugin is not built."""
     if not os.path.exists(PLUGIN):

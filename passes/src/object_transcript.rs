@@ -10,6 +10,11 @@
 //! table as `.addrsig_sym` lines. What a transcript cannot state the same
 //! way is declined, named (the host then assembles the merged text): see
 //! [`section_type`], [`section_flags`], and the `Err`s below.
+//!
+//! Debug information is transcribed as any other section: each part's
+//! object has its own compile units, each with the line table its part's
+//! assembler wrote. The string sections the parts share are read once
+//! (see [`FirstPart`]).
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -94,11 +99,31 @@ pub struct Transcript {
     pub files_read: usize,
 }
 
+/// The object of the first part (part 0), as a later part's transcript
+/// names what the two share: every part's object is assembled with the
+/// merged text's table before its segment, so every part's `.debug_str`
+/// begins with the pool of strings several parts hold, and every part's
+/// `.debug_line_str` with the names of the module's files. A later part's
+/// transcript reads only what follows the bytes its debug string section
+/// shares with the first part's, and names those through the first part's
+/// transcript, so that the host's object holds them once, as the merged
+/// text's does.
+#[derive(Clone, Copy)]
+pub struct FirstPart<'a> {
+    pub object: &'a [u8],
+}
+
 /// The transcript of part `part`'s object `object`, whose bytes the host
-/// reads from the file at `path` (the same bytes); `Err` says what it
-/// cannot transcribe.
-pub fn transcribe(object: &[u8], path: &str, part: usize) -> Result<Transcript, String> {
-    Transcriber::new(object, path, part)?.run()
+/// reads from the file at `path` (the same bytes); `first`: part 0's object
+/// when `part` is a later one, whose transcript is joined before this
+/// one's. `Err` says what it cannot transcribe.
+pub fn transcribe(object: &[u8], path: &str, part: usize, first: Option<FirstPart<'_>>) -> Result<Transcript, String> {
+    let mut transcriber = Transcriber::new(object, path, part)?;
+    transcriber.plan_sections()?;
+    if let Some(first) = first.filter(|_| part > 0) {
+        transcriber.share_debug_strings_with(first)?;
+    }
+    transcriber.run()
 }
 
 /// Whether a part's text defines a symbol the assembler may leave out of
@@ -160,6 +185,16 @@ struct SectionPlan {
     size: u64,
     /// The signature of the COMDAT group it belongs to.
     group: Option<String>,
+    /// Its first bytes are the first part's (see [`FirstPart`]).
+    shared: Option<SharedPrefix>,
+}
+
+/// The first `len` bytes of a section, which the transcript names through
+/// the first part's chunk of the same section, labelled `first_label`.
+#[derive(Clone, Debug)]
+struct SharedPrefix {
+    first_label: String,
+    len: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -200,8 +235,7 @@ impl<'a> Transcriber<'a> {
         Ok(Transcriber { data, endian, sections, symbols, path: path.to_string(), part, plans: Vec::new() })
     }
 
-    fn run(mut self) -> Result<Transcript, String> {
-        self.plan_sections()?;
+    fn run(self) -> Result<Transcript, String> {
         let mut out = String::new();
         let mut files_read = 0;
         let _ = writeln!(out, "# part {}: its object, transcribed", self.part);
@@ -220,12 +254,14 @@ impl<'a> Transcriber<'a> {
             if plan.align > 1 && plan.size > 0 {
                 let _ = writeln!(out, "\t.p2align {}", plan.align.trailing_zeros());
             }
+            // A shared prefix is the first part's: the chunk is the rest.
+            let skipped = plan.shared.as_ref().map_or(0, |shared| shared.len);
             let _ = writeln!(out, "{}:", self.chunk_label(index));
-            if plan.size > 0 {
+            if plan.size > skipped {
                 if plan.sh_type == elf::SHT_NOBITS {
                     let _ = writeln!(out, "\t.zero {}", plan.size);
                 } else {
-                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, plan.offset, plan.size);
+                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, plan.offset + skipped, plan.size - skipped);
                     files_read += 1;
                 }
             }
@@ -245,7 +281,7 @@ impl<'a> Transcriber<'a> {
             }
         }
         for &(section, offset) in &merge_labels {
-            let _ = writeln!(out, "{} = {}+{}", self.merge_label(section, offset), self.chunk_label(section), offset);
+            let _ = writeln!(out, "{} = {}", self.merge_label(section, offset), self.position(section, offset as u64));
         }
         self.symbols_text(&mut out)?;
         let mut address_significance = String::new();
@@ -302,7 +338,6 @@ impl<'a> Transcriber<'a> {
                 elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_RELA | elf::SHT_GROUP => SectionKind::Bookkeeping,
                 SHT_LLVM_ADDRSIG => SectionKind::AddressSignificance,
                 _ if name == ".comment" => SectionKind::Identification,
-                _ if name.starts_with(".debug") => return Err(format!("it has debug information ({name})")),
                 _ => {
                     section_type(sh_type).ok_or_else(|| format!("section {name} has type {sh_type:#x}"))?;
                     SectionKind::Chunk
@@ -329,6 +364,7 @@ impl<'a> Transcriber<'a> {
                 offset: header.sh_offset(endian),
                 size: header.sh_size(endian),
                 group,
+                shared: None,
             }));
         }
         // Two sections of one name and group are two sections to the part
@@ -341,6 +377,47 @@ impl<'a> Transcriber<'a> {
         }
         self.plans = plans;
         Ok(())
+    }
+
+    /// Marks the bytes each debug string section of this part shares with
+    /// the same section of the first part (whole strings, from the start):
+    /// the transcript names them through the first part's chunk. Sections
+    /// in a group, or with relocations applying to them, are not shared.
+    fn share_debug_strings_with(&mut self, first: FirstPart<'_>) -> Result<(), String> {
+        let first = Transcriber::new(first.object, "", 0).map_err(|e| format!("the first part's {e}"))?;
+        let strings = (elf::SHF_MERGE | elf::SHF_STRINGS) as u64;
+        let relocated: Vec<usize> = self
+            .sections
+            .iter()
+            .filter(|header| header.sh_type(self.endian) == elf::SHT_RELA)
+            .map(|header| header.sh_info(self.endian) as usize)
+            .collect();
+        for index in 0..self.plans.len() {
+            let Some(plan) = self.chunk(index) else { continue };
+            if !plan.name.starts_with(".debug") || plan.flags & strings != strings || plan.group.is_some() || relocated.contains(&index) {
+                continue;
+            }
+            let Some(first_index) = first.section_named(&plan.name) else { continue };
+            let len = shared_strings_len(self.section_bytes(index)?, first.section_bytes(first_index)?) as u64;
+            if len > 0 {
+                let first_label = first.chunk_label(first_index);
+                if let Some(Some(plan)) = self.plans.get_mut(index) {
+                    plan.shared = Some(SharedPrefix { first_label, len });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The section named `name` outside any group, if the object has one
+    /// with bytes (a debug string section, say).
+    fn section_named(&self, name: &str) -> Option<usize> {
+        self.sections.iter().enumerate().position(|(index, header)| {
+            header.sh_type(self.endian) == elf::SHT_PROGBITS
+                && header.sh_flags(self.endian) & elf::SHF_GROUP as u64 == 0
+                && self.sections.section_name(self.endian, header).is_ok_and(|n| n == name.as_bytes())
+                && index > 0
+        })
     }
 
     /// Each chunk section's relocations.
@@ -455,7 +532,7 @@ impl<'a> Transcriber<'a> {
                     if self.chunk(section).is_none_or(|plan| value > plan.size) {
                         return Err(format!("symbol {name} is defined where the transcript has no bytes"));
                     }
-                    let _ = writeln!(out, "{name} = {}+{value}", self.chunk_label(section));
+                    let _ = writeln!(out, "{name} = {}", self.position(section, value));
                 }
                 other => return Err(format!("symbol {name} is in special section {other:#x}")),
             }
@@ -539,8 +616,8 @@ impl<'a> Transcriber<'a> {
                 // A private global's address (`.addrsig_sym .L.str`) is its
                 // section's: the chunk's label says the same.
                 let section = entry.st_shndx(self.endian) as usize;
-                if self.chunk(section).is_none() {
-                    return Err(format!(".llvm_addrsig names section {section}, which is not transcribed"));
+                if self.chunk(section).is_none_or(|plan| plan.shared.is_some()) {
+                    return Err(format!(".llvm_addrsig names section {section}, which is not transcribed whole"));
                 }
                 let _ = writeln!(out, "\t.addrsig_sym {}", self.chunk_label(section));
                 continue;
@@ -572,6 +649,17 @@ impl<'a> Transcriber<'a> {
 
     fn chunk_label(&self, section: usize) -> String {
         format!(".Lmtpc.part{}.s{}", self.part, section)
+    }
+
+    /// Where offset `offset` of section `section` is, as an expression:
+    /// past the chunk's label, or, in a prefix shared with the first part,
+    /// past the first part's.
+    fn position(&self, section: usize, offset: u64) -> String {
+        match self.chunk(section).and_then(|plan| plan.shared.as_ref()) {
+            Some(shared) if offset < shared.len => format!("{}+{offset}", shared.first_label),
+            Some(shared) => format!("{}+{}", self.chunk_label(section), offset - shared.len),
+            None => format!("{}+{offset}", self.chunk_label(section)),
+        }
     }
 
     fn merge_label(&self, section: usize, offset: i64) -> String {
@@ -632,6 +720,13 @@ fn asm_name(name: &[u8]) -> Result<String, String> {
     }
     let bare = !name[0].is_ascii_digit() && name.iter().all(|&b| b.is_ascii_alphanumeric() || b"_.$".contains(&b));
     Ok(if bare { text.into_owned() } else { format!("\"{text}\"") })
+}
+
+/// How many bytes at the start of string section `mine` are whole strings
+/// (each ending in its NUL) that `first` begins with too.
+fn shared_strings_len(mine: &[u8], first: &[u8]) -> usize {
+    let same = mine.iter().zip(first).take_while(|(a, b)| a == b).count();
+    mine[..same].iter().rposition(|&b| b == 0).map_or(0, |last_nul| last_nul + 1)
 }
 
 /// `+N` or `-N`, nothing for zero.
@@ -714,7 +809,7 @@ mod tests {
     #[test]
     fn a_part_object_becomes_its_sections_symbols_and_relocations() {
         let object = part_object();
-        let text = transcribe(&object, PATH, 3).unwrap().text;
+        let text = transcribe(&object, PATH, 3, None).unwrap().text;
         // Each section: its directive, its alignment, a label, its bytes
         // read from the file (zeros for .bss), its relocations.
         assert!(has_line(&text, "\t.section .text,\"ax\",@progbits"), "{text}");
@@ -764,7 +859,7 @@ mod tests {
         obj.append_section_data(section, &[0xc3], 16);
         let f = obj.add_symbol(symbol("_Z1fv", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(section), 0, 1));
         obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: f, sections: vec![section] });
-        let text = transcribe(&obj.write().unwrap(), PATH, 0).unwrap().text;
+        let text = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap().text;
         assert!(has_line(&text, "\t.section .text._Z1fv,\"axG\",@progbits,_Z1fv,comdat"), "{text}");
     }
 
@@ -776,39 +871,104 @@ mod tests {
             obj.append_section_data(section, &[1, 2, 3, 4], 1);
             (obj, section)
         };
-        let (obj, _) = with_section(".debug_info", SectionKind::Debug);
-        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
-        assert!(e.contains("debug information (.debug_info)"), "{e}");
         // A linked-order section (a sanitizer's metadata).
         let (mut obj, section) = with_section("asan_globals", SectionKind::Data);
         obj.section_mut(section).flags = object::SectionFlags::Elf { sh_flags: (elf::SHF_ALLOC | elf::SHF_WRITE | elf::SHF_LINK_ORDER) as u64 };
-        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
         assert!(e.contains("section asan_globals has flags 0x83"), "{e}");
         // A relocation type the assembler's .reloc does not know.
         let (mut obj, section) = with_section(".data", SectionKind::Data);
         let ext = obj.add_symbol(symbol("ext", SymbolKind::Unknown, SymbolScope::Linkage, SymbolSection::Undefined, 0, 0));
         obj.add_relocation(section, reloc(0, ext, 0, 40)).unwrap();
-        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
         assert!(e.contains("relocation type 40 has no name"), "{e}");
         // A name the assembler would not read back.
         let (mut obj, section) = with_section(".data", SectionKind::Data);
         obj.add_symbol(symbol("a\"b", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(section), 0, 4));
-        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
         assert!(e.contains("cannot be quoted"), "{e}");
-        assert!(transcribe(b"not an object", PATH, 0).unwrap_err().contains("cannot be read"));
+        assert!(transcribe(b"not an object", PATH, 0, None).unwrap_err().contains("cannot be read"));
         // A GOT reference to a local function: the part's assembler kept
         // the symbol for the GOT, which a transcript's host would not.
         let (mut obj, section) = with_section(".text", SectionKind::Text);
         let local = obj.add_symbol(symbol("helper", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(section), 1, 1));
         obj.add_relocation(section, reloc(0, local, -4, elf::R_X86_64_REX_GOTPCRELX)).unwrap();
-        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
         assert!(e.contains("local symbol helper (a GOT or PLT reference)"), "{e}");
         // Two sections of one name (unique ids): .section would merge them.
         let (mut obj, _) = with_section(".text.cold", SectionKind::Text);
         let second = obj.add_section(Vec::new(), b".text.cold".to_vec(), SectionKind::Text);
         obj.append_section_data(second, &[0xc3], 1);
-        let e = transcribe(&obj.write().unwrap(), PATH, 0).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
         assert!(e.contains("two sections are named .text.cold"), "{e}");
+    }
+
+    #[test]
+    fn shared_strings_are_whole_strings_from_the_start() {
+        assert_eq!(shared_strings_len(b"pool\0a\0", b"pool\0b\0"), 5);
+        // A string that only begins alike is not shared.
+        assert_eq!(shared_strings_len(b"int\0long\0", b"int\0longer\0"), 4);
+        assert_eq!(shared_strings_len(b"int\0", b"int\0long\0"), 4);
+        assert_eq!(shared_strings_len(b"int\0", b"int"), 0);
+        assert_eq!(shared_strings_len(b"a\0", b"b\0"), 0);
+        assert_eq!(shared_strings_len(b"", b"a\0"), 0);
+    }
+
+    /// An object with `.debug_str` holding `strings`, and a debug section
+    /// pointing at each string through `.debug_str` (as DWARF's string
+    /// offsets do).
+    fn object_with_debug_strings(strings: &[&str], group: bool) -> Vec<u8> {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let debug_str = obj.add_section(Vec::new(), b".debug_str".to_vec(), SectionKind::DebugString);
+        obj.section_mut(debug_str).flags = object::SectionFlags::Elf { sh_flags: (elf::SHF_MERGE | elf::SHF_STRINGS) as u64 };
+        let offsets = obj.add_section(Vec::new(), b".debug_str_offsets".to_vec(), SectionKind::Debug);
+        let debug_str_symbol = obj.section_symbol(debug_str);
+        for string in strings {
+            let at = obj.append_section_data(debug_str, format!("{string}\0").as_bytes(), 1);
+            let slot = obj.append_section_data(offsets, &[0; 4], 1);
+            obj.add_relocation(offsets, reloc(slot, debug_str_symbol, at as i64, elf::R_X86_64_32)).unwrap();
+        }
+        if group {
+            let text = obj.add_section(Vec::new(), b".text.k".to_vec(), SectionKind::Text);
+            obj.append_section_data(text, &[0xc3], 1);
+            let key = obj.add_symbol(symbol("k", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 1));
+            obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![text, debug_str] });
+        }
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn a_later_part_names_the_debug_strings_it_shares_with_the_first_through_the_first() {
+        let first = object_with_debug_strings(&["int", "char", "f"], false);
+        let later = object_with_debug_strings(&["int", "char", "g", "unsigned"], false);
+        let first_text = transcribe(&first, PATH, 0, None).unwrap().text;
+        let text = transcribe(&later, PATH, 1, Some(FirstPart { object: &first })).unwrap().text;
+        let (first_label, label) = (chunk_label(&first_text, ".debug_str"), chunk_label(&text, ".debug_str"));
+        // Only the strings after the shared ones are read: "g\0unsigned\0",
+        // from past "int\0char\0" in the object's `.debug_str`.
+        let read = text.lines().skip_while(|l| *l != format!("{label}:")).nth(1).unwrap();
+        let (offset, size) = read.rsplit_once(", ").map(|(head, size)| (head.rsplit_once(", ").unwrap().1, size)).unwrap();
+        assert_eq!(size, "11", "{text}");
+        let object = object::read::elf::ElfFile64::<LittleEndian>::parse(&*later).unwrap();
+        use object::{Object as _, ObjectSection as _};
+        let debug_str = object.section_by_name(".debug_str").unwrap();
+        assert_eq!(offset.parse::<u64>().unwrap(), debug_str.file_range().unwrap().0 + 9, "{text}");
+        // Shared strings are the first part's, the others this part's.
+        let relocated: Vec<&str> = text.lines().filter(|l| l.starts_with("\t.reloc")).map(|l| l.rsplit(", ").next().unwrap()).collect();
+        let defined = |l: &str| text.lines().find_map(|line| line.strip_prefix(&format!("{l} = "))).unwrap_or_else(|| panic!("{l}: {text}")).to_string();
+        let targets: Vec<String> = relocated.iter().map(|l| defined(l)).collect();
+        assert_eq!(targets, [format!("{first_label}+0"), format!("{first_label}+4"), format!("{label}+0"), format!("{label}+2")]);
+        // The first part's own transcript reads the whole section.
+        assert!(first_text.contains(&format!("{first_label}:\n\t.incbin \"{PATH}\", ")), "{first_text}");
+        // Nothing shared: the whole section, named by this part's label.
+        let other = object_with_debug_strings(&["long"], false);
+        let text = transcribe(&other, PATH, 1, Some(FirstPart { object: &first })).unwrap().text;
+        let label = chunk_label(&text, ".debug_str");
+        assert!(text.lines().any(|l| l.ends_with(&format!(" = {label}+0"))) && !text.contains(&first_label), "{text}");
+        // A section in a group is its group's: never shared.
+        let grouped = object_with_debug_strings(&["int", "char", "g"], true);
+        let text = transcribe(&grouped, PATH, 1, Some(FirstPart { object: &first })).unwrap().text;
+        assert!(!text.contains(&first_label), "{text}");
     }
 
     #[test]

@@ -355,12 +355,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             let _span = Span::begin("mtpc assemble", "merged assembly");
             host.assemble_object(&frame.around(&merged.text)).map(|object| HostText::Object(object, frame))
         }
-        // Debug information is the merged text's (one line table, one
-        // string pool), sections apart by `unique` ids would be one
-        // section in a transcript, and module-level asm may give a symbol
-        // the value of one another part defines (`.set`), which its part's
-        // object leaves out: no transcript.
-        None if writer == ObjectWriter::HostFromParts && merged.table == 0 && !merged.unique_sections
+        // Sections apart by `unique` ids would be one section in a
+        // transcript, and module-level asm may give a symbol the value of
+        // one another part defines (`.set`), which its part's object leaves
+        // out: no transcript.
+        None if writer == ObjectWriter::HostFromParts && !merged.unique_sections
             && !object_transcript::module_asm_assigns_a_symbol(&module.module_asm()) => {
             assemble_parts(pool, host, &merged, threads).map(|(by_part, transcript)| {
                 stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
@@ -609,35 +608,57 @@ struct PartsTranscript {
     check_ms: f64,
 }
 
-/// Assembles each part's segment of the merged text into an object on the
-/// pool (the check of the text, as [`check_merged_text`]) and transcribes
-/// each object for the host (`object_transcript`), then checks the whole
-/// transcript: each part's time, and the transcript or why the host gets
-/// the merged text instead.
+/// Assembles each part's segment of the merged text (with the file table
+/// and string pool before it) into an object on the pool (the check of the
+/// text, as [`check_merged_text`]), then transcribes each object for the
+/// host on the pool (`object_transcript`: later parts name the debug
+/// strings they share with the first part's object through its
+/// transcript), then checks the whole transcript: each part's time, and
+/// the transcript or why the host gets the merged text instead.
 fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize)
     -> Result<(Vec<f64>, Result<PartsTranscript, String>), String> {
     let _span = Span::begin("mtpc check", "parts' objects");
-    let assembled = for_each_segment(pool, merged, threads, {
+    let objects = for_each_segment(pool, merged, threads, {
         let host = host.clone();
         move |merged: &Merged<Vec<u8>>, k| {
             let t = Instant::now();
             let segment = &merged.text[merged.segments[k].clone()];
             // Every part's object lists its address-significant symbols;
             // the transcript states the table once, if the text does.
-            let object = host.assemble_object(&[b"\t.addrsig\n", segment]).map_err(|e| format!("part {k}: {e}"))?;
-            let transcript = if object_transcript::has_inline_asm_assignment(segment) {
+            let object = host
+                .assemble_object(&[b"\t.addrsig\n", &merged.text[..merged.table], segment])
+                .map_err(|e| format!("part {k}: {e}"))?;
+            let file = if object_transcript::has_inline_asm_assignment(segment) {
                 Err("its inline assembly assigns a symbol".to_string())
             } else {
-                MemoryFile::with_bytes(&object).and_then(|file| Ok((object_transcript::transcribe(&object, &file.path(), k)?, file)))
+                MemoryFile::with_bytes(&object)
             };
-            Ok((ms(t), transcript.map_err(|e| format!("part {k}: {e}"))))
+            Ok((ms(t), object, file.map_err(|e| format!("part {k}: {e}"))))
         }
     })?;
-    let by_part = assembled.iter().map(|(ms, _)| *ms).collect();
+    // The objects and the paths of their files go to the transcribing jobs;
+    // the files stay here, to be handed to the host.
+    let (mut assemble_ms, mut files, mut parts) = (Vec::new(), Vec::new(), Vec::new());
+    for (ms, object, file) in objects {
+        assemble_ms.push(ms);
+        parts.push((object, file.as_ref().map(MemoryFile::path).map_err(String::clone)));
+        files.push(file);
+    }
+    let parts = Arc::new(parts);
+    let assembled = for_each_segment(pool, merged, threads, move |_: &Merged<Vec<u8>>, k| {
+        let t = Instant::now();
+        let (object, path) = &parts[k];
+        let first = object_transcript::FirstPart { object: &parts[0].0 };
+        let transcript = path.clone().and_then(|path| {
+            object_transcript::transcribe(object, &path, k, Some(first)).map_err(|e| format!("part {k}: {e}"))
+        });
+        Ok((ms(t), transcript))
+    })?;
+    let by_part = assemble_ms.iter().zip(&assembled).map(|(assemble_ms, (transcribe_ms, _))| assemble_ms + transcribe_ms).collect();
     let mut joined = PartsTranscript { text: Vec::new(), files: Vec::new(), files_read: 0, check_ms: 0.0 };
     let mut address_significance = Vec::new();
-    for (_, transcript) in assembled {
-        match transcript {
+    for (file, (_, transcript)) in files.into_iter().zip(assembled) {
+        match transcript.and_then(|transcript| Ok((transcript, file?))) {
             Ok((transcript, file)) => {
                 joined.text.extend_from_slice(transcript.text.as_bytes());
                 address_significance.extend_from_slice(transcript.address_significance.as_bytes());

@@ -188,7 +188,7 @@ fn a_transcribed_object_assembles_into_the_same_object() {
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").expect("LLVM has the x86 target");
     let object = host.assemble_object(&[PART.as_bytes()]).expect("the part assembles");
     let file = MemoryFile::with_bytes(&object).expect("a file in memory");
-    let transcript = transcribe(&object, &file.path(), 0).expect("the object is transcribed");
+    let transcript = transcribe(&object, &file.path(), 0, None).expect("the object is transcribed");
     // The transcript holds no instruction of the part's.
     assert!(!transcript.text.contains("callq") && !transcript.text.contains("retq"), "{}", transcript.text);
     let again = host
@@ -215,7 +215,7 @@ fn a_transcript_the_file_does_not_hold_fails_its_check() {
     // a file that is gone makes it fail, never the host.
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
     let object = host.assemble_object(&[PART.as_bytes()]).unwrap();
-    let transcript = transcribe(&object, "/proc/self/fd/999999", 0).unwrap();
+    let transcript = transcribe(&object, "/proc/self/fd/999999", 0, None).unwrap();
     let e = host.check_asm(transcript.text.as_bytes()).unwrap_err();
     assert!(e.contains("999999") || e.contains("could not find incbin file"), "{e}");
 }
@@ -259,7 +259,7 @@ fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
     for (k, part) in [PART_A, PART_B].into_iter().enumerate() {
         let object = host.assemble_object(&[part.as_bytes()]).unwrap();
         let file = MemoryFile::with_bytes(&object).unwrap();
-        transcript += &transcribe(&object, &file.path(), k).unwrap().text;
+        transcript += &transcribe(&object, &file.path(), k, None).unwrap().text;
         files.push(file);
     }
     let again = host.assemble_object(&[transcript.as_bytes()]).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
@@ -267,4 +267,128 @@ fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
     assert_eq!(before.symbols, after.symbols);
     assert_eq!(before.relocations, after.relocations);
     assert_eq!(before.sections, after.sections);
+}
+
+/// The file table and the string pool the merge writes before the parts
+/// (strings both parts' debug information names), and two parts with debug
+/// information: code with line entries, strings of their own, a compile
+/// unit naming pooled and own strings, its line table and its code.
+const DEBUG_TABLE: &str = r#"	.file	0 "/src" "m.c" md5 0x0123456789abcdef0123456789abcdef
+	.file	1 "/src" "m.h" md5 0xfedcba9876543210fedcba9876543210
+	.section	.debug_str,"MS",@progbits,1
+.Lmtpc.str0:
+	.asciz	"int"
+.Lmtpc.str1:
+	.asciz	"clang version 16.0.6"
+	.text
+"#;
+
+const DEBUG_PART_A: &str = r#"	.text
+	.globl	f
+	.type	f,@function
+f:
+.Lfunc_begin0:
+	.loc	0 3 0
+	movl	$1, %eax
+	.loc	1 7 2 prologue_end
+	retq
+.Lfunc_end0:
+	.size	f, .Lfunc_end0-f
+	.section	.debug_str,"MS",@progbits,1
+.Linfo_string.a0:
+	.asciz	"f"
+	.section	.debug_info,"",@progbits
+.Lcu_begin.a:
+	.long	.Lmtpc.str1
+	.long	.Linfo_string.a0
+	.long	.Lmtpc.str0
+	.long	.Lline_table_start0
+	.quad	.Lfunc_begin0
+	.section	.debug_line,"",@progbits
+.Lline_table_start0:
+"#;
+
+const DEBUG_PART_B: &str = r#"	.text
+	.globl	g
+	.type	g,@function
+g:
+.Lfunc_begin1:
+	.loc	1 9 0
+	xorl	%eax, %eax
+	retq
+.Lfunc_end1:
+	.size	g, .Lfunc_end1-g
+	.section	.debug_str,"MS",@progbits,1
+.Linfo_string.b0:
+	.asciz	"g"
+.Linfo_string.b1:
+	.asciz	"unsigned int"
+	.section	.debug_info,"",@progbits
+.Lcu_begin.b:
+	.long	.Lmtpc.str1
+	.long	.Linfo_string.b1
+	.long	.Linfo_string.b0
+	.long	.Lmtpc.str0
+	.long	.Lline_table_start0
+	.quad	.Lfunc_begin1
+	.section	.debug_line,"",@progbits
+.Lline_table_start0:
+"#;
+
+/// The string a 32-bit relocation into `.debug_str` names.
+fn debug_string(said: &Said, addend: i64) -> String {
+    let bytes = &said.sections[".debug_str"].2[addend as usize..];
+    String::from_utf8(bytes[..bytes.iter().position(|&b| b == 0).unwrap()].to_vec()).unwrap()
+}
+
+#[test]
+fn parts_with_debug_information_share_the_string_pool_once() {
+    // Each part's object is assembled with the table before it, as the
+    // check does: each holds the pool, then its own strings, and a line
+    // table of its own. The second part's transcript names the pool
+    // through the first part's: the host's object holds the pool once,
+    // and each unit still names the strings and the line table it did.
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let table = DEBUG_TABLE.as_bytes();
+    let objects: Vec<Vec<u8>> =
+        [DEBUG_PART_A, DEBUG_PART_B].iter().map(|part| host.assemble_object(&[table, part.as_bytes()]).unwrap().to_vec()).collect();
+    let files: Vec<MemoryFile> = objects.iter().map(|o| MemoryFile::with_bytes(o).unwrap()).collect();
+    let first = mtpc_passes::object_transcript::FirstPart { object: &objects[0] };
+    let mut transcript = String::new();
+    for (k, object) in objects.iter().enumerate() {
+        transcript += &transcribe(object, &files[k].path(), k, Some(first)).unwrap().text;
+    }
+    let joined = host.assemble_object(&[transcript.as_bytes()]).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
+    let (parts, after) = (objects.iter().map(|o| said(o)).collect::<Vec<_>>(), said(&joined));
+    // The pool once, then each part's own strings.
+    assert_eq!(after.sections[".debug_str"].2, b"int\0clang version 16.0.6\0f\0g\0unsigned int\0".to_vec());
+    // Each unit names the strings it named in its own object.
+    let names = |s: &Said, from: usize, to: usize| -> Vec<String> {
+        s.relocations[".debug_info"][from..to].iter().filter(|r| r.2 == ".debug_str").map(|r| debug_string(s, r.3)).collect()
+    };
+    assert_eq!(names(&parts[0], 0, 3), ["clang version 16.0.6", "f", "int"]);
+    assert_eq!(names(&parts[1], 0, 4), ["clang version 16.0.6", "unsigned int", "g", "int"]);
+    assert_eq!(names(&after, 0, 3), names(&parts[0], 0, 3));
+    assert_eq!(names(&after, 5, 9), names(&parts[1], 0, 4));
+    // Two line tables, one per unit, each the one its part wrote: the
+    // second unit's starts where the first part's ends.
+    let line_tables = |s: &Said| s.relocations[".debug_info"].iter().filter(|r| r.2 == ".debug_line").map(|r| r.3).collect::<Vec<_>>();
+    let first_lines = parts[0].sections[".debug_line"].2.len() as i64;
+    assert_eq!(line_tables(&after), [0, first_lines]);
+    let mut lines = parts[0].sections[".debug_line"].2.clone();
+    lines.extend_from_slice(&parts[1].sections[".debug_line"].2);
+    assert_eq!(after.sections[".debug_line"].2, lines);
+    // The line tables' file names are the first part's (the same in both):
+    // held once, and the second table's names point into them.
+    assert_eq!(after.sections[".debug_line_str"], parts[0].sections[".debug_line_str"]);
+    assert_eq!(parts[1].sections[".debug_line_str"], parts[0].sections[".debug_line_str"]);
+    let line_names = |s: &Said| s.relocations[".debug_line"].iter().filter(|r| r.2 == ".debug_line_str").map(|r| r.3).collect::<Vec<_>>();
+    let (a, b) = (line_names(&parts[0]), line_names(&parts[1]));
+    assert_eq!(line_names(&after), [a.clone(), b].concat());
+    assert!(!a.is_empty());
+    // Each line table's addresses are its part's code, wherever the host
+    // put it.
+    let addresses = |s: &Said| s.relocations[".debug_line"].iter().filter(|r| r.2 == ".text").map(|r| r.3).collect::<Vec<_>>();
+    assert_eq!(addresses(&after), [0, after.symbols["g"].4 as i64]);
+    assert!(after.symbols["g"].4 >= parts[0].sections[".text"].2.len() as u64);
 }
