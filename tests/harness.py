@@ -134,7 +134,8 @@ def object_contents(path):
     visibility, section, size, and the value of those in code sections),
     each section's relocations as (type, target, addend): the target a
     symbol's name or, through a section, the section's name, with the
-    addend when that section is code (else it depends on data layout), and
+    addend when that section is code (else it depends on data layout; an
+    absolute reference through a string section gives the string), and
     the address-significance table's names. .eh_frame is left out: its
     entries depend on how many parts wrote it."""
     with open(path, "rb") as f:
@@ -149,6 +150,7 @@ def object_contents(path):
 
     names = [cstr(shstrndx, s[0]) for s in secs]
     code = [bool(s[2] & 4) for s in secs]
+    strings = [s[2] & 0x30 == 0x30 and s[1] != 8 for s in secs]  # SHF_MERGE | SHF_STRINGS, not NOBITS
     symtab = next(i for i, s in enumerate(secs) if s[1] == 2)
     syms = []
     for i in range(secs[symtab][5] // 24):
@@ -168,7 +170,13 @@ def object_contents(path):
                 _, rinfo, addend = struct.unpack_from("<QQq", d, off + 24 * k)
                 sym = syms[rinfo >> 32]
                 layout_free = sym[2] != 3 or (0 < sym[4] < 0xff00 and code[sym[4]])
-                relocations[names[info]][(rinfo & 0xffffffff, target_name(sym), addend if layout_free else None)] += 1
+                value = addend if layout_free else None
+                if sym[2] == 3 and (rinfo & 0xffffffff) in (1, 10) and 0 < sym[4] < 0xff00 and strings[sym[4]]:
+                    # An absolute reference into a string section (debug
+                    # information's strings): the string it names.
+                    start = secs[sym[4]][4] + addend
+                    value = d[start:d.index(b"\0", start)]
+                relocations[names[info]][(rinfo & 0xffffffff, target_name(sym), value)] += 1
         elif typ == 0x6fff4c03:
             pos = off
             while pos < off + size:

@@ -99,24 +99,21 @@ pub struct Transcript {
     pub files_read: usize,
 }
 
-/// The object of the first part (part 0), as a later part's transcript
-/// names what the two share: every part's object is assembled with the
-/// merged text's table before its segment, so every part's `.debug_str`
-/// begins with the pool of strings several parts hold, and every part's
-/// `.debug_line_str` with the names of the module's files. A later part's
-/// transcript reads only what follows the bytes its debug string section
-/// shares with the first part's, and names those through the first part's
-/// transcript, so that the host's object holds them once, as the merged
-/// text's does.
+/// The first part's object, given to a later part's transcript: each part
+/// is assembled with the merged text's table first, so each part's
+/// `.debug_str` begins with the merge's pool and its `.debug_line_str` with
+/// the file table's names. A later part reads only what follows the strings
+/// it shares with the first part and names those through the first part's
+/// chunk: the host's object holds them once, as the merged text's does.
 #[derive(Clone, Copy)]
 pub struct FirstPart<'a> {
+    /// Part 0's object, whose transcript is joined first.
     pub object: &'a [u8],
 }
 
 /// The transcript of part `part`'s object `object`, whose bytes the host
 /// reads from the file at `path` (the same bytes); `first`: part 0's object
-/// when `part` is a later one, whose transcript is joined before this
-/// one's. `Err` says what it cannot transcribe.
+/// (ignored for part 0 itself). `Err` says what it cannot transcribe.
 pub fn transcribe(object: &[u8], path: &str, part: usize, first: Option<FirstPart<'_>>) -> Result<Transcript, String> {
     let mut transcriber = Transcriber::new(object, path, part)?;
     transcriber.plan_sections()?;
@@ -381,23 +378,23 @@ impl<'a> Transcriber<'a> {
 
     /// Marks the bytes each debug string section of this part shares with
     /// the same section of the first part (whole strings, from the start):
-    /// the transcript names them through the first part's chunk. Sections
-    /// in a group, or with relocations applying to them, are not shared.
+    /// the transcript names them through the first part's chunk. Only
+    /// sections of single-byte strings, unaligned, in no group, that no
+    /// relocation applies to in either part, with the same flags in both.
     fn share_debug_strings_with(&mut self, first: FirstPart<'_>) -> Result<(), String> {
-        let first = Transcriber::new(first.object, "", 0).map_err(|e| format!("the first part's {e}"))?;
+        let first = Transcriber::new(first.object, "", 0).map_err(|e| format!("part 0: {e}"))?;
         let strings = (elf::SHF_MERGE | elf::SHF_STRINGS) as u64;
-        let relocated: Vec<usize> = self
-            .sections
-            .iter()
-            .filter(|header| header.sh_type(self.endian) == elf::SHT_RELA)
-            .map(|header| header.sh_info(self.endian) as usize)
-            .collect();
         for index in 0..self.plans.len() {
             let Some(plan) = self.chunk(index) else { continue };
-            if !plan.name.starts_with(".debug") || plan.flags & strings != strings || plan.group.is_some() || relocated.contains(&index) {
+            if !plan.name.starts_with(".debug") || plan.flags & strings != strings || plan.group.is_some() || plan.entsize > 1
+                || plan.align > 1 || self.is_relocated(index)
+            {
                 continue;
             }
-            let Some(first_index) = first.section_named(&plan.name) else { continue };
+            let Some(first_index) = first.section_named(&plan.name, plan.flags) else { continue };
+            if first.is_relocated(first_index) {
+                continue;
+            }
             let len = shared_strings_len(self.section_bytes(index)?, first.section_bytes(first_index)?) as u64;
             if len > 0 {
                 let first_label = first.chunk_label(first_index);
@@ -409,15 +406,25 @@ impl<'a> Transcriber<'a> {
         Ok(())
     }
 
-    /// The section named `name` outside any group, if the object has one
-    /// with bytes (a debug string section, say).
-    fn section_named(&self, name: &str) -> Option<usize> {
-        self.sections.iter().enumerate().position(|(index, header)| {
-            header.sh_type(self.endian) == elf::SHT_PROGBITS
-                && header.sh_flags(self.endian) & elf::SHF_GROUP as u64 == 0
-                && self.sections.section_name(self.endian, header).is_ok_and(|n| n == name.as_bytes())
-                && index > 0
+    /// The ungrouped section of bytes named `name` with flags `flags` and
+    /// single-byte entries, unaligned, if the object has one.
+    fn section_named(&self, name: &str, flags: u64) -> Option<usize> {
+        (1..self.sections.len()).find(|&index| {
+            self.sections.section(object::SectionIndex(index)).is_ok_and(|header| {
+                header.sh_type(self.endian) == elf::SHT_PROGBITS
+                    && header.sh_flags(self.endian) == flags
+                    && header.sh_entsize(self.endian) <= 1
+                    && header.sh_addralign(self.endian) <= 1
+                    && self.sections.section_name(self.endian, header).is_ok_and(|n| n == name.as_bytes())
+            })
         })
+    }
+
+    /// Whether relocations apply to section `index`.
+    fn is_relocated(&self, index: usize) -> bool {
+        self.sections
+            .iter()
+            .any(|header| header.sh_type(self.endian) == elf::SHT_RELA && header.sh_info(self.endian) as usize == index)
     }
 
     /// Each chunk section's relocations.
