@@ -99,22 +99,49 @@ pub struct Transcript {
     pub files_read: usize,
 }
 
-/// The first part's object, given to a later part's transcript: each part
-/// is assembled with the merged text's table first, so each part's
+/// What a later part's transcript may name through the first part's: each
+/// part is assembled with the merged text's table first, so each part's
 /// `.debug_str` begins with the merge's pool and its `.debug_line_str` with
 /// the file table's names. A later part reads only what follows the strings
 /// it shares with the first part and names those through the first part's
 /// chunk: the host's object holds them once, as the merged text's does.
-#[derive(Clone, Copy)]
-pub struct FirstPart<'a> {
-    /// Part 0's object, whose transcript is joined first.
-    pub object: &'a [u8],
+/// Read once from part 0's object ([`FirstPart::of`]).
+#[derive(Debug, Default)]
+pub struct FirstPart {
+    /// Part 0's debug string sections a later part may share (see
+    /// [`Transcriber::shares_strings`]).
+    strings: Vec<FirstStrings>,
+}
+
+/// One of the first part's debug string sections.
+#[derive(Debug)]
+struct FirstStrings {
+    name: String,
+    flags: u64,
+    /// The label of its chunk in the first part's transcript.
+    label: String,
+    bytes: Vec<u8>,
+}
+
+impl FirstPart {
+    /// The debug string sections of part 0's object `object`.
+    pub fn of(object: &[u8]) -> Result<FirstPart, String> {
+        let mut first = Transcriber::new(object, "", 0).map_err(|e| format!("part 0: {e}"))?;
+        first.plan_sections().map_err(|e| format!("part 0: {e}"))?;
+        let mut strings = Vec::new();
+        for index in (0..first.plans.len()).filter(|&index| first.shares_strings(index)) {
+            let plan = first.chunk(index).expect("a section that shares strings is a chunk");
+            let bytes = first.section_bytes(index)?.to_vec();
+            strings.push(FirstStrings { name: plan.name.clone(), flags: plan.flags, label: first.chunk_label(index), bytes });
+        }
+        Ok(FirstPart { strings })
+    }
 }
 
 /// The transcript of part `part`'s object `object`, whose bytes the host
 /// reads from the file at `path` (the same bytes); `first`: part 0's object
 /// (ignored for part 0 itself). `Err` says what it cannot transcribe.
-pub fn transcribe(object: &[u8], path: &str, part: usize, first: Option<FirstPart<'_>>) -> Result<Transcript, String> {
+pub fn transcribe(object: &[u8], path: &str, part: usize, first: Option<&FirstPart>) -> Result<Transcript, String> {
     let mut transcriber = Transcriber::new(object, path, part)?;
     transcriber.plan_sections()?;
     if let Some(first) = first.filter(|_| part > 0) {
@@ -378,46 +405,33 @@ impl<'a> Transcriber<'a> {
 
     /// Marks the bytes each debug string section of this part shares with
     /// the same section of the first part (whole strings, from the start):
-    /// the transcript names them through the first part's chunk. Only
-    /// sections of single-byte strings, unaligned, in no group, that no
-    /// relocation applies to in either part, with the same flags in both.
-    fn share_debug_strings_with(&mut self, first: FirstPart<'_>) -> Result<(), String> {
-        let first = Transcriber::new(first.object, "", 0).map_err(|e| format!("part 0: {e}"))?;
-        let strings = (elf::SHF_MERGE | elf::SHF_STRINGS) as u64;
-        for index in 0..self.plans.len() {
+    /// the transcript names them through the first part's chunk.
+    fn share_debug_strings_with(&mut self, first: &FirstPart) -> Result<(), String> {
+        let sharing: Vec<usize> = (0..self.plans.len()).filter(|&index| self.shares_strings(index)).collect();
+        for index in sharing {
             let Some(plan) = self.chunk(index) else { continue };
-            if !plan.name.starts_with(".debug") || plan.flags & strings != strings || plan.group.is_some() || plan.entsize > 1
-                || plan.align > 1 || self.is_relocated(index)
-            {
-                continue;
-            }
-            let Some(first_index) = first.section_named(&plan.name, plan.flags) else { continue };
-            if first.is_relocated(first_index) {
-                continue;
-            }
-            let len = shared_strings_len(self.section_bytes(index)?, first.section_bytes(first_index)?) as u64;
-            if len > 0 {
-                let first_label = first.chunk_label(first_index);
-                if let Some(Some(plan)) = self.plans.get_mut(index) {
-                    plan.shared = Some(SharedPrefix { first_label, len });
-                }
+            let Some(theirs) = first.strings.iter().find(|s| s.name == plan.name && s.flags == plan.flags) else { continue };
+            let len = shared_strings_len(self.section_bytes(index)?, &theirs.bytes) as u64;
+            if let (true, Some(Some(plan))) = (len > 0, self.plans.get_mut(index)) {
+                plan.shared = Some(SharedPrefix { first_label: theirs.label.clone(), len });
             }
         }
         Ok(())
     }
 
-    /// The ungrouped section of bytes named `name` with flags `flags` and
-    /// single-byte entries, unaligned, if the object has one.
-    fn section_named(&self, name: &str, flags: u64) -> Option<usize> {
-        (1..self.sections.len()).find(|&index| {
-            self.sections.section(object::SectionIndex(index)).is_ok_and(|header| {
-                header.sh_type(self.endian) == elf::SHT_PROGBITS
-                    && header.sh_flags(self.endian) == flags
-                    && header.sh_entsize(self.endian) <= 1
-                    && header.sh_addralign(self.endian) <= 1
-                    && self.sections.section_name(self.endian, header).is_ok_and(|n| n == name.as_bytes())
-            })
-        })
+    /// Whether section `index` is one whose leading strings a later part may
+    /// name through the first part's: a debug section of single-byte
+    /// strings, unaligned, in no group, that no relocation applies to.
+    fn shares_strings(&self, index: usize) -> bool {
+        let strings = (elf::SHF_MERGE | elf::SHF_STRINGS) as u64;
+        self.chunk(index).is_some_and(|plan| {
+            plan.name.starts_with(".debug")
+                && plan.sh_type == elf::SHT_PROGBITS
+                && plan.flags & strings == strings
+                && plan.group.is_none()
+                && plan.entsize <= 1
+                && plan.align <= 1
+        }) && !self.is_relocated(index)
     }
 
     /// Whether relocations apply to section `index`.
@@ -949,7 +963,7 @@ mod tests {
         let first = object_with_debug_strings(&["int", "char", "f"], false);
         let later = object_with_debug_strings(&["int", "char", "g", "unsigned"], false);
         let first_text = transcribe(&first, PATH, 0, None).unwrap().text;
-        let text = transcribe(&later, PATH, 1, Some(FirstPart { object: &first })).unwrap().text;
+        let text = transcribe(&later, PATH, 1, Some(&FirstPart::of(&first).unwrap())).unwrap().text;
         let (first_label, label) = (chunk_label(&first_text, ".debug_str"), chunk_label(&text, ".debug_str"));
         // Only the strings after the shared ones are read: "g\0unsigned\0",
         // from past "int\0char\0" in the object's `.debug_str`.
@@ -969,12 +983,12 @@ mod tests {
         assert!(first_text.contains(&format!("{first_label}:\n\t.incbin \"{PATH}\", ")), "{first_text}");
         // Nothing shared: the whole section, named by this part's label.
         let other = object_with_debug_strings(&["long"], false);
-        let text = transcribe(&other, PATH, 1, Some(FirstPart { object: &first })).unwrap().text;
+        let text = transcribe(&other, PATH, 1, Some(&FirstPart::of(&first).unwrap())).unwrap().text;
         let label = chunk_label(&text, ".debug_str");
         assert!(text.lines().any(|l| l.ends_with(&format!(" = {label}+0"))) && !text.contains(&first_label), "{text}");
         // A section in a group is its group's: never shared.
         let grouped = object_with_debug_strings(&["int", "char", "g"], true);
-        let text = transcribe(&grouped, PATH, 1, Some(FirstPart { object: &first })).unwrap().text;
+        let text = transcribe(&grouped, PATH, 1, Some(&FirstPart::of(&first).unwrap())).unwrap().text;
         assert!(!text.contains(&first_label), "{text}");
     }
 

@@ -637,29 +637,38 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
         }
     })?;
     // The objects and the paths of their files go to the transcribing jobs;
-    // the files stay here, to be handed to the host.
+    // the files stay here, to be handed to the host. A part without a file
+    // gives the host the text: nothing to transcribe.
     let (mut assemble_ms, mut files, mut parts) = (Vec::new(), Vec::new(), Vec::new());
     for (ms, object, file) in objects {
         assemble_ms.push(ms);
-        parts.push((object, file.as_ref().map(MemoryFile::path).map_err(String::clone)));
-        files.push(file);
+        match file {
+            Ok(file) => {
+                parts.push((object, file.path()));
+                files.push(file);
+            }
+            Err(e) => return Ok((assemble_ms, Err(e))),
+        }
     }
+    // What later parts may name through the first part's transcript, read
+    // once.
+    let first = match object_transcript::FirstPart::of(&parts[0].0) {
+        Ok(first) => Arc::new(first),
+        Err(e) => return Ok((assemble_ms, Err(e))),
+    };
     let parts = Arc::new(parts);
     let assembled = for_each_segment(pool, merged, threads, move |_: &Merged<Vec<u8>>, k| {
         let t = Instant::now();
         let (object, path) = &parts[k];
-        let first = object_transcript::FirstPart { object: &parts[0].0 };
-        let transcript = path.clone().and_then(|path| {
-            object_transcript::transcribe(object, &path, k, Some(first)).map_err(|e| format!("part {k}: {e}"))
-        });
+        let transcript = object_transcript::transcribe(object, path, k, Some(&first)).map_err(|e| format!("part {k}: {e}"));
         Ok((ms(t), transcript))
     })?;
     let by_part = assemble_ms.iter().zip(&assembled).map(|(assemble_ms, (transcribe_ms, _))| assemble_ms + transcribe_ms).collect();
     let mut joined = PartsTranscript { text: Vec::new(), files: Vec::new(), files_read: 0, check_ms: 0.0 };
     let mut address_significance = Vec::new();
     for (file, (_, transcript)) in files.into_iter().zip(assembled) {
-        match transcript.and_then(|transcript| Ok((transcript, file?))) {
-            Ok((transcript, file)) => {
+        match transcript {
+            Ok(transcript) => {
                 joined.text.extend_from_slice(transcript.text.as_bytes());
                 address_significance.extend_from_slice(transcript.address_significance.as_bytes());
                 joined.files_read += transcript.files_read;

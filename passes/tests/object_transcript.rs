@@ -353,10 +353,10 @@ fn parts_with_debug_information_share_the_string_pool_once() {
     let objects: Vec<Vec<u8>> =
         [DEBUG_PART_A, DEBUG_PART_B].iter().map(|part| host.assemble_object(&[table, part.as_bytes()]).unwrap().to_vec()).collect();
     let files: Vec<MemoryFile> = objects.iter().map(|o| MemoryFile::with_bytes(o).unwrap()).collect();
-    let first = mtpc_passes::object_transcript::FirstPart { object: &objects[0] };
+    let first = mtpc_passes::object_transcript::FirstPart::of(&objects[0]).unwrap();
     let mut transcript = String::new();
     for (k, object) in objects.iter().enumerate() {
-        transcript += &transcribe(object, &files[k].path(), k, Some(first)).unwrap().text;
+        transcript += &transcribe(object, &files[k].path(), k, Some(&first)).unwrap().text;
     }
     let joined = host.assemble_object(&[transcript.as_bytes()]).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
     let (parts, after) = (objects.iter().map(|o| said(o)).collect::<Vec<_>>(), said(&joined));
