@@ -116,9 +116,13 @@ def bound(front_end, runs):
     most = max((s for _, s in runs), key=lambda s: s["partitions"])
     unit = largest_unit_seconds(most)
     tail = min(serial_tail(w, front_end, s, s["partitions"]) for w, s in runs)
-    held = (most.get("largest_unit") or {}).get("held_instructions", most["model"]["shape"]["largest_group"])
+    # The unit the plan named (the group heaviest with the copies it
+    # needs), or for lines without it the largest group.
+    named = most.get("largest_unit")
+    instructions = named["instructions"] if named else most["model"]["shape"]["largest_group"]
+    held = named["held_instructions"] if named else instructions
     return {"front_end": front_end, "largest_unit": unit, "tail": tail, "wall": front_end + unit + tail,
-            "largest_unit_instructions": most["model"]["shape"]["largest_group"], "largest_unit_held": held}
+            "largest_unit_instructions": instructions, "largest_unit_held": held}
 
 
 def self_test():

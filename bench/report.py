@@ -123,7 +123,7 @@ def model_table(unit):
     b = mdl["bound"]
     held = b.get("largest_unit_held", b["largest_unit_instructions"])
     return table + ("\n\nCritical-path bound (estimated; see bench/model.py): front end %.2f s + the largest "
-                    "indivisible unit (%d IR instructions, %d with the copies of what it inlines) %.2f s + the smallest "
+                    "indivisible unit (the group heaviest with the copies it needs: %d IR instructions, %d with them) %.2f s + the smallest "
                     "serial tail %.2f s = %.2f s, a speedup of at most %.2fx over stock (stock's back end: %.2f s). Each "
                     "tail is what that run spent outside its partitions but the front end (timed alone, once per round): "
                     "the split, the merge, the check (the parts' segments side by side on that many cores), the host "

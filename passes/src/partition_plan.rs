@@ -65,12 +65,13 @@ pub struct PartitionPlan {
     /// `CopyLimits::brought_along`). Compare with the partitions'
     /// `held_instructions` in `MTPC_STATS`.
     pub planned: Vec<u64>,
-    /// The largest group, which no plan divides: what bounds the gain of
-    /// more partitions (`None` for a single partition).
+    /// The group that weighs most with the copies it needs, which no plan
+    /// divides: what bounds the gain of more partitions (`None` for a
+    /// single partition).
     pub largest_unit: Option<LargestUnit>,
 }
 
-/// The largest group of a plan and the copies it needs: the work of the
+/// The heaviest group of a plan with the copies it needs: the work of the
 /// partition that holds it, at the least (see `bench/model.py`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LargestUnit {
@@ -107,9 +108,10 @@ pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
 }
 
 /// [`plan`], where `sizing` may lower the count once the groups are known:
-/// it is given the instructions of the largest group, which no plan
-/// divides (what bounds the gain of more partitions), and returns the
-/// count to plan (1: the module stays whole).
+/// it is given the instructions of the largest group's own code, which no
+/// plan divides (what bounds the gain of more partitions; see
+/// [`PartitionPlan::largest_unit`] for the group heaviest with the copies
+/// it needs), and returns the count to plan (1: the module stays whole).
 pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) -> u32) -> PartitionPlan {
     if requested <= 1 || facts.globals.is_empty() {
         return PartitionPlan::single(facts);
@@ -129,8 +131,10 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
     let units = cut_units(&children, &groups.cost, groups.count(), cap);
     // More partitions than units would stay empty.
     let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
-    let copies = UnitCopies::of(facts, &groups, &units);
+    let finder = CopyFinder::new(facts, &groups);
+    let copies = UnitCopies::of(&finder, &units);
     let traits = UnitTraits::of(&units, &groups);
+    let heaviest = heaviest_group(&finder, &units, &traits, &copies);
     let (mut unit_partition, mut loads) = pack(&units, &traits, &copies, partitions);
     rebalance(&units, &traits, &mut loads, &mut unit_partition);
 
@@ -156,24 +160,55 @@ pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) 
             cost[*p as usize] += u64::from(facts.globals[i].instructions);
         }
     }
-    let largest_unit = largest_unit(facts, &groups, &owner);
+    let largest_unit = heaviest.and_then(|heaviest| largest_unit(facts, &groups, &owner, heaviest));
     PartitionPlan { partitions, owner, cost, planned, largest_unit }
 }
 
-/// The group with the most instructions of its own (the first on ties),
-/// where the plan put it, and its work with the copies it needs.
-fn largest_unit(facts: &ModuleFacts, groups: &GroupGraph, owner: &[Option<u32>]) -> Option<LargestUnit> {
-    let largest = (0..groups.count()).max_by_key(|&g| (groups.code[g], Reverse(g)))?;
+/// The group that weighs most with the copies it needs (its own code and
+/// theirs; the lowest index on ties) and that weight: no plan divides it,
+/// and the partition that holds it has at least that work. Its own code
+/// need not be the most: in C++ a small function may need the inline and
+/// template functions of a third of the module (HarfBuzz: 106
+/// instructions needing 64,000). A unit weighs at least as much as each
+/// of its groups (it needs every copy they need), so units are searched
+/// heaviest first, only while they could hold a heavier group, and in a
+/// unit only the groups whose code with the unit's copies could be.
+fn heaviest_group(finder: &CopyFinder<'_>, units: &[Unit], traits: &UnitTraits, copies: &UnitCopies) -> Option<(usize, u64)> {
+    let mut order: Vec<(u64, usize)> = (0..units.len()).map(|u| (copies.alone(traits, u), u)).collect();
+    order.sort_unstable_by(|a, b| b.cmp(a));
+    let mut seen = vec![usize::MAX; finder.weight.len()];
+    let mut heaviest: Option<(usize, u64)> = None;
+    for (alone, u) in order {
+        if heaviest.is_some_and(|(_, held)| alone < held) {
+            break;
+        }
+        let unit_copies = copies.weight_of(&copies.needs[u]);
+        let beats = |held: u64, g: usize, heaviest: Option<(usize, u64)>| {
+            heaviest.is_none_or(|(best, most)| (held, Reverse(g)) > (most, Reverse(best)))
+        };
+        for &g in units[u].groups.iter().filter(|&&g| finder.groups.code[g] > 0) {
+            if !beats(finder.groups.code[g] + unit_copies, g, heaviest) {
+                continue;
+            }
+            let held = finder.groups.code[g] + copies.weight_of(&finder.needs(&[g], &mut seen, g));
+            if beats(held, g, heaviest) {
+                heaviest = Some((g, held));
+            }
+        }
+    }
+    heaviest
+}
+
+/// Where the plan put the heaviest group (see [`heaviest_group`]), and
+/// whether its partition owns other code.
+fn largest_unit(facts: &ModuleFacts, groups: &GroupGraph, owner: &[Option<u32>], (largest, held): (usize, u64)) -> Option<LargestUnit> {
     let copied_in = |i: usize| groups.odr.copied_with(i).is_some();
     let partition = (0..facts.globals.len()).find(|&i| groups.group_of[i] == Some(largest) && !copied_in(i)).and_then(|i| owner[i])?;
-    let copies = UnitCopies::of(facts, groups, &[Unit { groups: vec![largest], parent: None }]);
-    let copied: u64 = copies.needs[0].iter().map(|&g| copies.weight[g as usize]).sum();
     // No code of another group there (copied definitions and data aside).
     let alone = (0..facts.globals.len()).all(|i| {
         owner[i] != Some(partition) || groups.group_of[i] == Some(largest) || copied_in(i) || facts.globals[i].instructions == 0
     });
-    let instructions = groups.code[largest];
-    Some(LargestUnit { partition, instructions, held_instructions: instructions + copied, alone })
+    Some(LargestUnit { partition, instructions: groups.code[largest], held_instructions: held, alone })
 }
 
 /// The groups (see [`groups`]) and the references between them.
@@ -295,30 +330,48 @@ struct UnitCopies {
 }
 
 impl UnitCopies {
-    fn of(facts: &ModuleFacts, groups: &GroupGraph, units: &[Unit]) -> UnitCopies {
+    fn of(finder: &CopyFinder<'_>, units: &[Unit]) -> UnitCopies {
+        let mut seen = vec![usize::MAX; finder.weight.len()];
+        let needs = units.iter().enumerate().map(|(u, unit)| finder.needs(&unit.groups, &mut seen, u)).collect();
+        UnitCopies { needs, weight: finder.weight.clone() }
+    }
+
+    /// What unit `u` and the copies it needs weigh: the work of a
+    /// partition that held nothing else.
+    fn alone(&self, traits: &UnitTraits, u: usize) -> u64 {
+        traits.cost[u] + self.weight_of(&self.needs[u])
+    }
+
+    fn weight_of(&self, needed: &[u32]) -> u64 {
+        needed.iter().map(|&g| self.weight[g as usize]).sum()
+    }
+}
+
+/// Finds the copied groups a set of groups needs (see [`UnitCopies`]).
+struct CopyFinder<'a> {
+    facts: &'a ModuleFacts,
+    groups: &'a GroupGraph,
+    /// Per copied group, the work of optimizing a copy (instructions).
+    weight: Vec<u64>,
+    /// Per copied group, the copied groups its members refer to.
+    odr_refs: Vec<Vec<u32>>,
+    /// Per group, its members that are not copied definitions.
+    members_of: Vec<Vec<usize>>,
+}
+
+impl<'a> CopyFinder<'a> {
+    fn new(facts: &'a ModuleFacts, groups: &'a GroupGraph) -> Self {
         let odr = &groups.odr;
         let weight = odr.instructions(facts);
         if odr.count() == 0 {
-            return UnitCopies { needs: vec![Vec::new(); units.len()], weight };
+            return CopyFinder { facts, groups, weight, odr_refs: Vec::new(), members_of: Vec::new() };
         }
-        // The copied groups each copied group's members refer to.
-        let refers = |members: &mut dyn Iterator<Item = usize>| -> Vec<u32> {
-            let mut out: Vec<u32> = members
-                .flat_map(|m| {
-                    odr.group_of[m].into_iter().chain(facts.globals[m].refs.iter().filter_map(|&(r, _)| odr.group_of[r as usize]))
-                })
-                .collect();
-            out.sort_unstable();
-            out.dedup();
-            out
-        };
         // Through the members only, not their riders (which are copied too):
         // with the riders' references, most units seem to need most of a
         // C++ module's templates, and packing spreads what they share (two
         // HarfBuzz partitions then held 480,000 instructions, not 433,000).
         // So a partition holds a little more than planned.
-        let odr_refs: Vec<Vec<u32>> =
-            odr.members.iter().map(|m| refers(&mut m.iter().map(|&i| i as usize))).collect();
+        let odr_refs = odr.members.iter().map(|m| Self::refers(facts, groups, &mut m.iter().map(|&i| i as usize))).collect();
         // A unit's own definitions: the copied ones in it go to their
         // first user's partition (`place_copied_groups_with_first_user`),
         // and their needs with them.
@@ -328,24 +381,37 @@ impl UnitCopies {
                 members_of[*g].push(i);
             }
         }
-        let mut seen = vec![usize::MAX; odr.count()];
-        let needs = units
-            .iter()
-            .enumerate()
-            .map(|(u, unit)| {
-                let mut stack = refers(&mut unit.groups.iter().flat_map(|&g| members_of[g].iter().copied()));
-                let mut needed = Vec::new();
-                while let Some(g) = stack.pop() {
-                    if std::mem::replace(&mut seen[g as usize], u) != u {
-                        needed.push(g);
-                        stack.extend(odr_refs[g as usize].iter().copied().filter(|&r| seen[r as usize] != u));
-                    }
-                }
-                needed.sort_unstable();
-                needed
-            })
+        CopyFinder { facts, groups, weight, odr_refs, members_of }
+    }
+
+    /// The copied groups `members` are or refer to (sorted, once each).
+    fn refers(facts: &ModuleFacts, groups: &GroupGraph, members: &mut dyn Iterator<Item = usize>) -> Vec<u32> {
+        let odr = &groups.odr;
+        let mut out: Vec<u32> = members
+            .flat_map(|m| odr.group_of[m].into_iter().chain(facts.globals[m].refs.iter().filter_map(|&(r, _)| odr.group_of[r as usize])))
             .collect();
-        UnitCopies { needs, weight }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The copied groups `of` (groups) needs, and what those refer to in
+    /// turn (sorted). `seen` has an entry per copied group, and `mark` is
+    /// a value no earlier call with the same `seen` was given.
+    fn needs(&self, of: &[usize], seen: &mut [usize], mark: usize) -> Vec<u32> {
+        if self.odr_refs.is_empty() {
+            return Vec::new();
+        }
+        let mut stack = Self::refers(self.facts, self.groups, &mut of.iter().flat_map(|&g| self.members_of[g].iter().copied()));
+        let mut needed = Vec::new();
+        while let Some(g) = stack.pop() {
+            if std::mem::replace(&mut seen[g as usize], mark) != mark {
+                needed.push(g);
+                stack.extend(self.odr_refs[g as usize].iter().copied().filter(|&r| seen[r as usize] != mark));
+            }
+        }
+        needed.sort_unstable();
+        needed
     }
 }
 
@@ -443,7 +509,7 @@ fn pack<'a>(units: &[Unit], traits: &'a UnitTraits, copies: &'a UnitCopies, part
             placed[u] = Some(0);
         }
     }
-    let alone: Vec<u64> = (0..units.len()).map(|u| unit_cost[u] + copies.needs[u].iter().map(|&g| copies.weight[g as usize]).sum::<u64>()).collect();
+    let alone: Vec<u64> = (0..units.len()).map(|u| copies.alone(traits, u)).collect();
     let mut order: Vec<usize> = (0..units.len()).filter(|&u| placed[u].is_none()).collect();
     order.sort_by(|&a, &b| alone[b].cmp(&alone[a]).then(a.cmp(&b)));
     // Min-heap of (load, partition) for units that need no copies (their
@@ -955,6 +1021,79 @@ mod tests {
         assert_eq!((unit.instructions, unit.held_instructions), (9000, 9000));
         assert_eq!(plan.owner[4], Some(unit.partition));
         assert!(!unit.alone);
+    }
+
+    /// The largest unit is the group that weighs most with the copies it
+    /// needs, not the one with the most code: a small C++ function that
+    /// calls an inline function, which calls another, brings both along,
+    /// and no plan gives its partition less.
+    #[test]
+    fn the_largest_unit_counts_the_copies_a_small_function_needs() {
+        let linkonce = |mut g: crate::module_facts::GlobalFacts, comdat| {
+            g.linkage = crate::module_facts::Linkage::LinkOnceOdr;
+            g.comdat = Some(comdat);
+            g
+        };
+        let mut facts = module(vec![
+            func("big", 5000, &[]),
+            func("small", 50, &[(2, Call)]),
+            linkonce(func("_Z1fv", 4000, &[(3, Call)]), 0),
+            linkonce(func("_Z1gv", 3000, &[]), 1),
+            func("other", 2000, &[]),
+        ]);
+        facts.comdat_count = 2;
+        let plan = plan(&facts, 3);
+        let unit = plan.largest_unit.expect("a split plan has a largest unit");
+        assert_eq!(Some(unit.partition), plan.owner[1], "small's group, not big's");
+        assert_eq!((unit.instructions, unit.held_instructions), (50, 50 + 4000 + 3000));
+        assert!(unit.alone, "three partitions: big, small and other apart");
+        let symbols = crate::symbol_rules::decide(&facts, &plan);
+        assert_eq!(symbols.bodies_held(&facts, unit.partition), unit.held_instructions, "what its partition holds");
+    }
+
+    /// The search that skips units and groups which cannot weigh more
+    /// finds what weighing every group finds, ties included (to the lowest
+    /// index), on modules of plain and inline functions calling each other.
+    #[test]
+    fn the_heaviest_group_search_finds_what_weighing_every_group_finds() {
+        for seed in 0..40u32 {
+            let n = 60;
+            let globals = (0..n)
+                .map(|i| {
+                    // Calls to later functions only: no cycle, many groups.
+                    let callees: Vec<(u32, crate::module_facts::RefKind)> = (1..3)
+                        .map(|k| i + 1 + (i * 7 + k * (seed + 3) + seed * k * k) % 9)
+                        .filter(|&c| c < n)
+                        .map(|c| (c, Call))
+                        .collect();
+                    let mut f = func(&format!("f{i}"), 10 + (i * 13 + seed * 5) % 40, &callees);
+                    if (i + seed) % 3 == 0 {
+                        f.name = format!("_Z1f{i}v");
+                        f.linkage = crate::module_facts::Linkage::LinkOnceOdr;
+                        f.comdat = Some(i);
+                    }
+                    f
+                })
+                .collect();
+            let mut facts = module(globals);
+            facts.comdat_count = n;
+            let cg = CallGraph::build(&facts);
+            let groups = GroupGraph::build(&facts, &cg);
+            let children = groups.dominator_tree();
+            let cap = (groups.cost.iter().sum::<u64>() / 8).max(1);
+            let units = cut_units(&children, &groups.cost, groups.count(), cap);
+            let finder = CopyFinder::new(&facts, &groups);
+            let copies = UnitCopies::of(&finder, &units);
+            let traits = UnitTraits::of(&units, &groups);
+            let mut brute: Option<(usize, u64)> = None;
+            for g in (0..groups.count()).filter(|&g| groups.code[g] > 0) {
+                let held = groups.code[g] + copies.weight_of(&finder.needs(&[g], &mut vec![usize::MAX; finder.weight.len()], 0));
+                if brute.is_none_or(|(_, most)| held > most) {
+                    brute = Some((g, held));
+                }
+            }
+            assert_eq!(heaviest_group(&finder, &units, &traits, &copies), brute, "seed {seed}");
+        }
     }
 
     /// Packing weighs each partition's work as the symbol rules will make

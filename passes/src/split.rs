@@ -105,6 +105,14 @@ pub fn plan_module_sized(
     let t = Instant::now();
     let partitions = partition_plan::plan_sized(&facts, requested, |largest_group| sizing(&facts, largest_group, requested));
     log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
+    if let Some(unit) = partitions.largest_unit {
+        log::debug!(
+            "largest unit: {} instructions, {} with the copies it needs, in partition {}",
+            unit.instructions,
+            unit.held_instructions,
+            unit.partition
+        );
+    }
     if partitions.partitions > 1 {
         facts.content_digest = content_digest();
     }

@@ -74,8 +74,9 @@ pub struct ModuleStats {
     pub asm_bytes: u64,
     /// What the cost model saw and estimated, when it decided.
     pub model: Option<ModelStats>,
-    /// The largest group the plan cannot divide, where it went, and the
-    /// copies it needs (for the critical-path bound, `bench/model.py`).
+    /// The group the plan cannot divide that weighs most with the copies
+    /// it needs, where it went, and that weight (for the critical-path
+    /// bound, `bench/model.py`).
     pub largest_unit: Option<crate::partition_plan::LargestUnit>,
     pub parts: Vec<PartitionStats>,
 }
