@@ -589,16 +589,28 @@ OBJECT_WRITER_FLAGS = {
 }
 
 
+def compressed_debug_sections(path):
+    """The names of the object's debug sections that are compressed (-gz),
+    and of those that are not."""
+    compressed, whole = set(), set()
+    for line in run([tool("llvm-readelf"), "-S", "--wide", path]).splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+(\.debug_\S+)\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+([A-Za-z]*)\s", line)
+        if m:
+            (compressed if "C" in m.group(2) else whole).add(m.group(1))
+    return compressed, whole
+
+
 def test_object_writer(p, work, checker):
     """clang 22: mtpc assembles the merged text itself and its pre-codegen
     callback writes the object, which is the object the host writes from
-    the same text (MTPC_WRITE_OBJECT=0), byte for byte. clang 16: without
-    sections a transcript cannot state (compressed debug sections), the
-    host is handed the parts' objects transcribed, and
-    writes an object with the same code, symbols and relocations as from
-    the text; with debug information, each compile unit then has the line
-    table its part's assembler wrote (the text's units share one), with
-    the same rows. Otherwise the text. -S is the host's."""
+    the same text (MTPC_WRITE_OBJECT=0), byte for byte. clang 16: the host
+    is handed the parts' objects transcribed, and writes an object with the
+    same code, symbols and relocations as from the text; with debug
+    information, each compile unit then has the line table its part's
+    assembler wrote (the text's units share one), with the same rows; with
+    -gz, the parts' objects are assembled with their debug sections whole
+    and the host compresses the ones it writes, as it does from the text.
+    -S is the host's."""
     mtpc_writes = LLVM_MAJOR >= 22
     for flags in OBJECT_WRITER_FLAGS.get(p.name, []):
         label = "%s %s" % (p.name, " ".join(flags))
@@ -626,29 +638,41 @@ def test_object_writer(p, work, checker):
         by_mtpc = tuple(records[w][0]["object_by_mtpc"] for w in ("1", "0"))
         from_parts = tuple(records[w][0]["object_from_parts"] for w in ("1", "0"))
         if not mtpc_writes:
-            transcribable = not any(f.startswith("-gz") for f in flags)
-            checker.check(by_mtpc == (False, False) and not written and from_parts == (transcribable, False),
-                          label + (": the host assembles the parts' objects, transcribed (MTPC_WRITE_OBJECT=0: the text)" if transcribable
-                                   else ": the host assembles the merged text (compressed debug sections)"),
+            checker.check(by_mtpc == (False, False) and not written and from_parts == (True, False),
+                          label + ": the host assembles the parts' objects, transcribed (MTPC_WRITE_OBJECT=0: the text)",
                           "object_by_mtpc: %s, object_from_parts: %s\n%s" % (by_mtpc, from_parts, logs["1"][-600:]))
-            if transcribable:
-                a, b = object_contents(objs["1"]), object_contents(objs["0"])
-                if any(f.startswith("-g") for f in flags):
-                    units = line_table_offsets(objs["1"])
-                    checker.check(len(units) == len(line_table_offsets(objs["0"])) > 1 and len(set(units)) == len(units),
-                                  label + ": each compile unit has a line table of its own", str(units)[:400])
-                    rows = line_rows(objs["1"])
-                    checker.check(rows and rows == line_rows(objs["0"]), label + ": the line tables have the text's rows")
-                    errors = dwarf_verify_errors(objs["1"])
-                    checker.check(not errors, label + ": llvm-dwarfdump --verify finds no error", "\n".join(errors)[-2000:])
-                    # One header per line table: the line tables' own
-                    # relocations (file names, each sequence's start) differ.
-                    for contents in (a, b):
-                        contents["relocations"].pop(".debug_line", None)
-                for what in ("sections", "symbols", "relocations", "address-significance table"):
-                    checker.check(a[what] == b[what], label + ": the object has the text's %s" % what,
-                                  ("only from the transcript: %s\nonly from the text: %s" % (
-                                      _difference(a[what], b[what]), _difference(b[what], a[what])))[:2000])
+            written_object = objs["1"]
+            if any(f.startswith("-gz") for f in flags):
+                compressed = [compressed_debug_sections(objs[w]) for w in ("1", "0")]
+                # (LLVM keeps a section whole that compression would not
+                # make smaller: the line tables, one header per part in the
+                # transcript, may differ.)
+                checker.check(compressed[1][0] - {".debug_line"} <= compressed[0][0] and ".debug_info" in compressed[0][0],
+                              label + ": the debug sections are compressed, as from the text",
+                              "transcript (compressed, not): %s\ntext: %s" % tuple(compressed))
+                # The rest compares what the sections say (and verifies the
+                # object written).
+                for w in ("1", "0"):
+                    whole = os.path.join(work, "%s.writer%s.whole.o" % (p.name, w))
+                    run([tool("llvm-objcopy"), "--decompress-debug-sections", objs[w], whole])
+                    objs[w] = whole
+            a, b = object_contents(objs["1"]), object_contents(objs["0"])
+            if any(f.startswith("-g") for f in flags):
+                units = line_table_offsets(objs["1"])
+                checker.check(len(units) == len(line_table_offsets(objs["0"])) > 1 and len(set(units)) == len(units),
+                              label + ": each compile unit has a line table of its own", str(units)[:400])
+                rows = line_rows(objs["1"])
+                checker.check(rows and rows == line_rows(objs["0"]), label + ": the line tables have the text's rows")
+                errors = dwarf_verify_errors(written_object)
+                checker.check(not errors, label + ": llvm-dwarfdump --verify finds no error", "\n".join(errors)[-2000:])
+                # One header per line table: the line tables' own
+                # relocations (file names, each sequence's start) differ.
+                for contents in (a, b):
+                    contents["relocations"].pop(".debug_line", None)
+            for what in ("sections", "symbols", "relocations", "address-significance table"):
+                checker.check(a[what] == b[what], label + ": the object has the text's %s" % what,
+                              ("only from the transcript: %s\nonly from the text: %s" % (
+                                  _difference(a[what], b[what]), _difference(b[what], a[what])))[:2000])
             continue
         checker.check(by_mtpc == (True, False) and written,
                       label + ": the object was assembled by mtpc and written by its callback (MTPC_WRITE_OBJECT=0: by the host)",

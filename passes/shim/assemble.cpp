@@ -35,12 +35,13 @@ namespace {
 // object is finished (laid out and written) only if the text parsed
 // cleanly: the layout of a text with errors (a label defined twice) can end
 // in a fatal error, which would end the host.
-bool assemble(const mtpc::HostSettings &H, ArrayRef<StringRef> Pieces, raw_pwrite_stream &Out, std::string &Said) {
+bool assemble(const mtpc::HostSettings &H, ArrayRef<StringRef> Pieces, mtpc::DebugSections Debug, raw_pwrite_stream &Out,
+              std::string &Said) {
   raw_string_ostream Say(Said);
-  // The MC layer as the host's target machine sets it up (its assembler
-  // info carries the target options: compressed debug sections, exception
+  // The MC layer as the host's target machine sets it up (its options:
+  // compressed debug sections unless Debug says otherwise, exception
   // model, ...).
-  std::unique_ptr<TargetMachine> TM = H.createTargetMachine();
+  std::unique_ptr<TargetMachine> TM = H.createTargetMachine(Debug);
   const Target &T = *H.TheTarget;
   if (!TM || !TM->getMCAsmInfo() || !TM->getMCRegisterInfo() || !TM->getMCSubtargetInfo() ||
       !TM->getMCInstrInfo() || !T.hasMCAsmParser()) {
@@ -131,7 +132,10 @@ struct MtpcTextPiece {
 bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Message) {
   std::string Said;
   raw_null_ostream Discard;
-  if (assemble(*static_cast<mtpc::HostSettings *>(SettingsP), {StringRef(Text, Len)}, Discard, Said))
+  // Compressing debug sections (-gz) writes what is thrown away, and says
+  // nothing.
+  if (assemble(*static_cast<mtpc::HostSettings *>(SettingsP), {StringRef(Text, Len)}, mtpc::DebugSections::Uncompressed,
+               Discard, Said))
     return true;
   *Message = mtpc::copyString(Said);
   return false;
@@ -140,9 +144,11 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
 // Assembles the text made of Count pieces as mtpc_check_asm does, into an
 // object kept in memory: a buffer handle in *Object (free with
 // mtpc_buffer_dispose, or hand it to mtpc_run_offer_object), its bytes in
-// *Data, *Len. On failure returns false with *Message (free with free()).
-bool mtpc_assemble_object(void *SettingsP, const MtpcTextPiece *Pieces, size_t Count, void **Object,
-                          const char **Data, size_t *Len, char **Message) {
+// *Data, *Len. With UncompressedDebugSections, debug sections are written
+// whole whatever the host's -gz. On failure returns false with *Message
+// (free with free()).
+bool mtpc_assemble_object(void *SettingsP, const MtpcTextPiece *Pieces, size_t Count, bool UncompressedDebugSections,
+                          void **Object, const char **Data, size_t *Len, char **Message) {
   SmallVector<StringRef, 4> Text;
   for (size_t I = 0; I < Count; ++I)
     Text.push_back(StringRef(Pieces[I].Data, Pieces[I].Len));
@@ -150,7 +156,8 @@ bool mtpc_assemble_object(void *SettingsP, const MtpcTextPiece *Pieces, size_t C
   std::string Said;
   {
     raw_svector_ostream Out(*Bytes);
-    if (!assemble(*static_cast<mtpc::HostSettings *>(SettingsP), Text, Out, Said)) {
+    auto Debug = UncompressedDebugSections ? mtpc::DebugSections::Uncompressed : mtpc::DebugSections::AsHost;
+    if (!assemble(*static_cast<mtpc::HostSettings *>(SettingsP), Text, Debug, Out, Said)) {
       *Message = mtpc::copyString(Said);
       return false;
     }

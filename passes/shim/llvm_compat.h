@@ -63,6 +63,16 @@ inline const llvm::Triple &tripleArg(const llvm::Triple &T) { return T; }
 inline std::string tripleArg(const llvm::Triple &T) { return T.str(); }
 #endif
 
+// Turns off the compression of debug sections (-gz) in target options (a
+// TargetOptions field in LLVM 16, an MCTargetOptions one by LLVM 19).
+inline void uncompressDebugSections(llvm::TargetOptions &Options) {
+#if LLVM_VERSION_MAJOR >= 19
+  Options.MCOptions.CompressDebugSections = llvm::DebugCompressionType::None;
+#else
+  Options.CompressDebugSections = llvm::DebugCompressionType::None;
+#endif
+}
+
 // The code generator's TargetMachine class (LLVMTargetMachine before LLVM 20).
 #if LLVM_VERSION_MAJOR >= 20
 using CodeGenTargetMachine = llvm::CodeGenTargetMachineImpl;

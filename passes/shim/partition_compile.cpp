@@ -78,9 +78,12 @@ std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB)
   return H;
 }
 
-std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine() const {
-  std::unique_ptr<TargetMachine> TM(
-      TheTarget->createTargetMachine(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features, Options, RM, CM, OL));
+std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine(DebugSections Debug) const {
+  TargetOptions MachineOptions = Options;
+  if (Debug == DebugSections::Uncompressed)
+    mtpc::uncompressDebugSections(MachineOptions);
+  std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features,
+                                                                   MachineOptions, RM, CM, OL));
   if (TM)
     TM->setPGOOption(TMPGOOpt);
   return TM;

@@ -84,6 +84,10 @@ template <typename Tag, typename Tag::type Member> struct Expose {
 
 inline char *copyString(const std::string &S) { return strdup(S.c_str()); }
 
+// How an object mtpc assembles writes its debug sections: as the host's
+// settings say (-gz compresses them), or uncompressed.
+enum class DebugSections { AsHost, Uncompressed };
+
 // Everything a partition must be compiled with, as the host would: its
 // target machine's settings and its pipeline options, copied out of the
 // host's PassBuilder (see partition_compile.cpp).
@@ -113,8 +117,11 @@ struct HostSettings {
   // Reads the settings of a host PassBuilder; null if it has no target
   // machine (then mtpc cannot compile).
   static std::unique_ptr<HostSettings> capture(llvm::PassBuilder &PB);
-  // A target machine with these settings, or null.
-  std::unique_ptr<llvm::TargetMachine> createTargetMachine() const;
+  // A target machine with these settings, or null. With
+  // DebugSections::Uncompressed its assembler writes debug sections whole
+  // whatever the host's -gz: a part's object the host transcribes, and
+  // compresses as it writes its own.
+  std::unique_ptr<llvm::TargetMachine> createTargetMachine(DebugSections Debug = DebugSections::AsHost) const;
 
   // The MC layer's descriptions of the target (for a text of its own,
   // written or read without a target machine).

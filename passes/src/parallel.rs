@@ -24,7 +24,7 @@ use crate::asm_merge::{Files, Merged, PartScan};
 use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::MachineLoad;
-use crate::ir::host_pipeline::{AssembledObject, DebugFiles, HostSettings, ObjectFrame, PartitionDiagnostics, PassRun};
+use crate::ir::host_pipeline::{AssembledObject, DebugFiles, DebugSections, HostSettings, ObjectFrame, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::PartitionKit;
 use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule};
@@ -353,7 +353,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let checked = match frame {
         Some(frame) => {
             let _span = Span::begin("mtpc assemble", "merged assembly");
-            host.assemble_object(&frame.around(&merged.text)).map(|object| HostText::Object(object, frame))
+            host.assemble_object(&frame.around(&merged.text), DebugSections::AsHost).map(|object| HostText::Object(object, frame))
         }
         // Sections apart by `unique` ids would be one section in a
         // transcript, and module-level asm may give a symbol the value of
@@ -624,9 +624,11 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
             let t = Instant::now();
             let segment = &merged.text[merged.segments[k].clone()];
             // Every part's object lists its address-significant symbols;
-            // the transcript states the table once, if the text does.
+            // the transcript states the table once, if the text does. Its
+            // debug sections are read as they are: the host compresses
+            // what it writes (-gz).
             let object = host
-                .assemble_object(&[b"\t.addrsig\n", &merged.text[..merged.table], segment])
+                .assemble_object(&[b"\t.addrsig\n", &merged.text[..merged.table], segment], DebugSections::Uncompressed)
                 .map_err(|e| format!("part {k}: {e}"))?;
             let file = if object_transcript::has_inline_asm_assignment(segment) {
                 Err("its inline assembly assigns a symbol".to_string())

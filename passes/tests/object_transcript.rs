@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use mtpc_passes::ir::host_pipeline::HostSettings;
+use mtpc_passes::ir::host_pipeline::{DebugSections, HostSettings};
 use mtpc_passes::ir::MemoryFile;
 use mtpc_passes::object_transcript::transcribe;
 use object::elf;
@@ -186,13 +186,13 @@ fn said(data: &[u8]) -> Said {
 #[test]
 fn a_transcribed_object_assembles_into_the_same_object() {
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").expect("LLVM has the x86 target");
-    let object = host.assemble_object(&[PART.as_bytes()]).expect("the part assembles");
+    let object = host.assemble_object(&[PART.as_bytes()], DebugSections::AsHost).expect("the part assembles");
     let file = MemoryFile::with_bytes(&object).expect("a file in memory");
     let transcript = transcribe(&object, &file.path(), 0, None).expect("the object is transcribed");
     // The transcript holds no instruction of the part's.
     assert!(!transcript.text.contains("callq") && !transcript.text.contains("retq"), "{}", transcript.text);
     let again = host
-        .assemble_object(&[b"\t.addrsig\n", transcript.text.as_bytes(), transcript.address_significance.as_bytes()])
+        .assemble_object(&[b"\t.addrsig\n", transcript.text.as_bytes(), transcript.address_significance.as_bytes()], DebugSections::AsHost)
         .expect("the transcript assembles");
     let (before, after) = (said(&object), said(&again));
     assert_eq!(before.sections, after.sections);
@@ -214,7 +214,7 @@ fn a_transcript_the_file_does_not_hold_fails_its_check() {
     // The check of a transcript (before the host sees it) reads the bytes:
     // a file that is gone makes it fail, never the host.
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
-    let object = host.assemble_object(&[PART.as_bytes()]).unwrap();
+    let object = host.assemble_object(&[PART.as_bytes()], DebugSections::AsHost).unwrap();
     let transcript = transcribe(&object, "/proc/self/fd/999999", 0, None).unwrap();
     let e = host.check_asm(transcript.text.as_bytes()).unwrap_err();
     assert!(e.contains("999999") || e.contains("could not find incbin file"), "{e}");
@@ -253,16 +253,16 @@ g:
 #[test]
 fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
-    let whole = host.assemble_object(&[PART_A.as_bytes(), PART_B.as_bytes()]).expect("the two texts assemble together");
+    let whole = host.assemble_object(&[PART_A.as_bytes(), PART_B.as_bytes()], DebugSections::AsHost).expect("the two texts assemble together");
     let mut files = Vec::new();
     let mut transcript = String::new();
     for (k, part) in [PART_A, PART_B].into_iter().enumerate() {
-        let object = host.assemble_object(&[part.as_bytes()]).unwrap();
+        let object = host.assemble_object(&[part.as_bytes()], DebugSections::AsHost).unwrap();
         let file = MemoryFile::with_bytes(&object).unwrap();
         transcript += &transcribe(&object, &file.path(), k, None).unwrap().text;
         files.push(file);
     }
-    let again = host.assemble_object(&[transcript.as_bytes()]).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
+    let again = host.assemble_object(&[transcript.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
     let (before, after) = (said(&whole), said(&again));
     assert_eq!(before.symbols, after.symbols);
     assert_eq!(before.relocations, after.relocations);
@@ -351,14 +351,14 @@ fn parts_with_debug_information_share_the_string_pool_once() {
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
     let table = DEBUG_TABLE.as_bytes();
     let objects: Vec<Vec<u8>> =
-        [DEBUG_PART_A, DEBUG_PART_B].iter().map(|part| host.assemble_object(&[table, part.as_bytes()]).unwrap().to_vec()).collect();
+        [DEBUG_PART_A, DEBUG_PART_B].iter().map(|part| host.assemble_object(&[table, part.as_bytes()], DebugSections::AsHost).unwrap().to_vec()).collect();
     let files: Vec<MemoryFile> = objects.iter().map(|o| MemoryFile::with_bytes(o).unwrap()).collect();
     let first = mtpc_passes::object_transcript::FirstPart::of(&objects[0]).unwrap();
     let mut transcript = String::new();
     for (k, object) in objects.iter().enumerate() {
         transcript += &transcribe(object, &files[k].path(), k, Some(&first)).unwrap().text;
     }
-    let joined = host.assemble_object(&[transcript.as_bytes()]).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
+    let joined = host.assemble_object(&[transcript.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
     let (parts, after) = (objects.iter().map(|o| said(o)).collect::<Vec<_>>(), said(&joined));
     // The pool once, then each part's own strings.
     assert_eq!(after.sections[".debug_str"].2, b"int\0clang version 16.0.6\0f\0g\0unsigned int\0".to_vec());

@@ -115,6 +115,7 @@ extern "C" {
         settings: *mut c_void,
         pieces: *const TextPiece,
         count: usize,
+        uncompressed_debug_sections: bool,
         object: *mut *mut c_void,
         data: *mut *const c_char,
         len: *mut usize,
