@@ -851,6 +851,13 @@ fn groups(facts: &ModuleFacts, cg: &CallGraph, odr: &OdrGroups) -> (Vec<usize>, 
 mod tests {
     use super::*;
     use crate::module_facts::RefKind::*;
+
+    /// `g` made an inline function: `linkonce_odr`, in COMDAT `comdat`.
+    fn linkonce(mut g: crate::module_facts::GlobalFacts, comdat: u32) -> crate::module_facts::GlobalFacts {
+        g.linkage = Linkage::LinkOnceOdr;
+        g.comdat = Some(comdat);
+        g
+    }
     use crate::test_support::*;
 
     #[test]
@@ -1029,11 +1036,6 @@ mod tests {
     /// and no plan gives its partition less.
     #[test]
     fn the_largest_unit_counts_the_copies_a_small_function_needs() {
-        let linkonce = |mut g: crate::module_facts::GlobalFacts, comdat| {
-            g.linkage = crate::module_facts::Linkage::LinkOnceOdr;
-            g.comdat = Some(comdat);
-            g
-        };
         let mut facts = module(vec![
             func("big", 5000, &[]),
             func("small", 50, &[(2, Call)]),
@@ -1066,13 +1068,11 @@ mod tests {
                         .filter(|&c| c < n)
                         .map(|c| (c, Call))
                         .collect();
-                    let mut f = func(&format!("f{i}"), 10 + (i * 13 + seed * 5) % 40, &callees);
-                    if (i + seed) % 3 == 0 {
-                        f.name = format!("_Z1f{i}v");
-                        f.linkage = crate::module_facts::Linkage::LinkOnceOdr;
-                        f.comdat = Some(i);
+                    let size = 10 + (i * 13 + seed * 5) % 40;
+                    match (i + seed) % 3 {
+                        0 => linkonce(func(&format!("_Z1f{i}v"), size, &callees), i),
+                        _ => func(&format!("f{i}"), size, &callees),
                     }
-                    f
                 })
                 .collect();
             let mut facts = module(globals);
@@ -1104,11 +1104,6 @@ mod tests {
     fn planned_work_is_the_work_each_partition_gets() {
         // a and b call inline X; X calls inline Y and f, which nothing else
         // calls: X, Y and f form one unit, whose only code is f's.
-        let linkonce = |mut g: crate::module_facts::GlobalFacts, comdat| {
-            g.linkage = crate::module_facts::Linkage::LinkOnceOdr;
-            g.comdat = Some(comdat);
-            g
-        };
         let mut facts = module(vec![
             func("a", 500, &[(4, Call)]),
             func("b", 500, &[(4, Call)]),
