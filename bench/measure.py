@@ -44,8 +44,10 @@ def front_end_wall(compile_command, source, out):
 
 
 class Measured:
-    def __init__(self, wall, cpu, rss_mib):
-        self.wall, self.cpu, self.rss_mib = wall, cpu, rss_mib
+    """Wall and CPU seconds, peak RSS, and when the last step ended (seconds
+    since the Unix epoch, to set against a pass's `start_unix_ms`)."""
+    def __init__(self, wall, cpu, rss_mib, ended_unix):
+        self.wall, self.cpu, self.rss_mib, self.ended_unix = wall, cpu, rss_mib, ended_unix
 
 
 def run_steps(steps, env):
@@ -68,7 +70,7 @@ def run_steps(steps, env):
         peak = max(peak, step_rss)
         if failures:
             raise BuildFailed("command failed: " + failures[0])
-    return Measured(time.perf_counter() - start, cpu, peak)
+    return Measured(time.perf_counter() - start, cpu, peak, time.time())
 
 
 def section_sizes(obj):

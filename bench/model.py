@@ -49,12 +49,21 @@ def pass_serial_ms(stats_line):
     return stats_line["split_ms"] + stats_line["merge_ms"] + stats_line.get("transcript_check_ms", 0.0)
 
 
+def parallel_phases_ms(stats_line):
+    """The pass's wall time in its parallel phases: the partitions
+    (`partitions_ms`), then the check (`check_ms` but the check of the whole
+    transcript); for a line without `partitions_ms`, the pass's wall time
+    less its serial steps (which then counts what lies between them, such
+    as the diagnostics, as parallel)."""
+    if "partitions_ms" in stats_line:
+        return stats_line["partitions_ms"] + stats_line["check_ms"] - stats_line.get("transcript_check_ms", 0.0)
+    return stats_line["wall_ms"] - pass_serial_ms(stats_line)
+
+
 def serial_seconds(wall, stats_line):
     """Everything but the pass's parallel phases (the partitions, then the
-    check): the compile's wall time minus the pass's wall time, plus the
-    pass's own serial steps."""
-    inside = stats_line["wall_ms"] - pass_serial_ms(stats_line)
-    return wall - inside / 1e3
+    check): the compile's wall time minus those phases' wall time."""
+    return wall - parallel_phases_ms(stats_line) / 1e3
 
 
 def makespan(times, cores):
@@ -78,13 +87,27 @@ def summarize(runs):
     return serial, parts, checks
 
 
-def serial_tail(wall, front_end, stats_line, cores):
+def serial_tail(wall, front_end, stats_line, cores, ended_unix=None):
     """The serial tail of a compile on `cores` cores: everything but the
     front end and the partitions (the split, the merge, the check of the
     parts' segments side by side and the host assembling the merged text
     or the transcript of the parts' objects, or mtpc assembling it whole,
-    process exit)."""
-    return serial_seconds(wall, stats_line) - front_end + makespan(check_seconds(stats_line), cores)
+    process exit).
+
+    Measured within the run when it can be: from the pass's start
+    (`start_unix_ms`) to the compile's end (`ended_unix`, seconds since the
+    epoch), less the pass's parallel phases. (What the host does between
+    its front end and the pass, such as building its pipeline, a few
+    milliseconds, is then in neither the front end timed alone nor the
+    tail.) Else from the compile's wall time less a front end timed in
+    another run, which carries that run's noise (a C++ front end of 6 s
+    varies by tenths of a second, more than the tail it is subtracted
+    from)."""
+    checks = makespan(check_seconds(stats_line), cores)
+    if ended_unix is not None and "start_unix_ms" in stats_line:
+        after_start = ended_unix - stats_line["start_unix_ms"] / 1e3
+        return after_start - parallel_phases_ms(stats_line) / 1e3 + checks
+    return serial_seconds(wall, stats_line) - front_end + checks
 
 
 def largest_unit_seconds(stats_line):
@@ -108,14 +131,15 @@ def largest_unit_seconds(stats_line):
 
 def bound(front_end, runs):
     """The critical-path bound of function-level splitting, from (wall,
-    stats line) runs with several partition counts: the front end, the
+    stats line, end in seconds since the epoch or None) runs with several
+    partition counts: the front end, the
     largest indivisible unit alone (from the run with the most partitions),
     and the smallest serial tail seen (each part's check on a core of its
     own). An estimate, not a proof: the unit's time is its share of its
     partition's; a projection above it means the estimate was too high."""
-    most = max((s for _, s in runs), key=lambda s: s["partitions"])
+    most = max((s for _, s, _ in runs), key=lambda s: s["partitions"])
     unit = largest_unit_seconds(most)
-    tail = min(serial_tail(w, front_end, s, s["partitions"]) for w, s in runs)
+    tail = min(serial_tail(w, front_end, s, s["partitions"], ended) for w, s, ended in runs)
     # The unit the plan named (the group heaviest with the copies it
     # needs), or for lines without it the largest group.
     named = most.get("largest_unit")
@@ -147,8 +171,18 @@ def self_test():
     assert abs(largest_unit_seconds(line) - 8.0) < 1e-9, "alone: the whole partition is the unit's"
     line["largest_unit"]["alone"] = False
     assert abs(largest_unit_seconds(line) - 5.6) < 1e-9
-    b = bound(1.0, [(10.0, line), (11.0, line)])
+    b = bound(1.0, [(10.0, line, None), (11.0, line, None)])
     assert abs(b["wall"] - (1.0 + 5.6 + 0.28)) < 1e-9
+    # Within the run: the pass began at 1000 s and the compile ended 9.4 s
+    # later; of the pass's 9 s, 8.75 s were its parallel phases.
+    line["start_unix_ms"] = 1.0e6
+    assert abs(serial_tail(10.0, 1.0, line, 2, 1009.4) - (0.65 + 0.03)) < 1e-9
+    assert abs(serial_tail(10.0, 1.0, line, 2) - 0.28) < 1e-9, "no end known: the front end of another run"
+    # With the partitions' phase timed, what lies between the pass's steps
+    # (here 0.1 s) is serial too: of the pass, 8.6 s + the 50 ms check.
+    line["partitions_ms"] = 8600
+    assert abs(serial_seconds(10.0, line) - 1.35) < 1e-9
+    assert abs(serial_tail(10.0, 1.0, line, 2, 1009.4) - (0.75 + 0.03)) < 1e-9
 
 
 if __name__ == "__main__":

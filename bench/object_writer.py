@@ -52,7 +52,7 @@ def compile_once(unit, work, debug, partitions, writer):
     if len(lines) != 1 or lines[0]["fallback"] or lines[0]["partitions"] < 2:
         sys.exit("%s: not split as asked: %s" % (unit.name, lines))
     with open(obj, "rb") as f:
-        return measured.wall, lines[0], f.read()
+        return measured, lines[0], f.read()
 
 
 def main():
@@ -86,11 +86,11 @@ def main():
                     objects = {}
                     for _ in range(args.rounds):
                         for way, value in WAYS:
-                            wall, line, obj = compile_once(unit, work, debug, n, value)
+                            measured, line, obj = compile_once(unit, work, debug, n, value)
                             if line["object_by_mtpc"] != (way == "mtpc"):
                                 sys.exit("%s: object_by_mtpc is %s with MTPC_WRITE_OBJECT=%s" % (unit.name, line["object_by_mtpc"], value))
-                            walls[way].append(wall)
-                            tails[way].append(model.serial_tail(wall, front_end, line, n))
+                            walls[way].append(measured.wall)
+                            tails[way].append(model.serial_tail(measured.wall, front_end, line, n, measured.ended_unix))
                             objects[way] = obj
                     if objects["mtpc"] != objects["host"]:
                         sys.exit("%s %s, %d partitions: the two ways give different objects" % (unit.name, label, n))

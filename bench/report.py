@@ -125,8 +125,8 @@ def model_table(unit):
     return table + ("\n\nCritical-path bound (estimated; see bench/model.py): front end %.2f s + the largest "
                     "indivisible unit (the group heaviest with the copies it needs: %d IR instructions, %d with them) %.2f s + the smallest "
                     "serial tail %.2f s = %.2f s, a speedup of at most %.2fx over stock (stock's back end: %.2f s). Each "
-                    "tail is what that run spent outside its partitions but the front end (timed alone, once per round): "
-                    "the split, the merge, the check (the parts' segments side by side on that many cores), the host "
+                    "tail is what that run spent from the pass's start to the compile's end outside its partitions (the "
+                    "front end is timed alone, once per round, for the bound only): the split, the merge, the check (the parts' segments side by side on that many cores), the host "
                     "assembling the merged text (clang 16: the transcript of the parts' objects), exit." % (b["front_end"], b["largest_unit_instructions"], held,
                                                            b["largest_unit"], b["tail"], b["wall"], b["speedup"], back_end))
 

@@ -156,7 +156,7 @@ def measure_unit(unit, configs, args, progress, work):
         progress.step("%s: %s (stats for the %d-core projection)" % (unit.name, c.label, cores))
         try:
             _, m, stats = build(c, unit, work, "projection")
-            projections[cores] = (m.wall, m.cpu, stats)
+            projections[cores] = (m.wall, m.cpu, stats, m.ended_unix)
         except BuildFailed as e:
             print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
     levels = None
@@ -246,7 +246,7 @@ def project(results, projections, cores, front_end):
     for threads, serial, parts, checks, measured in ((1, serial2, parts2, checks2, one), (2, serial1, parts1, checks1, two)):
         out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads, checks),
                                      "measured": statistics.median(w for w, _ in measured)}
-    for n, (wall, cpu, stats) in sorted(projections.items()):
+    for n, (wall, cpu, stats, ended) in sorted(projections.items()):
         # Serial: what runs outside the pass (the front end, the host
         # assembling this run's merged text, exit) and the pass's own steps;
         # then the partitions and the parts' checks, on n cores.
@@ -255,9 +255,9 @@ def project(results, projections, cores, front_end):
         held = sum(p["held_instructions"] for p in stats["parts"]) / stats["instructions"]
         out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted, "inflation": cpu / stock_cpu,
                                "held": held, "partitions": stats["partitions"],
-                               "tail": model.serial_tail(wall, front_end, stats, n) if front_end else None}
+                               "tail": model.serial_tail(wall, front_end, stats, n, ended) if front_end else None}
     if front_end and projections:
-        out["bound"] = model.bound(front_end, [(w, s) for w, _, s in projections.values()])
+        out["bound"] = model.bound(front_end, [(w, s, ended) for w, _, s, ended in projections.values()])
         out["bound"]["speedup"] = stock_wall / out["bound"]["wall"]
         out["stock_back_end"] = stock_wall - front_end
         for p in out["projected"].values():

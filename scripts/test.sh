@@ -9,7 +9,8 @@
 # package and toolchain file (tests/e2e_cmake.py), the make jobserver
 # (tests/e2e_make.py), clang's -ftime-trace (tests/e2e_time_trace.py) and
 # distcc (tests/e2e_distcc.py), a race detector on the host's module
-# (tests/e2e_race.py, helgrind), random modules and C programs split and
+# (tests/e2e_race.py, helgrind; and memcheck on the host's module after the
+# merge), random modules and C programs split and
 # compiled (tests/e2e_stress.py, its quick run; `--long` for thousands), and
 # the benchmark's critical-path model (bench/model.py). Prints each suite's
 # summary.

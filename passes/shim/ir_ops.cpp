@@ -312,16 +312,51 @@ void mtpc_replace_module_with_asm(LLVMModuleRef M, const char *Asm, size_t Len) 
 
 } // extern "C"
 
+// Whether a module flag refers to a global (as "CG Profile" does), which
+// the host's code generation would then read.
+static bool flagsReferToValues(const Module &M) {
+  NamedMDNode *Flags = M.getModuleFlagsMetadata();
+  if (!Flags)
+    return false;
+  SmallVector<const MDNode *, 16> Work(Flags->operands().begin(), Flags->operands().end());
+  SmallPtrSet<const MDNode *, 16> Seen;
+  while (!Work.empty()) {
+    const MDNode *N = Work.pop_back_val();
+    if (!Seen.insert(N).second)
+      continue;
+    for (const MDOperand &Op : N->operands()) {
+      // A value but a plain number (a global, or a constant expression of one).
+      if (auto *V = dyn_cast_or_null<ValueAsMetadata>(Op.get()); V && !isa<ConstantData>(V->getValue()))
+        return true;
+      if (auto *Inner = dyn_cast_or_null<MDNode>(Op.get()))
+        Work.push_back(Inner);
+    }
+  }
+  return false;
+}
+
 void mtpc::replaceModuleWithAsm(Module &M, StringRef Asm) {
-  M.dropAllReferences();
-  while (!M.ifunc_empty())
-    M.ifunc_begin()->eraseFromParent();
-  while (!M.alias_empty())
-    M.alias_begin()->eraseFromParent();
-  while (!M.empty())
-    M.begin()->eraseFromParent();
-  while (!M.global_empty())
-    M.global_begin()->eraseFromParent();
+  if (flagsReferToValues(M)) {
+    // Erased, so that the flags' references become null, as when the
+    // globals are deleted by any pass.
+    M.dropAllReferences();
+    while (!M.ifunc_empty())
+      M.ifunc_begin()->eraseFromParent();
+    while (!M.alias_empty())
+      M.alias_begin()->eraseFromParent();
+    while (!M.empty())
+      M.begin()->eraseFromParent();
+    while (!M.global_empty())
+      M.global_begin()->eraseFromParent();
+  } else {
+    // Moved, whole, into a module of the context that nothing compiles
+    // (out of their comdats, which M owns and may free first: lld's ThinLTO
+    // backends, opt): the context deletes it with the modules it still owns
+    // when it is destroyed, which clang never does (-disable-free).
+    // Erasing every instruction here took the host's thread 50 ms after a
+    // large C++ module's partitions (duckdb's execution file), serially.
+    mtpc::moveGlobalValues(M, *new Module(M.getModuleIdentifier() + ".mtpc-compiled", M.getContext()));
+  }
   // Debug info, .ident, command line, linker options, dependent libraries:
   // each partition's text carries its own. The module flags stay: the host's
   // code generation reads them (relocation model, CET notes).

@@ -114,3 +114,32 @@ std::unique_ptr<remarks::RemarkSerializer> mtpc::createYamlRemarkSerializer(raw_
   }
   return std::move(*Serializer);
 }
+
+void mtpc::moveGlobalValues(Module &From, Module &To) {
+  // A comdat belongs to From's table, which dies with From: a global that
+  // outlives From must not name one (~GlobalObject leaves its comdat).
+  for (GlobalObject &GO : From.global_objects())
+    GO.setComdat(nullptr);
+  To.getFunctionList().splice(To.end(), From.getFunctionList());
+#if LLVM_VERSION_MAJOR >= 17
+  while (!From.global_empty()) {
+    GlobalVariable *GV = &*From.global_begin();
+    From.removeGlobalVariable(GV);
+    To.insertGlobalVariable(GV);
+  }
+  while (!From.alias_empty()) {
+    GlobalAlias *A = &*From.alias_begin();
+    From.removeAlias(A);
+    To.insertAlias(A);
+  }
+  while (!From.ifunc_empty()) {
+    GlobalIFunc *I = &*From.ifunc_begin();
+    From.removeIFunc(I);
+    To.insertIFunc(I);
+  }
+#else
+  To.getGlobalList().splice(To.global_end(), From.getGlobalList());
+  To.getAliasList().splice(To.alias_end(), From.getAliasList());
+  To.getIFuncList().splice(To.ifunc_end(), From.getIFuncList());
+#endif
+}

@@ -73,6 +73,12 @@ inline void uncompressDebugSections(llvm::TargetOptions &Options) {
 #endif
 }
 
+// Moves every function, global variable, alias and ifunc of From to the end
+// of To's lists, in their order, without copying or freeing anything (the
+// lists of global variables, aliases and ifuncs are private from LLVM 17).
+// They leave their comdats, which are From's.
+void moveGlobalValues(llvm::Module &From, llvm::Module &To);
+
 // The code generator's TargetMachine class (LLVMTargetMachine before LLVM 20).
 #if LLVM_VERSION_MAJOR >= 20
 using CodeGenTargetMachine = llvm::CodeGenTargetMachineImpl;

@@ -248,7 +248,7 @@ fn run_split(module: &ModuleRef<'_>, options: &SplitOptions) -> Result<Preserved
         Some(prefix) => (split::write_partitions(module, options, prefix)?, Preserved::All),
         None => {
             // Only the plan is recorded: no partition, no promoted name.
-            let plan = split::plan_module(module, options, || 0)?;
+            let plan = split::plan_module(module, options)?;
             split::annotate(module, &plan)?;
             (plan.summary(), Preserved::None)
         }

@@ -93,7 +93,7 @@ struct PartitionResult {
 }
 
 pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSettings>, opts: &ParallelOptions) -> Result<Outcome, String> {
-    let start = Instant::now();
+    let (start, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
     let module_name = module.source_filename();
     let _whole = Span::begin("mtpc-parallel", &module_name);
     let split_span = Span::begin("mtpc split", &module_name);
@@ -108,7 +108,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let whole = |model: ModelStats, instructions: u64| {
         let elapsed = ms(start);
         let model = Some(model);
-        Outcome::Whole(ModuleStats { module: module_name.clone(), partitions: 1, threads, instructions, split_ms: elapsed, wall_ms: elapsed, model, ..ModuleStats::default() })
+        Outcome::Whole(ModuleStats { module: module_name.clone(), partitions: 1, threads, instructions, split_ms: elapsed, start_unix_ms, wall_ms: elapsed, model, ..ModuleStats::default() })
     };
     // Settings under which no module gains are known before reading it.
     let (optimized, debug_info) = (opts.level != OptLevel::O0, module.has_debug_info());
@@ -144,14 +144,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
-    let mut bitcode = None;
-    let serialize = || {
-        let t = Instant::now();
-        let digest = bitcode.insert(module.to_bitcode()).digest();
-        log::debug!("serialized the module in {:.1} ms", ms(t));
-        digest
-    };
-    let plan = split::plan_module_sized(module, &split_options, sizing, serialize).map_err(|e| e.to_string())?;
+    let (plan, bitcode) = split::plan_module_sized(module, &split_options, sizing, split::Serialize::IfSplit).map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
     if partitions < 2 {
@@ -219,6 +212,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         .collect();
     let mut optimized: Vec<Option<Optimized>> = (0..partitions).map(|_| None).collect();
     let mut outcomes: Vec<Option<Result<Step, String>>> = (0..partitions).map(|_| None).collect();
+    let partitions_started = Instant::now();
     pool.run_dynamic(first_jobs, threads, |job, result| {
         let k = job_partition[job];
         let mut result = match result {
@@ -251,6 +245,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             .collect()
     });
     drop(optimized);
+    let partitions_ms = ms(partitions_started);
 
     let mut stats = ModuleStats {
         module: module_name,
@@ -260,11 +255,13 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         fallback: false,
         fallback_reason: None,
         split_ms,
+        partitions_ms,
         merge_ms: 0.0,
         check_ms: 0.0,
         object_by_mtpc: false,
         object_from_parts: false,
         transcript_check_ms: 0.0,
+        start_unix_ms,
         wall_ms: 0.0,
         work_ms: 0.0,
         asm_bytes: 0,

@@ -104,64 +104,83 @@ fn owns_a_definition(g: &crate::module_facts::GlobalFacts) -> bool {
 
 /// Plans `requested` partitions (fewer if the module has fewer units).
 pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
-    plan_sized(facts, requested, |_| requested)
+    match Grouped::of(facts) {
+        Some(grouped) => grouped.plan(requested),
+        None => PartitionPlan::single(facts),
+    }
 }
 
-/// [`plan`], where `sizing` may lower the count once the groups are known:
-/// it is given the instructions of the largest group's own code, which no
-/// plan divides (what bounds the gain of more partitions; see
+/// A module's definitions in the groups no plan divides: the first step of
+/// planning, which tells the instructions of the largest group's own code
+/// (no plan divides it: what bounds the gain of more partitions; see
 /// [`PartitionPlan::largest_unit`] for the group heaviest with the copies
-/// it needs), and returns the count to plan (1: the module stays whole).
-pub fn plan_sized(facts: &ModuleFacts, requested: u32, sizing: impl FnOnce(u64) -> u32) -> PartitionPlan {
-    if requested <= 1 || facts.globals.is_empty() {
-        return PartitionPlan::single(facts);
-    }
-    let cg = CallGraph::build(facts);
-    let groups = GroupGraph::build(facts, &cg);
-    if groups.count() == 0 {
-        return PartitionPlan::single(facts);
-    }
-    let requested = sizing(groups.code.iter().copied().max().unwrap_or(0)).min(requested);
-    if requested <= 1 {
-        return PartitionPlan::single(facts);
-    }
-    let children = groups.dominator_tree();
-    let total: u64 = groups.cost.iter().sum();
-    let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
-    let units = cut_units(&children, &groups.cost, groups.count(), cap);
-    // More partitions than units would stay empty.
-    let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
-    let finder = CopyFinder::new(facts, &groups);
-    let copies = UnitCopies::of(&finder, &units);
-    let traits = UnitTraits::of(&units, &groups);
-    let heaviest = heaviest_group(&finder, &units, &traits, &copies);
-    let (mut unit_partition, mut loads) = pack(&units, &traits, &copies, partitions);
-    rebalance(&units, &traits, &mut loads, &mut unit_partition);
+/// it needs) before the partition count is chosen. Plain data, so that the
+/// rest of the plan can be made on any thread.
+pub struct Grouped<'f> {
+    facts: &'f ModuleFacts,
+    groups: GroupGraph,
+}
 
-    let mut unit_of_group = vec![0usize; groups.count()];
-    for (u, unit) in units.iter().enumerate() {
-        for &g in &unit.groups {
-            unit_of_group[g] = u;
+impl<'f> Grouped<'f> {
+    /// `None` for a module without a group to place (nothing defined).
+    pub fn of(facts: &'f ModuleFacts) -> Option<Grouped<'f>> {
+        if facts.globals.is_empty() {
+            return None;
         }
+        let cg = CallGraph::build(facts);
+        let groups = GroupGraph::build(facts, &cg);
+        (groups.count() > 0).then_some(Grouped { facts, groups })
     }
-    let mut owner: Vec<Option<u32>> = groups
-        .group_of
-        .iter()
-        .map(|g| g.map(|g| unit_partition[unit_of_group[g]]))
-        .collect();
-    place_data_with_first_user(facts, &groups, &mut owner);
-    place_copied_groups_with_first_user(facts, &groups.odr, &mut owner);
-    let renumbered = renumber_without_empty(&mut owner, partitions);
-    let planned = renumbered.iter().map(|&p| loads.work[p as usize]).collect();
-    let partitions = renumbered.len() as u32;
-    let mut cost = vec![0u64; partitions as usize];
-    for (i, o) in owner.iter().enumerate() {
-        if let Some(p) = o {
-            cost[*p as usize] += u64::from(facts.globals[i].instructions);
+
+    /// The instructions of the largest group's own code.
+    pub fn largest_group(&self) -> u64 {
+        self.groups.code.iter().copied().max().unwrap_or(0)
+    }
+
+    /// Plans `requested` partitions (fewer if the module has fewer units).
+    pub fn plan(&self, requested: u32) -> PartitionPlan {
+        let (facts, groups) = (self.facts, &self.groups);
+        if requested <= 1 {
+            return PartitionPlan::single(facts);
         }
+        let children = groups.dominator_tree();
+        let total: u64 = groups.cost.iter().sum();
+        let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
+        let units = cut_units(&children, &groups.cost, groups.count(), cap);
+        // More partitions than units would stay empty.
+        let partitions = requested.min(u32::try_from(units.len()).unwrap_or(u32::MAX)).max(1);
+        let finder = CopyFinder::new(facts, groups);
+        let copies = UnitCopies::of(&finder, &units);
+        let traits = UnitTraits::of(&units, groups);
+        let heaviest = heaviest_group(&finder, &units, &traits, &copies);
+        let (mut unit_partition, mut loads) = pack(&units, &traits, &copies, partitions);
+        rebalance(&units, &traits, &mut loads, &mut unit_partition);
+
+        let mut unit_of_group = vec![0usize; groups.count()];
+        for (u, unit) in units.iter().enumerate() {
+            for &g in &unit.groups {
+                unit_of_group[g] = u;
+            }
+        }
+        let mut owner: Vec<Option<u32>> = groups
+            .group_of
+            .iter()
+            .map(|g| g.map(|g| unit_partition[unit_of_group[g]]))
+            .collect();
+        place_data_with_first_user(facts, groups, &mut owner);
+        place_copied_groups_with_first_user(facts, &groups.odr, &mut owner);
+        let renumbered = renumber_without_empty(&mut owner, partitions);
+        let planned = renumbered.iter().map(|&p| loads.work[p as usize]).collect();
+        let partitions = renumbered.len() as u32;
+        let mut cost = vec![0u64; partitions as usize];
+        for (i, o) in owner.iter().enumerate() {
+            if let Some(p) = o {
+                cost[*p as usize] += u64::from(facts.globals[i].instructions);
+            }
+        }
+        let largest_unit = heaviest.and_then(|heaviest| largest_unit(facts, groups, &owner, heaviest));
+        PartitionPlan { partitions, owner, cost, planned, largest_unit }
     }
-    let largest_unit = heaviest.and_then(|heaviest| largest_unit(facts, &groups, &owner, heaviest));
-    PartitionPlan { partitions, owner, cost, planned, largest_unit }
 }
 
 /// The group that weighs most with the copies it needs (its own code and

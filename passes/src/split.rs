@@ -6,12 +6,12 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::ir::time_trace::Span;
-use crate::ir::{ModuleRef, OwnedContext};
+use crate::ir::{Bitcode, ModuleRef, OwnedContext};
 use crate::module_facts::{self, globals_in_fact_order, ModuleFacts};
 use crate::options::SplitOptions;
 use crate::partition_builder::{self, SplitInput};
 use crate::stats::elapsed_ms;
-use crate::partition_plan::{self, PartitionPlan};
+use crate::partition_plan::{Grouped, PartitionPlan};
 use crate::symbol_rules::{self, SymbolPlan};
 use crate::worker::Pool;
 
@@ -78,33 +78,70 @@ impl Split {
     }
 }
 
-/// Reads the module and plans its partitions. `content_digest` gives a
-/// digest of its content ([`crate::ir::Bitcode::digest`]), asked only if
-/// the module is split: promoted names carry it. The input is verified
+/// Reads the module and plans its partitions. Promoted names carry no
+/// digest of the module's content: the plan is recorded in the module
+/// ([`annotate`]), whose names stay as they are. The input is verified
 /// where it is used: while it is split ([`write_partitions`]) or before it
 /// is annotated ([`annotate`]).
-pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions, content_digest: impl FnOnce() -> u64) -> Result<Split, SplitError> {
-    plan_module_sized(module, opts, |_, _, requested| requested, content_digest)
+pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split, SplitError> {
+    let (split, _) = plan_module_sized(module, opts, |_, _, requested| requested, Serialize::No)?;
+    Ok(split)
+}
+
+/// Whether [`plan_module_sized`] writes the module to bitcode, for the
+/// partitions to be read from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Serialize {
+    /// Not at all: promoted names carry no digest.
+    No,
+    /// If the count sized is more than one: while the partitions and the
+    /// symbol rules are planned, on another thread; promoted names carry
+    /// the bitcode's digest. (A plan that then finds a single unit leaves
+    /// the module whole, its bitcode written for nothing.)
+    IfSplit,
 }
 
 /// [`plan_module`], where `sizing` may lower the partition count, as the
 /// cost model does: given the module, its largest group's instructions
 /// and the count asked for, it returns the count to plan (1: whole). See
-/// [`partition_plan::plan_sized`].
+/// [`Grouped`]. With [`Serialize::IfSplit`], the
+/// bitcode of a module that is split.
 pub fn plan_module_sized(
     module: &ModuleRef<'_>,
     opts: &SplitOptions,
     sizing: impl FnOnce(&ModuleFacts, u64, u32) -> u32,
-    content_digest: impl FnOnce() -> u64,
-) -> Result<Split, SplitError> {
+    serialize: Serialize,
+) -> Result<(Split, Option<Bitcode>), SplitError> {
     let start = Instant::now();
     let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
     let mut facts = module_facts::collect(module, shared_library_code);
     log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
     let requested = opts.partitions_for(facts.total_instructions());
     let t = Instant::now();
-    let partitions = partition_plan::plan_sized(&facts, requested, |largest_group| sizing(&facts, largest_group, requested));
-    log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
+    let grouped = if requested > 1 { Grouped::of(&facts) } else { None };
+    let count = grouped.as_ref().map_or(1, |g| sizing(&facts, g.largest_group(), requested).min(requested));
+    log::debug!("grouped in {:.1} ms", elapsed_ms(t));
+    // The partitions, and the symbol rules but the promoted names: from
+    // the facts alone, while this thread writes the module.
+    let plan = |facts: &ModuleFacts| {
+        let t = Instant::now();
+        let partitions = grouped.map_or_else(|| PartitionPlan::single(facts), |g| g.plan(count));
+        log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
+        let t = Instant::now();
+        let symbols = symbol_rules::decide_unnamed(facts, &partitions);
+        log::debug!("symbol rules in {:.1} ms", elapsed_ms(t));
+        (partitions, symbols)
+    };
+    let (bitcode, (partitions, mut symbols)) = match serialize {
+        Serialize::IfSplit if count > 1 => {
+            let t = Instant::now();
+            let (bitcode, planned) = module.to_bitcode_while(|| plan(&facts));
+            log::debug!("serialized {} bytes in {:.1} ms, while planning", bitcode.len(), elapsed_ms(t));
+            facts.content_digest = bitcode.digest();
+            (Some(bitcode), planned)
+        }
+        Serialize::IfSplit | Serialize::No => (None, plan(&facts)),
+    };
     if let Some(unit) = partitions.largest_unit {
         log::debug!(
             "largest unit: {} instructions, {} with the copies it needs, in partition {}",
@@ -113,14 +150,9 @@ pub fn plan_module_sized(
             unit.partition
         );
     }
-    if partitions.partitions > 1 {
-        facts.content_digest = content_digest();
-    }
-    let t = Instant::now();
-    let symbols = symbol_rules::decide(&facts, &partitions);
+    symbols.name_promotions(&facts);
     symbol_rules::check(&facts, &symbols).map_err(SplitError::Internal)?;
-    log::debug!("symbol rules in {:.1} ms", elapsed_ms(t));
-    Ok(Split { facts, partitions, symbols, plan_ms: elapsed_ms(start) })
+    Ok((Split { facts, partitions, symbols, plan_ms: elapsed_ms(start) }, bitcode))
 }
 
 /// Records the plan in the module: each definition's partition as
@@ -185,10 +217,9 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
         p.push(format!(".tmp{}", std::process::id()));
         PathBuf::from(p)
     };
-    let t = Instant::now();
-    let bitcode = module.to_bitcode();
-    log::debug!("serialized {} bytes in {:.1} ms", bitcode.len(), elapsed_ms(t));
-    let split = plan_module(module, opts, || bitcode.digest())?;
+    let (split, bitcode) = plan_module_sized(module, opts, |_, _, requested| requested, Serialize::IfSplit)?;
+    // One partition: written as the module is (nothing is promoted).
+    let bitcode = bitcode.unwrap_or_else(|| module.to_bitcode());
     let summary = split.summary();
     let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
     let input_verdict = Arc::new(InputVerdict::default());

@@ -52,6 +52,9 @@ pub struct ModuleStats {
     /// Why the module was compiled whole, if it was.
     pub fallback_reason: Option<String>,
     pub split_ms: f64,
+    /// The partitions' phase, from the first job handed to the pool to the
+    /// last one back (build, optimization and code generation, side by side).
+    pub partitions_ms: f64,
     pub merge_ms: f64,
     /// Assembling the merged text to check it: part by part on the worker
     /// pool, or, if `object_by_mtpc`, whole on the host's thread.
@@ -67,6 +70,11 @@ pub struct ModuleStats {
     /// With `object_from_parts`: the check of the whole transcript, on the
     /// host's thread after the parts' checks (part of `check_ms`).
     pub transcript_check_ms: f64,
+    /// When the pass began (ms since the Unix epoch): with the time the
+    /// compile ended, the serial tail measured inside the compile's own run
+    /// (what followed the front end but was not the pass's parallel work),
+    /// as `bench/model.py` does.
+    pub start_unix_ms: f64,
     pub wall_ms: f64,
     /// The sum of all per-partition time (build, optimization, code generation).
     pub work_ms: f64,
@@ -146,11 +154,13 @@ mod tests {
             fallback: false,
             fallback_reason: None,
             split_ms: 1.0,
+            partitions_ms: 3.0,
             merge_ms: 2.0,
             check_ms: 0.5,
             object_by_mtpc: false,
             object_from_parts: false,
             transcript_check_ms: 0.0,
+            start_unix_ms: 1.0e12,
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
@@ -159,7 +169,7 @@ mod tests {
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]], classes_declared: 0, classes_described: 0 }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "merge_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "partitions_ms", "merge_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "start_unix_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
         for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {

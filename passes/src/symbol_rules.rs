@@ -196,6 +196,26 @@ pub struct SymbolPlan {
 }
 
 impl SymbolPlan {
+    /// Names every promoted local `NAME.mtpc.TAG` (`TAG`: [`module_tag`],
+    /// of the module's content digest), numbered on where a name is taken.
+    pub fn name_promotions(&mut self, facts: &ModuleFacts) {
+        let tag = module_tag(facts);
+        let module_names: HashSet<&str> = facts.globals.iter().map(|g| g.name.as_str()).collect();
+        let mut given: HashSet<String> = HashSet::new();
+        for (i, g) in facts.globals.iter().enumerate() {
+            let Some(promotion) = self.promotions[i].as_mut().filter(|_| g.linkage.is_local()) else { continue };
+            let base = if g.name.is_empty() { format!("__mtpc_anon.{}", i) } else { g.name.clone() };
+            let mut name = format!("{base}.mtpc.{tag}");
+            let mut k = 1;
+            while module_names.contains(name.as_str()) || given.contains(&name) {
+                name = format!("{base}.mtpc.{tag}.{k}");
+                k += 1;
+            }
+            given.insert(name.clone());
+            promotion.new_name = Some(name);
+        }
+    }
+
     pub fn decision(&self, partition: u32, global: usize) -> Decision {
         self.decisions[partition as usize][global]
     }
@@ -531,13 +551,21 @@ pub fn sole_callees(n: usize, sole_callers: &[(usize, usize)]) -> Vec<bool> {
 
 /// Applies the symbol rules to a partition plan.
 pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
+    let mut symbols = decide_unnamed(facts, plan);
+    symbols.name_promotions(facts);
+    symbols
+}
+
+/// [`decide`] but for the names of promoted locals, which carry the
+/// module's content digest ([`module_tag`]): given by
+/// [`SymbolPlan::name_promotions`] once the digest is known, so that the
+/// rules need not wait for the module's bitcode.
+pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
     let mut odr_groups = OdrGroups::find(facts);
     odr_groups.limit_local_copies(facts, &plan.owner, copy_limits().local_copies_budget(facts.total_instructions()));
     let rules = Rules::new(facts, plan, &odr_groups);
     let decisions: Vec<Vec<Decision>> = (0..plan.partitions).map(|p| rules.partition(p)).collect();
     let n = facts.globals.len();
-    let tag = module_tag(facts);
-    let mut taken: HashSet<String> = facts.globals.iter().map(|g| g.name.clone()).collect();
     let mut promotions: Vec<Option<Promotion>> = vec![None; n];
     for i in 0..n {
         let g = &facts.globals[i];
@@ -554,18 +582,11 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
         }
         promotions[i] = match g.linkage {
             Linkage::Internal | Linkage::Private => {
-                let base = if g.name.is_empty() { format!("__mtpc_anon.{}", i) } else { g.name.clone() };
-                let mut name = format!("{base}.mtpc.{tag}");
-                let mut k = 1;
-                while taken.contains(name.as_str()) {
-                    name = format!("{base}.mtpc.{tag}.{k}");
-                    k += 1;
-                }
-                taken.insert(name.clone());
                 // A copied local is discardable wherever it is copied: one
                 // partition emits it if any still needs it (odr_copies).
+                // Named by `name_promotions`.
                 let linkage = if copied { Linkage::LinkOnceOdr } else { Linkage::External };
-                Some(Promotion { new_name: Some(name), linkage, visibility: Visibility::Hidden })
+                Some(Promotion { new_name: None, linkage, visibility: Visibility::Hidden })
             }
             Linkage::LinkOnceOdr => Some(Promotion { new_name: None, linkage: Linkage::WeakOdr, visibility: g.visibility }),
             Linkage::LinkOnceAny => Some(Promotion { new_name: None, linkage: Linkage::WeakAny, visibility: g.visibility }),
@@ -588,6 +609,11 @@ pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
 /// Internal consistency of a plan: every definition has exactly one
 /// `Define`, and nothing a partition keeps refers to a global it dropped.
 pub fn check(facts: &ModuleFacts, plan: &SymbolPlan) -> Result<(), String> {
+    for (g, promotion) in facts.globals.iter().zip(&plan.promotions) {
+        if g.linkage.is_local() && promotion.as_ref().is_some_and(|p| p.new_name.is_none()) {
+            return Err(format!("{} is promoted without a name", g.display_name()));
+        }
+    }
     for (i, g) in facts.globals.iter().enumerate() {
         let defines = (0..plan.partitions).filter(|&p| plan.decision(p, i) == Decision::Define).count();
         let expected = usize::from(g.is_definition && g.linkage != Linkage::AvailableExternally
@@ -712,6 +738,38 @@ mod tests {
         let name = p.new_name.unwrap();
         assert!(name.starts_with("helper.mtpc."), "{name}");
         assert!(name.ends_with(&module_tag(&facts)));
+    }
+
+    /// The rules are made while the module is written to bitcode; promoted
+    /// names, which carry its digest, come after. A promotion left without
+    /// a name fails the check instead of keeping its local name.
+    #[test]
+    fn promoted_locals_are_named_once_the_digest_is_known() {
+        let (one, two) = (internal(func("one", 5000, &[])), internal(func("two", 5000, &[])));
+        let mut taken = func("", 0, &[]);
+        taken.is_definition = false;
+        let calls = [(1, Call), (2, Call)];
+        let mut facts = module(vec![func("a", 10, &calls), one, two, func("b", 10, &calls), taken]);
+        // A name the first choice would take is in the module already (a
+        // declaration: the tag depends on what the module defines).
+        facts.globals[4].name = format!("one.mtpc.{}", module_tag(&facts));
+        let owner = vec![Some(0), Some(1), Some(1), Some(1), None];
+        let plan = PartitionPlan { partitions: 2, owner, cost: vec![0; 2], planned: vec![0; 2], largest_unit: None };
+        let mut unnamed = decide_unnamed(&facts, &plan);
+        assert!(unnamed.promotions[1].as_ref().is_some_and(|p| p.new_name.is_none()));
+        let e = check(&facts, &unnamed).unwrap_err();
+        assert!(e.contains("promoted without a name"), "{e}");
+
+        unnamed.name_promotions(&facts);
+        check(&facts, &unnamed).expect("every promotion named");
+        let names: Vec<String> = [1, 2].iter().map(|&i| unnamed.promotions[i].clone().and_then(|p| p.new_name).expect("named")).collect();
+        let tag = module_tag(&facts);
+        assert_eq!(names, [format!("one.mtpc.{tag}.1"), format!("two.mtpc.{tag}")]);
+        // Another content, other names: one object never defines another's.
+        facts.content_digest += 1;
+        let mut other = decide_unnamed(&facts, &plan);
+        other.name_promotions(&facts);
+        assert_ne!(other.promotions[2].clone().and_then(|p| p.new_name).expect("named"), names[1]);
     }
 
     #[test]

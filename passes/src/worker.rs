@@ -31,7 +31,7 @@ use crate::machine_slots::{MachineSlot, MachineSlots};
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
 /// Stack of a worker thread: LLVM's passes recurse deeply on large functions.
-const WORKER_STACK_BYTES: usize = 16 << 20;
+pub(crate) const WORKER_STACK_BYTES: usize = 16 << 20;
 
 pub struct Pool {
     size: usize,

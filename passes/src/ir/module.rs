@@ -231,6 +231,31 @@ impl<'m> ModuleRef<'m> {
         Bitcode(unsafe { ShimBuffer::new(mtpc_bitcode_write(self.raw, &mut data, &mut len), data.cast(), len) })
     }
 
+    /// [`to_bitcode`](Self::to_bitcode), while `work` runs on a helper
+    /// thread: what a thread may do while the module is being written.
+    /// `work` is `Send`, so it holds no handle on this module or its
+    /// context (those are neither `Send` nor `Sync`); the module is written
+    /// on this thread, the only one to touch it. A panic in `work` resumes
+    /// here once the module is written; without a thread to be had, `work`
+    /// runs here, after the writing.
+    pub fn to_bitcode_while<R: Send>(&self, work: impl FnOnce() -> R + Send) -> (Bitcode, R) {
+        let work = std::sync::Mutex::new(Some(work));
+        let take = || work.lock().unwrap_or_else(|e| e.into_inner()).take();
+        std::thread::scope(|scope| {
+            let helper = std::thread::Builder::new()
+                .name("mtpc-plan".into())
+                .stack_size(crate::worker::WORKER_STACK_BYTES)
+                .spawn_scoped(scope, || take().map(|work| work()));
+            let bitcode = self.to_bitcode();
+            let done = match helper.map(|helper| helper.join()) {
+                Ok(Ok(done)) => done,
+                Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                Err(_) => None,
+            };
+            (bitcode, done.unwrap_or_else(|| take().expect("the work, not started")()))
+        })
+    }
+
     /// Writes the module as bitcode (without the LTO symbol table) to `path`.
     pub fn write_bitcode(&self, path: &Path) -> Result<(), String> {
         let cpath = CString::new(path.to_string_lossy().as_bytes())
