@@ -102,8 +102,10 @@ fn owns_a_definition(g: &crate::module_facts::GlobalFacts) -> bool {
     g.is_definition && g.special.is_none() && g.linkage != Linkage::AvailableExternally
 }
 
-/// Plans `requested` partitions (fewer if the module has fewer units).
-pub fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
+/// Plans `requested` partitions (fewer if the module has fewer units): the
+/// tests' shorthand for [`Grouped::plan`].
+#[cfg(test)]
+pub(crate) fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
     match Grouped::of(facts) {
         Some(grouped) => grouped.plan(requested),
         None => PartitionPlan::single(facts),

@@ -549,17 +549,20 @@ pub fn sole_callees(n: usize, sole_callers: &[(usize, usize)]) -> Vec<bool> {
     sole
 }
 
-/// Applies the symbol rules to a partition plan.
-pub fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
+/// Applies the symbol rules to a partition plan, promoted names included
+/// (the tests' shorthand; the split names them once the digest is known).
+#[cfg(test)]
+pub(crate) fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
     let mut symbols = decide_unnamed(facts, plan);
     symbols.name_promotions(facts);
     symbols
 }
 
-/// [`decide`] but for the names of promoted locals, which carry the
-/// module's content digest ([`module_tag`]): given by
-/// [`SymbolPlan::name_promotions`] once the digest is known, so that the
-/// rules need not wait for the module's bitcode.
+/// Applies the symbol rules to a partition plan but for the names of
+/// promoted locals, which carry the module's content digest
+/// ([`module_tag`]): given by [`SymbolPlan::name_promotions`] once the
+/// digest is known, so that the rules need not wait for the module's
+/// bitcode.
 pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
     let mut odr_groups = OdrGroups::find(facts);
     odr_groups.limit_local_copies(facts, &plan.owner, copy_limits().local_copies_budget(facts.total_instructions()));

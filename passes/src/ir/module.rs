@@ -239,21 +239,21 @@ impl<'m> ModuleRef<'m> {
     /// here once the module is written; without a thread to be had, `work`
     /// runs here, after the writing.
     pub fn to_bitcode_while<R: Send>(&self, work: impl FnOnce() -> R + Send) -> (Bitcode, R) {
-        let work = std::sync::Mutex::new(Some(work));
-        let take = || work.lock().unwrap_or_else(|e| e.into_inner()).take();
-        std::thread::scope(|scope| {
+        let mut work = Some(work);
+        let (bitcode, done) = std::thread::scope(|scope| {
+            let slot = &mut work;
             let helper = std::thread::Builder::new()
                 .name("mtpc-plan".into())
                 .stack_size(crate::worker::WORKER_STACK_BYTES)
-                .spawn_scoped(scope, || take().map(|work| work()));
+                .spawn_scoped(scope, move || slot.take().map(|work| work()));
             let bitcode = self.to_bitcode();
-            let done = match helper.map(|helper| helper.join()) {
-                Ok(Ok(done)) => done,
+            match helper.map(|helper| helper.join()) {
+                Ok(Ok(done)) => (bitcode, done),
                 Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                Err(_) => None,
-            };
-            (bitcode, done.unwrap_or_else(|| take().expect("the work, not started")()))
-        })
+                Err(_) => (bitcode, None),
+            }
+        });
+        (bitcode, done.unwrap_or_else(|| work.take().expect("the work, not started")()))
     }
 
     /// Writes the module as bitcode (without the LTO symbol table) to `path`.
