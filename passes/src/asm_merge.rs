@@ -51,9 +51,15 @@
 //! run on its worker as soon as the part is compiled: the merge that waits
 //! for all of them then reads each text once.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
+
+// The merge looks up every name of every line of every part: a fast,
+// fixed hash (the names are the code generator's, not an adversary's; no
+// output depends on the order of a set).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
 /// One DWARF file-table entry: directory, name and the rest (checksum, source).
 type FileKey = (String, String, String);
@@ -377,7 +383,7 @@ struct MergeState {
 /// group each definition is in, and symbols made global (`.globl`, `.weak`,
 /// a common not marked `.local`), by one part.
 fn defined_and_global(text: &str) -> (HashMap<&str, Option<&str>>, HashSet<&str>) {
-    let (mut defined, mut global, mut local) = (HashMap::new(), HashSet::new(), HashSet::new());
+    let (mut defined, mut global, mut local) = (HashMap::default(), HashSet::default(), HashSet::default());
     let mut commons = Vec::new();
     let mut sections = SectionTracker::default();
     for line in text.lines() {
@@ -424,7 +430,7 @@ fn definition(line: &str) -> Option<&str> {
 /// defines. A local that every part defines in the same COMDAT group is not
 /// one: the group is kept once, and every part refers to that copy.
 fn colliding_local_symbols(parts: &[PartScan]) -> HashSet<String> {
-    let mut seen: HashMap<&str, (usize, HashSet<Option<&str>>)> = HashMap::new();
+    let mut seen: HashMap<&str, (usize, HashSet<Option<&str>>)> = HashMap::default();
     for part in parts {
         for (name, group) in &part.locals {
             let entry = seen.entry(name).or_default();
@@ -467,8 +473,8 @@ fn is_private_label(code: &str) -> bool {
 }
 
 fn repeated_across_parts(parts: &[PartScan]) -> Repeated {
-    let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
-    let mut strings: HashMap<&str, (usize, usize)> = HashMap::new();
+    let (mut groups, mut objects): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::default(), HashMap::default());
+    let mut strings: HashMap<&str, (usize, usize)> = HashMap::default();
     for (k, part) in parts.iter().enumerate() {
         for string in &part.debug_strings {
             let next = strings.len();
@@ -521,8 +527,8 @@ impl PartScan {
             .filter(|(name, _)| !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()))
             .map(|(name, group)| (name.to_string(), group.map(str::to_string)))
             .collect();
-        let (mut groups, mut weak, mut typed) = (HashSet::new(), HashSet::new(), HashSet::new());
-        let (mut debug_strings, mut strings_seen) = (Vec::new(), HashSet::new());
+        let (mut groups, mut weak, mut typed) = (HashSet::default(), HashSet::default(), HashSet::default());
+        let (mut debug_strings, mut strings_seen) = (Vec::new(), HashSet::default());
         let mut in_debug_str = false;
         let mut lines = text.lines().peekable();
         while let Some(line) = lines.next() {
@@ -704,7 +710,7 @@ impl Body {
     /// copy defines, `.L@n` for those it only refers to.
     fn normalized(&self) -> Vec<String> {
         let defined: HashSet<&str> = self.lines.iter().filter_map(|l| definition(l)).filter(|n| n.starts_with(".L")).collect();
-        let (mut own, mut outside): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::new(), HashMap::new());
+        let (mut own, mut outside): (HashMap<&str, usize>, HashMap<&str, usize>) = (HashMap::default(), HashMap::default());
         let mut out = Vec::with_capacity(self.lines.len());
         for line in &self.lines {
             let code = strip_comment(line);
@@ -741,27 +747,27 @@ impl MergeState {
     fn merge_part(&mut self, k: usize, text: &str, section_starts: &HashSet<String>, files: &HashSet<u32>, out: &mut String) -> Result<(), MergeError> {
         let label_prefix = format!(".Lmtpc{k}.");
         // Sections whose start label this part has placed.
-        let mut started: HashSet<String> = HashSet::new();
+        let mut started: HashSet<String> = HashSet::default();
         // COMDAT groups this part emits (recorded in `self` after the part,
         // since a part may switch to the same group more than once).
-        let mut own_groups: HashSet<&str> = HashSet::new();
-        let mut unique_ids: HashMap<u32, u32> = HashMap::new();
+        let mut own_groups: HashSet<&str> = HashSet::default();
+        let mut unique_ids: HashMap<u32, u32> = HashMap::default();
         let mut sections = SectionTracker::default();
         // The bodies of this part's copies of groups and weak objects that
         // several parts define, to compare with the copy kept.
-        let mut bodies: HashMap<String, Body> = HashMap::new();
+        let mut bodies: HashMap<String, Body> = HashMap::default();
         // Symbols defined in this part's repeated groups: their `.size`
         // measures labels that are gone.
-        let mut skipped_symbols: HashSet<&str> = HashSet::new();
+        let mut skipped_symbols: HashSet<&str> = HashSet::default();
         // Private labels in what is dropped (repeated groups and objects):
         // nothing left may refer to them.
-        let mut dropped_labels: HashSet<&str> = HashSet::new();
+        let mut dropped_labels: HashSet<&str> = HashSet::default();
         let part_start = out.len();
         let mut position = Position::Top;
         // Weak symbols and data objects this part declares, and the weak
         // data object whose definition is being read (`skip`: an earlier
         // part's copy is kept).
-        let (mut weak, mut objects, mut hidden) = (HashSet::new(), HashSet::new(), HashSet::new());
+        let (mut weak, mut objects, mut hidden) = (HashSet::default(), HashSet::default(), HashSet::default());
         let mut object: Option<(&str, bool)> = None;
         // Symbols a LEB128 value measures, with their lines: the assembler
         // must resolve these in the part's segment alone.
@@ -770,6 +776,11 @@ impl MergeState {
         // of what two copies of the object must agree on.
         let (mut placed_in, mut aligned): (&str, Option<&str>) = ("", None);
         let mut in_debug_str = false;
+        // What the current section's group is to the merge, worked out at
+        // each switch rather than at each line: a group several parts
+        // emit (its lines are compared), one an earlier part emitted (its
+        // lines are dropped), or this part's own, not yet recorded.
+        let (mut repeated_group, mut skipping_group, mut unrecorded_group): (Option<String>, bool, Option<&str>) = (None, false, None);
         let mut lines = text.lines().enumerate().peekable();
         while let Some((line_no, raw)) = lines.next() {
             let line = strip_comment(raw);
@@ -786,11 +797,14 @@ impl MergeState {
                 let keep = sections
                     .switch(directive, trimmed, |g| self.group_sections.contains(g))
                     .map_err(|why| MergeError(format!("part {k}, line {}: {why}", line_no + 1)))?;
+                repeated_group = sections.current.filter(|g| self.repeated_groups.contains(*g)).map(|g| format!("section {g}"));
+                skipping_group = sections.current.is_some_and(|g| self.group_sections.contains(g));
+                unrecorded_group = sections.current.filter(|_| !skipping_group);
                 object = None;
                 (placed_in, aligned) = (trimmed.trim_end(), None);
                 if !keep {
-                    if let Some(g) = sections.current.filter(|g| self.repeated_groups.contains(*g)) {
-                        bodies.entry(format!("section {g}")).or_default().push(&without_unique_id(trimmed.trim_end()));
+                    if let Some(key) = &repeated_group {
+                        body_of(&mut bodies, key).push(&without_unique_id(trimmed.trim_end()));
                     }
                     continue;
                 }
@@ -813,11 +827,10 @@ impl MergeState {
             // `.set`, a `.size` by labels or by bytes) may differ.
             let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
             let content = !SYMBOL_DIRECTIVES.contains(&directive) && !sectionless;
-            if let Some(g) = sections.current.filter(|g| content && self.repeated_groups.contains(*g)) {
-                bodies.entry(format!("section {g}")).or_default().push(&without_unique_id(code));
+            if let Some(key) = repeated_group.as_ref().filter(|_| content) {
+                body_of(&mut bodies, key).push(&without_unique_id(code));
             }
-            let skipping_group = sections.current.is_some_and(|g| self.group_sections.contains(g));
-            if let Some(g) = sections.current.filter(|_| !skipping_group) {
+            if let Some(g) = unrecorded_group.take() {
                 own_groups.insert(g);
             }
             // A repeated group's contents go; directives about symbols (an
@@ -989,6 +1002,14 @@ impl MergeState {
     }
 }
 
+/// The body kept under `key`, made empty the first time.
+fn body_of<'b>(bodies: &'b mut HashMap<String, Body>, key: &str) -> &'b mut Body {
+    if !bodies.contains_key(key) {
+        bodies.insert(key.to_string(), Body::default());
+    }
+    bodies.get_mut(key).expect("just inserted")
+}
+
 /// A label of `labels` (private labels of one part, `.Lname`) that `text`,
 /// the part's merged lines, refers to (as `{prefix}name`), if any.
 fn referenced_label<'l>(text: &str, prefix: &str, labels: &HashSet<&'l str>) -> Option<&'l str> {
@@ -1011,14 +1032,14 @@ fn symbols_in(expression: &str) -> impl Iterator<Item = &str> {
 }
 
 /// A section switch without its `unique` id (which each part numbers itself).
-fn without_unique_id(line: &str) -> String {
+fn without_unique_id(line: &str) -> std::borrow::Cow<'_, str> {
     match line.find(",unique,") {
         Some(at) => {
             let rest = &line[at + ",unique,".len()..];
             let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-            format!("{}{}", &line[..at], &rest[digits..])
+            std::borrow::Cow::Owned(format!("{}{}", &line[..at], &rest[digits..]))
         }
-        None => line.to_string(),
+        None => std::borrow::Cow::Borrowed(line),
     }
 }
 
@@ -1689,3 +1710,4 @@ mod tests {
         assert!(!merge(&["\t.addrsig_sym f\n"]).unwrap().address_significance);
     }
 }
+

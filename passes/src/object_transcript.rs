@@ -97,6 +97,104 @@ pub struct Transcript {
     /// How many `.incbin` lines the text has: each maps the whole file
     /// again in the assembler, for as long as it runs.
     pub files_read: usize,
+    /// What it says of names and sections another part's transcript may
+    /// say too (see [`check_across_parts`]).
+    pub stated: Stated,
+}
+
+/// How a transcript binds a symbol it names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// Defined, and known to its part only.
+    Local,
+    /// `.globl`: defined here.
+    Global,
+    /// `.weak`: defined here, or a weak reference.
+    Weak,
+    /// Named by a reference that states no binding (`.type name,@notype`,
+    /// or a type of its own).
+    Reference,
+}
+
+impl Binding {
+    fn directive(self) -> &'static str {
+        match self {
+            Binding::Global => ".globl",
+            Binding::Weak => ".weak",
+            Binding::Local | Binding::Reference => "unbound",
+        }
+    }
+}
+
+/// What one part's transcript says that the others' may say too: the
+/// symbols it defines and names, and its sections' attributes. The parts'
+/// transcripts are checked one by one; where they meet in the host's
+/// text, only these can clash (see [`check_across_parts`]).
+#[derive(Debug, Default)]
+pub struct Stated {
+    /// The symbols it defines (labels, assignments, commons), bound.
+    defines: Vec<(String, Binding)>,
+    /// The undefined symbols it names: `Weak` or `Reference`.
+    references: Vec<(String, Binding)>,
+    /// Its sections by name and group, with type, flags and entry size.
+    sections: Vec<((String, Option<String>), (u32, u64, u64))>,
+}
+
+/// Checks what the transcripts of all parts, joined in order, say of the
+/// same names and sections, where one part's check cannot see the others:
+/// a symbol two parts define (the assembler's redefinition error); a
+/// binding two parts state differently (`.weak` then `.globl` is an
+/// error, `.globl` then `.weak` a warning); a part's local symbol another
+/// part names (its `.globl` or reference would take that local, silently);
+/// a section two parts declare with other type, flags or entry size (the
+/// assembler's "changed section ..." errors). Labels the transcripts make
+/// are their part's own by name (`.Lmtpc.partK.`).
+pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
+    // Each name: the part that defines it and how, the binding first
+    // stated and by which part, a part that names it otherwise.
+    #[derive(Default)]
+    struct Seen {
+        defined: Option<(usize, Binding)>,
+        stated: Option<(usize, Binding)>,
+        named: Option<usize>,
+    }
+    let mut names: HashMap<&str, Seen> = HashMap::new();
+    let mut sections: HashMap<&(String, Option<String>), (usize, (u32, u64, u64))> = HashMap::new();
+    for (k, stated) in parts.iter().enumerate() {
+        for (name, binding) in &stated.defines {
+            let seen = names.entry(name).or_default();
+            if let Some((first, _)) = seen.defined {
+                return Err(format!("symbol {name} is defined by parts {first} and {k}"));
+            }
+            seen.defined = Some((k, *binding));
+        }
+        for (name, binding) in stated.defines.iter().chain(&stated.references) {
+            let seen = names.entry(name).or_default();
+            if matches!(binding, Binding::Global | Binding::Weak) {
+                match seen.stated {
+                    Some((first, earlier)) if earlier != *binding => {
+                        return Err(format!("symbol {name} is {} in part {first} and {} in part {k}", earlier.directive(), binding.directive()));
+                    }
+                    Some(_) => {}
+                    None => seen.stated = Some((k, *binding)),
+                }
+            }
+            if seen.defined.is_none_or(|(owner, _)| owner != k) {
+                seen.named.get_or_insert(k);
+            }
+            if let (Some((owner, Binding::Local)), Some(other)) = (seen.defined, seen.named) {
+                return Err(format!("local symbol {name} of part {owner} is named by part {other}"));
+            }
+        }
+        for (key, attributes) in &stated.sections {
+            let (first, theirs) = *sections.entry(key).or_insert((k, *attributes));
+            if theirs != *attributes {
+                let said = |(sh_type, flags, entsize): (u32, u64, u64)| format!("type {sh_type:#x}, flags {flags:#x}, entry size {entsize}");
+                return Err(format!("section {} is declared with {} by part {first} and {} by part {k}", key.0, said(theirs), said(*attributes)));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What a later part's transcript may name through the first part's: each
@@ -118,6 +216,8 @@ pub struct FirstPart {
 struct FirstStrings {
     name: String,
     flags: u64,
+    /// Its `.section` directive.
+    directive: String,
     /// The label of its chunk in the first part's transcript.
     label: String,
     bytes: Vec<u8>,
@@ -132,9 +232,22 @@ impl FirstPart {
         for index in (0..first.plans.len()).filter(|&index| first.shares_strings(index)) {
             let plan = first.chunk(index).expect("a section that shares strings is a chunk");
             let bytes = first.section_bytes(index)?.to_vec();
-            strings.push(FirstStrings { name: plan.name.clone(), flags: plan.flags, label: first.chunk_label(index), bytes });
+            let directive = section_directive(plan)?;
+            strings.push(FirstStrings { name: plan.name.clone(), flags: plan.flags, directive, label: first.chunk_label(index), bytes });
         }
         Ok(FirstPart { strings })
+    }
+
+    /// What stands for the first part's transcript where a later part's
+    /// is checked alone: each chunk a later part may name, as the same
+    /// section, label and size (zeros), so that the later part's labels and
+    /// relocations into it resolve as they do in the host's text.
+    pub fn stand_in(&self) -> String {
+        let mut out = String::new();
+        for strings in &self.strings {
+            let _ = writeln!(out, "{}\n{}:\n\t.zero {}", strings.directive, strings.label, strings.bytes.len());
+        }
+        out
     }
 }
 
@@ -262,6 +375,7 @@ impl<'a> Transcriber<'a> {
     fn run(self) -> Result<Transcript, String> {
         let mut out = String::new();
         let mut files_read = 0;
+        let mut stated = Stated::default();
         let _ = writeln!(out, "# part {}: its object, transcribed", self.part);
         // Labels at offsets in mergeable sections that relocations point to
         // through the section (see `target`), defined after the sections.
@@ -273,6 +387,9 @@ impl<'a> Transcriber<'a> {
                 continue;
             }
             let _ = writeln!(out, "{}", section_directive(plan)?);
+            // What the directive states (an entry size only if mergeable).
+            let entsize = if plan.flags & elf::SHF_MERGE as u64 != 0 { plan.entsize } else { 0 };
+            stated.sections.push(((plan.name.clone(), plan.group.clone()), (plan.sh_type, plan.flags, entsize)));
             // An empty section's alignment is the assembler's default
             // (4 for .text), not its content's: no padding for it.
             if plan.align > 1 && plan.size > 0 {
@@ -307,7 +424,7 @@ impl<'a> Transcriber<'a> {
         for &(section, offset) in &merge_labels {
             let _ = writeln!(out, "{} = {}", self.merge_label(section, offset), self.position(section, offset as u64));
         }
-        self.symbols_text(&mut out)?;
+        self.symbols_text(&mut out, &mut stated)?;
         let mut address_significance = String::new();
         for (index, plan) in self.plans.iter().enumerate() {
             match plan.as_ref().map(|p| p.kind) {
@@ -316,7 +433,7 @@ impl<'a> Transcriber<'a> {
                 _ => {}
             }
         }
-        Ok(Transcript { text: out, address_significance, files_read })
+        Ok(Transcript { text: out, address_significance, files_read, stated })
     }
 
     /// What each section is for the transcript; declines a section it
@@ -524,8 +641,8 @@ impl<'a> Transcriber<'a> {
 
     /// Every symbol of the object: its value (an offset in its section's
     /// chunk, an absolute value, or a common block), binding, type, size
-    /// and visibility.
-    fn symbols_text(&self, out: &mut String) -> Result<(), String> {
+    /// and visibility; what it defines and names into `stated`.
+    fn symbols_text(&self, out: &mut String, stated: &mut Stated) -> Result<(), String> {
         let endian = self.endian;
         for index in 1..self.symbols.len() {
             let symbol = self.symbol(index)?;
@@ -557,26 +674,36 @@ impl<'a> Transcriber<'a> {
                 }
                 other => return Err(format!("symbol {name} is in special section {other:#x}")),
             }
-            match symbol.st_bind() {
-                elf::STB_LOCAL if shndx == elf::SHN_UNDEF => return Err(format!("symbol {name} is local and undefined")),
-                elf::STB_LOCAL => {}
+            let binding = match symbol.st_bind() {
+                elf::STB_LOCAL => Binding::Local,
+                elf::STB_GLOBAL if shndx == elf::SHN_UNDEF => Binding::Reference,
+                elf::STB_GLOBAL => Binding::Global,
+                elf::STB_WEAK => Binding::Weak,
+                other => return Err(format!("symbol {name} has binding {other}")),
+            };
+            match binding {
+                Binding::Local if shndx == elf::SHN_UNDEF => return Err(format!("symbol {name} is local and undefined")),
+                Binding::Local => {}
                 // Undefined: named by a `.type` that adds no type, which
                 // lists it in the symbol table as a reference does (a name
                 // that only `.reloc` uses is not listed), and says nothing
                 // that could clash with the part defining it (a weak, hidden
                 // or common definition).
-                elf::STB_GLOBAL if shndx == elf::SHN_UNDEF => {
+                Binding::Reference => {
                     if st_type == elf::STT_NOTYPE {
                         let _ = writeln!(out, "\t.type {name},@notype");
                     }
                 }
-                elf::STB_GLOBAL => {
+                Binding::Global => {
                     let _ = writeln!(out, "\t.globl {name}");
                 }
-                elf::STB_WEAK => {
+                Binding::Weak => {
                     let _ = writeln!(out, "\t.weak {name}");
                 }
-                other => return Err(format!("symbol {name} has binding {other}")),
+            }
+            match shndx {
+                elf::SHN_UNDEF => stated.references.push((name.clone(), binding)),
+                _ => stated.defines.push((name.clone(), binding)),
             }
             let kind = match st_type {
                 elf::STT_NOTYPE => None,
@@ -990,6 +1117,65 @@ mod tests {
         let grouped = object_with_debug_strings(&["int", "char", "g"], true);
         let text = transcribe(&grouped, PATH, 1, Some(&FirstPart::of(&first).unwrap())).unwrap().text;
         assert!(!text.contains(&first_label), "{text}");
+    }
+
+    /// What a part's transcript states, by hand: definitions and
+    /// references with their bindings, sections with their attributes.
+    fn stated(defines: &[(&str, Binding)], references: &[(&str, Binding)], sections: &[(&str, u64)]) -> Stated {
+        let owned = |list: &[(&str, Binding)]| list.iter().map(|&(n, b)| (n.to_string(), b)).collect();
+        let sections = sections.iter().map(|&(n, flags)| ((n.to_string(), None), (elf::SHT_PROGBITS, flags, 0))).collect();
+        Stated { defines: owned(defines), references: owned(references), sections }
+    }
+
+    #[test]
+    fn parts_that_clash_where_they_meet_are_found() {
+        use Binding::*;
+        let alloc = elf::SHF_ALLOC as u64;
+        let caller = stated(&[("main", Global), ("helper", Local)], &[("f", Reference), ("w", Weak)], &[(".text", alloc | 4)]);
+        let callee = stated(&[("f", Global), ("w", Weak), ("helper", Local)], &[], &[(".text", alloc | 4)]);
+        // Each local name is renamed by the merge where two parts define
+        // it: here two parts' `helper` is one name twice, a clash.
+        let e = check_across_parts(&[&caller, &callee]).unwrap_err();
+        assert!(e.contains("symbol helper is defined by parts 0 and 1"), "{e}");
+        let callee = stated(&[("f", Global), ("w", Weak)], &[("main", Reference)], &[(".text", alloc | 4)]);
+        assert_eq!(check_across_parts(&[&caller, &callee]), Ok(()));
+        // `.weak w` then `.globl w`: the assembler's "changed binding".
+        let global_w = stated(&[("w", Global)], &[], &[]);
+        let e = check_across_parts(&[&caller, &global_w]).unwrap_err();
+        assert!(e.contains("symbol w is .weak in part 0 and .globl in part 1"), "{e}");
+        // A reference to another part's local would take it, silently.
+        let names_helper = stated(&[], &[("helper", Reference)], &[]);
+        for parts in [[&caller, &names_helper], [&names_helper, &caller]] {
+            let e = check_across_parts(&parts).unwrap_err();
+            assert!(e.contains("local symbol helper of part"), "{e}");
+        }
+        // A section two parts declare with other flags.
+        let writable = stated(&[], &[], &[(".text", alloc | 1)]);
+        let e = check_across_parts(&[&caller, &writable]).unwrap_err();
+        assert!(e.contains("section .text is declared with type 0x1, flags 0x6, entry size 0 by part 0 and type 0x1, flags 0x3"), "{e}");
+    }
+
+    #[test]
+    fn a_part_object_states_what_it_defines_names_and_declares() {
+        let transcript = transcribe(&part_object(), PATH, 3, None).unwrap();
+        let names = |list: &[(String, Binding)]| list.iter().map(|(n, b)| format!("{n}:{b:?}")).collect::<BTreeSet<_>>();
+        let defines = names(&transcript.stated.defines);
+        assert_eq!(defines, ["counter:Local", "f:Global", "g:Local", "w:Weak"].map(String::from).into(), "{transcript:?}");
+        assert_eq!(names(&transcript.stated.references), ["ext:Reference".to_string()].into());
+        let text = transcript.stated.sections.iter().find(|((name, _), _)| name == ".rodata.str1.1").unwrap();
+        assert_eq!(text.1, (elf::SHT_PROGBITS, (elf::SHF_ALLOC | elf::SHF_MERGE | elf::SHF_STRINGS) as u64, 1));
+    }
+
+    #[test]
+    fn the_first_parts_shared_strings_stand_in_for_it() {
+        // The section as the first part's transcript declares it, its
+        // chunk's label, as many bytes.
+        let object = object_with_debug_strings(&["int", "char"], false);
+        let first_text = transcribe(&object, PATH, 0, None).unwrap().text;
+        let directive = first_text.lines().find(|l| l.starts_with("\t.section .debug_str,")).unwrap();
+        let label = chunk_label(&first_text, ".debug_str");
+        let stand_in = FirstPart::of(&object).unwrap().stand_in();
+        assert_eq!(stand_in, format!("{directive}\n{label}:\n\t.zero 9\n"));
     }
 
     #[test]

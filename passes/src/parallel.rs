@@ -596,7 +596,8 @@ enum HostText {
 }
 
 /// The transcript of the parts' objects, the files it reads them from,
-/// how many sections it reads, and how long its check took on the host's
+/// how many sections it reads, and how long the check of what the parts'
+/// transcripts say of the same names and sections took on the host's
 /// thread.
 struct PartsTranscript {
     text: Vec<u8>,
@@ -610,8 +611,11 @@ struct PartsTranscript {
 /// text, as [`check_merged_text`]), then transcribes each object for the
 /// host on the pool (`object_transcript`: later parts name the debug
 /// strings they share with the first part's object through its
-/// transcript), then checks the whole transcript: each part's time, and
-/// the transcript or why the host gets the merged text instead.
+/// transcript) and assembles each part's transcript on the pool, then
+/// checks on the host's thread what the parts' transcripts say of the same
+/// names and sections (`object_transcript::check_across_parts`): each
+/// part's time, and the transcript or why the host gets the merged text
+/// instead.
 fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize)
     -> Result<(Vec<f64>, Result<PartsTranscript, String>), String> {
     let _span = Span::begin("mtpc check", "parts' objects");
@@ -656,41 +660,59 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
         Err(e) => return Ok((assemble_ms, Err(e))),
     };
     let parts = Arc::new(parts);
-    let assembled = for_each_segment(pool, merged, threads, move |_: &Merged<Vec<u8>>, k| {
-        let t = Instant::now();
-        let (object, path) = &parts[k];
-        let transcript = object_transcript::transcribe(object, path, k, Some(&first)).map_err(|e| format!("part {k}: {e}"));
-        Ok((ms(t), transcript))
+    let assembled = for_each_segment(pool, merged, threads, {
+        let host = host.clone();
+        move |merged: &Merged<Vec<u8>>, k| {
+            let t = Instant::now();
+            let (object, path) = &parts[k];
+            let transcript = object_transcript::transcribe(object, path, k, Some(&first))
+                .and_then(|transcript| check_transcript(&host, &transcript, k, &first, merged.address_significance).map(|()| transcript))
+                .map_err(|e| format!("part {k}: {e}"));
+            Ok((ms(t), transcript))
+        }
     })?;
     let by_part = assemble_ms.iter().zip(&assembled).map(|(assemble_ms, (transcribe_ms, _))| assemble_ms + transcribe_ms).collect();
-    let mut joined = PartsTranscript { text: Vec::new(), files: Vec::new(), files_read: 0, check_ms: 0.0 };
-    let mut address_significance = Vec::new();
-    for (file, (_, transcript)) in files.into_iter().zip(assembled) {
-        match transcript {
-            Ok(transcript) => {
-                joined.text.extend_from_slice(transcript.text.as_bytes());
-                address_significance.extend_from_slice(transcript.address_significance.as_bytes());
-                joined.files_read += transcript.files_read;
-                joined.files.push(file);
-            }
-            Err(e) => return Ok((by_part, Err(e))),
-        }
+    let transcripts = match assembled.into_iter().map(|(_, transcript)| transcript).collect::<Result<Vec<_>, String>>() {
+        Ok(transcripts) => transcripts,
+        Err(e) => return Ok((by_part, Err(e))),
+    };
+    let files_read: usize = transcripts.iter().map(|t| t.files_read).sum();
+    if files_read > MAX_FILES_READ {
+        return Ok((by_part, Err(format!("its transcript would read {files_read} sections from files (at most {MAX_FILES_READ})"))));
     }
-    if joined.files_read > MAX_FILES_READ {
-        return Ok((by_part, Err(format!("its transcript would read {} sections from files (at most {MAX_FILES_READ})", joined.files_read))));
+    // Each part's transcript assembled alone; where they meet, only what
+    // they say of the same names and sections can clash.
+    let t = Instant::now();
+    if let Err(e) = object_transcript::check_across_parts(&transcripts.iter().map(|t| &t.stated).collect::<Vec<_>>()) {
+        return Ok((by_part, Err(format!("the parts' transcripts clash: {e}"))));
+    }
+    let check_ms = ms(t);
+    let mut text = Vec::with_capacity(transcripts.iter().map(|t| t.text.len() + t.address_significance.len()).sum::<usize>() + 16);
+    for transcript in &transcripts {
+        text.extend_from_slice(transcript.text.as_bytes());
     }
     if merged.address_significance {
-        joined.text.extend_from_slice(b"\t.addrsig\n");
-        joined.text.extend_from_slice(&address_significance);
+        text.extend_from_slice(b"\t.addrsig\n");
+        for transcript in &transcripts {
+            text.extend_from_slice(transcript.address_significance.as_bytes());
+        }
     }
-    // The text the host gets is the text checked: whole, as the parts'
-    // names meet only there (no instruction in it: tens of milliseconds).
-    let t = Instant::now();
-    if let Err(e) = host.check_asm(&joined.text) {
-        return Ok((by_part, Err(format!("the transcript does not assemble: {e}"))));
+    Ok((by_part, Ok(PartsTranscript { text, files, files_read, check_ms })))
+}
+
+/// Assembles part `k`'s transcript alone, as the host's text holds it:
+/// after what stands for the first part's chunks it names (see
+/// [`object_transcript::FirstPart::stand_in`]), with its
+/// address-significance table if the text has one.
+fn check_transcript(host: &HostSettings, transcript: &object_transcript::Transcript, k: usize, first: &object_transcript::FirstPart,
+                    address_significance: bool) -> Result<(), String> {
+    let mut text = if k > 0 { first.stand_in() } else { String::new() };
+    text.push_str(&transcript.text);
+    if address_significance {
+        text.push_str("\t.addrsig\n");
+        text.push_str(&transcript.address_significance);
     }
-    joined.check_ms = ms(t);
-    Ok((by_part, Ok(joined)))
+    host.check_asm(text.as_bytes()).map_err(|e| format!("its transcript does not assemble: {e}"))
 }
 
 /// Assembles each part's segment of the merged text, with the file table

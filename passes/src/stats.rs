@@ -67,8 +67,9 @@ pub struct ModuleStats {
     /// transcribed (clang 16; `object_transcript`): the host parsed no
     /// instruction of the merged text.
     pub object_from_parts: bool,
-    /// With `object_from_parts`: the check of the whole transcript, on the
-    /// host's thread after the parts' checks (part of `check_ms`).
+    /// With `object_from_parts`: the check of what the parts' transcripts
+    /// say of the same names and sections, on the host's thread after the
+    /// parts' checks (part of `check_ms`).
     pub transcript_check_ms: f64,
     /// When the pass began (ms since the Unix epoch): with the time the
     /// compile ended, the serial tail measured inside the compile's own run
