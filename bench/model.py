@@ -43,6 +43,17 @@ def check_seconds(stats_line):
     return [stats_line.get("check_ms", 0.0) / 1e3]
 
 
+def merge_seconds(stats_line):
+    """The writing of each part's segment of the merged text: jobs on the
+    pool, side by side, within the merge, once it has decided what each
+    part keeps (none for a line without the parts' own times: its merge is
+    all serial)."""
+    parts = stats_line["parts"]
+    if parts and all("merge_ms" in p for p in parts):
+        return [p["merge_ms"] / 1e3 for p in parts]
+    return []
+
+
 def pass_serial_ms(stats_line):
     """The pass's own serial steps: the split, the merge and (clang 16) the
     check of the whole transcript."""
@@ -51,18 +62,21 @@ def pass_serial_ms(stats_line):
 
 def parallel_phases_ms(stats_line):
     """The pass's wall time in its parallel phases: the partitions
-    (`partitions_ms`), then the check (`check_ms` but the check of the whole
-    transcript); for a line without `partitions_ms`, the pass's wall time
-    less its serial steps (which then counts what lies between them, such
-    as the diagnostics, as parallel)."""
+    (`partitions_ms`), the writing of the parts' segments within the merge
+    (`merge_parts_ms`), then the check (`check_ms` but the transcript's
+    check on the host's thread); for a line without `partitions_ms`, the
+    pass's wall time less its serial steps (which then counts what lies
+    between them, such as the diagnostics, as parallel)."""
     if "partitions_ms" in stats_line:
-        return stats_line["partitions_ms"] + stats_line["check_ms"] - stats_line.get("transcript_check_ms", 0.0)
+        return (stats_line["partitions_ms"] + stats_line.get("merge_parts_ms", 0.0) + stats_line["check_ms"]
+                - stats_line.get("transcript_check_ms", 0.0))
     return stats_line["wall_ms"] - pass_serial_ms(stats_line)
 
 
 def serial_seconds(wall, stats_line):
-    """Everything but the pass's parallel phases (the partitions, then the
-    check): the compile's wall time minus those phases' wall time."""
+    """Everything but the pass's parallel phases (the partitions, the
+    segments' writing, the check): the compile's wall time minus those
+    phases' wall time."""
     return wall - parallel_phases_ms(stats_line) / 1e3
 
 
@@ -74,23 +88,25 @@ def makespan(times, cores):
     return max(loads)
 
 
-def predict(serial, parts, cores, checks=()):
-    return serial + makespan(parts, cores) + makespan(checks, cores)
+def predict(serial, parts, cores, checks=(), merges=()):
+    return serial + makespan(parts, cores) + makespan(merges, cores) + makespan(checks, cores)
 
 
 def summarize(runs):
-    """Median serial time, partition times and check times over (wall,
-    stats) runs."""
+    """Median serial time, partition times, check times and segment
+    writing times over (wall, stats) runs."""
     serial = statistics.median(serial_seconds(w, s) for w, s in runs)
     parts = [statistics.median(ts) for ts in zip(*(part_seconds(s) for _, s in runs))]
     checks = [statistics.median(ts) for ts in zip(*(check_seconds(s) for _, s in runs))]
-    return serial, parts, checks
+    merges = [statistics.median(ts) for ts in zip(*(merge_seconds(s) for _, s in runs))]
+    return serial, parts, checks, merges
 
 
 def serial_tail(wall, front_end, stats_line, cores, ended_unix=None):
     """The serial tail of a compile on `cores` cores: everything but the
-    front end and the partitions (the split, the merge, the check of the
-    parts' segments side by side and the host assembling the merged text
+    front end and the partitions (the split, the merge with the parts'
+    segments written side by side, the check of the parts' segments side
+    by side and the host assembling the merged text
     or the transcript of the parts' objects, or mtpc assembling it whole,
     process exit).
 
@@ -103,7 +119,7 @@ def serial_tail(wall, front_end, stats_line, cores, ended_unix=None):
     another run, which carries that run's noise (a C++ front end of 6 s
     varies by tenths of a second, more than the tail it is subtracted
     from)."""
-    checks = makespan(check_seconds(stats_line), cores)
+    checks = makespan(check_seconds(stats_line), cores) + makespan(merge_seconds(stats_line), cores)
     if ended_unix is not None and "start_unix_ms" in stats_line:
         after_start = ended_unix - stats_line["start_unix_ms"] / 1e3
         return after_start - parallel_phases_ms(stats_line) / 1e3 + checks
@@ -183,6 +199,15 @@ def self_test():
     line["partitions_ms"] = 8600
     assert abs(serial_seconds(10.0, line) - 1.35) < 1e-9
     assert abs(serial_tail(10.0, 1.0, line, 2, 1009.4) - (0.75 + 0.03)) < 1e-9
+    # The parts' segments written side by side within the merge (60 ms
+    # of its 100): parallel, as the checks are.
+    line["merge_parts_ms"] = 60
+    line["parts"][0]["merge_ms"], line["parts"][1]["merge_ms"] = 40, 20
+    assert merge_seconds(line) == [0.04, 0.02]
+    assert abs(serial_seconds(10.0, line) - 1.29) < 1e-9
+    assert abs(serial_tail(10.0, 1.0, line, 2, 1009.4) - (0.69 + 0.03 + 0.04)) < 1e-9
+    assert abs(serial_tail(10.0, 1.0, line, 1, 1009.4) - (0.69 + 0.05 + 0.06)) < 1e-9
+    assert abs(predict(1.29, part_seconds(line), 2, check_seconds(line), merge_seconds(line)) - (1.29 + 8.0 + 0.04 + 0.03)) < 1e-9
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ its parts, measured within each compile.
 
 The tail is what a compile spends outside the front end and outside the
 pass's parallel phases (bench/model.py, `serial_tail`): the split, the
-merge, the check (the parts' segments side by side on as many cores as
-partitions), the host assembling the merged text (clang 16: the transcript
-of the parts' objects), process exit. Each compile runs on one thread, as
+merge (its decisions; the parts' segments written side by side on as many
+cores as partitions), the check (the parts' segments assembled side by
+side), the host assembling the merged text (clang 16: the transcript of
+the parts' objects), process exit. Each compile runs on one thread, as
 the suite's projections do, with `--partitions` partitions; the tail is
 taken from the pass's start (`start_unix_ms` in MTPC_STATS) to the
 compile's end, so the front end's noise is not in it. Stock's back end (the
@@ -15,8 +16,8 @@ Target (issue 14): at most 3 % of stock's back end at 16 partitions.
 
   bench/serial_tail.py [--units sqlite3,duckdb,harfbuzz,quickjs] [--partitions 16] [--rounds 3]
 
-Prints, per unit, the median tail and its parts: split, merge, the parts'
-checks on that many cores, the transcript's check, the pass's other serial
+Prints, per unit, the median tail and its parts: split, merge (the
+segments written on that many cores), the parts' checks on that many cores, the transcript's check, the pass's other serial
 steps (between its phases), and what follows the pass (the host's assembly
 and exit).
 """
@@ -39,7 +40,8 @@ def tail_parts(measured, line, partitions):
     after = (measured.ended_unix - line["start_unix_ms"] / 1e3) * 1e3 - line["wall_ms"]
     between = line["wall_ms"] - line["split_ms"] - line["partitions_ms"] - line["merge_ms"] - line["check_ms"]
     return model.serial_tail(measured.wall, None, line, partitions, measured.ended_unix), {
-        "split": line["split_ms"], "merge": line["merge_ms"],
+        "split": line["split_ms"],
+        "merge": line["merge_ms"] - line.get("merge_parts_ms", 0.0) + 1e3 * model.makespan(model.merge_seconds(line), partitions),
         "checks": 1e3 * model.makespan(model.check_seconds(line), partitions),
         "transcript": line.get("transcript_check_ms", 0.0), "between": between, "after": after}
 

@@ -105,10 +105,17 @@ extern "C" {
 // targets are initialized here, as every host has done before it loads a
 // plugin).
 void *mtpc_host_settings_for_triple(const char *Triple) {
-  LLVMInitializeX86TargetInfo();
-  LLVMInitializeX86Target();
-  LLVMInitializeX86TargetMC();
-  LLVMInitializeX86AsmParser();
+  // Once per process: registering a target is not thread-safe (two threads
+  // registering it at once link it into the registry twice, and a lookup
+  // then never ends), and Rust's tests call this from several threads.
+  static const bool Registered = [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmParser();
+    return true;
+  }();
+  (void)Registered;
   std::string Error;
   const Target *T = TargetRegistry::lookupTarget(Triple, Error);
   if (!T)

@@ -89,6 +89,14 @@ pub struct Merged<T> {
     pub unique_sections: bool,
 }
 
+impl Merged<String> {
+    /// The same merged text, as bytes.
+    pub fn into_bytes(self) -> Merged<Vec<u8>> {
+        let Merged { text, table, segments, address_significance, unique_sections } = self;
+        Merged { text: text.into_bytes(), table, segments, address_significance, unique_sections }
+    }
+}
+
 impl Merged<Vec<u8>> {
     /// Part `k`'s segment with the file table before it: a text that
     /// assembles on its own (undefined symbols aside) exactly as that part
@@ -129,9 +137,7 @@ pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], file
     let ascii_table = files.table.is_none_or(str::is_ascii);
     if ascii_table && parts.iter().all(|p| p.as_ref().is_ascii()) {
         let texts: Vec<&str> = parts.iter().map(|p| std::str::from_utf8(p.as_ref()).expect("ASCII is UTF-8")).collect();
-        let merged = merge_scanned(&texts, scans, files)?;
-        let Merged { text, table, segments, address_significance, unique_sections } = merged;
-        return Ok(Merged { text: text.into_bytes(), table, segments, address_significance, unique_sections });
+        return merge_scanned(&texts, scans, files).map(Merged::into_bytes);
     }
     let texts: Vec<String> = parts.iter().map(|p| p.as_ref().iter().map(|&b| char::from(b)).collect()).collect();
     let merged = merge_scanned(&texts, scans, files)?;
@@ -211,22 +217,92 @@ pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<S
 
 /// [`merge_in`], given each part's [`PartScan::of`].
 fn merge_scanned<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) -> Result<Merged<String>, MergeError> {
-    let texts: Vec<&str> = parts.iter().map(|p| p.as_ref()).collect();
-    assert_eq!(texts.len(), scans.len(), "one scan per part");
+    let plan = plan_merge(parts, scans, files)?;
+    let segments = parts.iter().zip(scans).enumerate().map(|(k, (part, scan))| plan.write_segment(k, part.as_ref(), scan)).collect::<Result<Vec<_>, _>>()?;
+    Ok(plan.join(&segments))
+}
+
+/// What the merge decides, part after part, before any segment is written
+/// (see [`SegmentPlan`]): the file table and string pool the text begins
+/// with, and how each part becomes its segment.
+pub struct MergePlan {
+    head: String,
+    segments: Vec<SegmentPlan>,
+    /// Local symbols several parts define: each part's are renamed.
+    colliding_locals: HashSet<String>,
+    address_significance: bool,
+    unique_sections: bool,
+}
+
+impl MergePlan {
+    /// Part `k`'s segment, written from `part` and `scan`, the text and
+    /// scan it was planned from: on any thread, side by side with the
+    /// others'.
+    pub fn write_segment(&self, k: usize, part: &str, scan: &PartScan) -> Result<String, MergeError> {
+        let mut out = String::with_capacity(part.len() + part.len() / 8);
+        self.segments[k].write(k, part, &self.colliding_locals, &scan.debug_sections, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`MergePlan::write_segment`] for a part given as bytes, which
+    /// [`plan_merge_ascii`] found to be ASCII.
+    pub fn write_segment_ascii(&self, k: usize, part: &[u8], scan: &PartScan) -> Result<String, MergeError> {
+        let part = std::str::from_utf8(part).map_err(|_| MergeError(format!("part {k} is not the ASCII text it was planned from")))?;
+        self.write_segment(k, part, scan)
+    }
+
+    /// The merged text: the head, then every part's segment, in order.
+    pub fn join<S: AsRef<str>>(&self, segments: &[S]) -> Merged<String> {
+        let mut text = String::with_capacity(self.head.len() + segments.iter().map(|s| s.as_ref().len()).sum::<usize>());
+        text.push_str(&self.head);
+        let ranges = segments
+            .iter()
+            .map(|segment| {
+                let start = text.len();
+                text.push_str(segment.as_ref());
+                start..text.len()
+            })
+            .collect();
+        Merged {
+            text,
+            table: self.head.len(),
+            segments: ranges,
+            address_significance: self.address_significance,
+            unique_sections: self.unique_sections,
+        }
+    }
+}
+
+/// The merge of parts given as bytes, decided ([`plan_merge`]), if they
+/// and the table are ASCII (as the code generator prints them: string
+/// data escaped); `None` otherwise (merge them with
+/// [`merge_scanned_bytes`]).
+pub fn plan_merge_ascii<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], files: Files<'_>) -> Option<Result<MergePlan, MergeError>> {
+    let ascii = files.table.is_none_or(str::is_ascii) && files.compile_unit_directory.is_none_or(str::is_ascii);
+    if !ascii || !parts.iter().all(|p| p.as_ref().is_ascii()) {
+        return None;
+    }
+    let texts: Vec<&str> = parts.iter().map(|p| std::str::from_utf8(p.as_ref()).expect("ASCII is UTF-8")).collect();
+    Some(plan_merge(&texts, scans, files))
+}
+
+/// Decides the merge of `parts`, in order: the file table, the string
+/// pool, and each part's [`SegmentPlan`].
+fn plan_merge<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) -> Result<MergePlan, MergeError> {
+    assert_eq!(parts.len(), scans.len(), "one scan per part");
     let table = FileTable::build(scans, &files)?;
     let repeated = repeated_across_parts(scans);
-    let mut text = String::with_capacity(texts.iter().map(|p| p.len()).sum::<usize>() + 1024);
+    let mut head = String::new();
     for line in &table.lines {
-        let _ = writeln!(text, "\t.file\t{line}");
+        let _ = writeln!(head, "\t.file\t{line}");
     }
     if !repeated.strings.is_empty() {
-        let _ = writeln!(text, "\t.section\t{DEBUG_STR_SECTION}");
+        let _ = writeln!(head, "\t.section\t{DEBUG_STR_SECTION}");
         for (m, string) in repeated.strings.iter().enumerate() {
-            let _ = writeln!(text, "{}:\n\t.asciz\t{string}", pooled_string_label(m));
+            let _ = writeln!(head, "{}:\n\t.asciz\t{string}", pooled_string_label(m));
         }
-        text.push_str("\t.text\n");
+        head.push_str("\t.text\n");
     }
-    let table_end = text.len();
     let mut state = MergeState {
         colliding_locals: colliding_local_symbols(scans),
         repeated_groups: repeated.groups,
@@ -234,18 +310,17 @@ fn merge_scanned<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_
         pooled_strings: repeated.strings.into_iter().enumerate().map(|(m, s)| (s, m)).collect(),
         ..Default::default()
     };
-    let mut segments = Vec::with_capacity(texts.len());
-    for (k, part) in texts.iter().enumerate() {
-        let start = text.len();
-        state.merge_part(k, part, &scans[k].debug_sections, &table.numbers, &mut text)?;
-        segments.push(start..text.len());
-    }
-    Ok(Merged {
-        text,
-        table: table_end,
+    let segments = parts
+        .iter()
+        .enumerate()
+        .map(|(k, part)| state.merge_part(k, part.as_ref(), &scans[k].debug_sections, &table.numbers))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(MergePlan {
+        head,
         segments,
         address_significance: state.once.contains(".addrsig"),
         unique_sections: state.unique_ids > 0,
+        colliding_locals: state.colliding_locals,
     })
 }
 
@@ -742,10 +817,13 @@ impl Body {
 }
 
 impl MergeState {
-    /// Merges part `k`, `text`, which switches to the debug sections
-    /// `section_starts`, into `out`; `files`: the numbers of the file table.
-    fn merge_part(&mut self, k: usize, text: &str, section_starts: &HashSet<String>, files: &HashSet<u32>, out: &mut String) -> Result<(), MergeError> {
+    /// Decides how part `k`, `text`, which switches to the debug sections
+    /// `section_starts`, becomes its segment; `files`: the numbers of the
+    /// file table. What it decides depends on the parts before it; the
+    /// segment is written apart ([`SegmentPlan::write`]).
+    fn merge_part(&mut self, k: usize, text: &str, section_starts: &HashSet<String>, files: &HashSet<u32>) -> Result<SegmentPlan, MergeError> {
         let label_prefix = format!(".Lmtpc{k}.");
+        let mut out = SegmentPlan::default();
         // Sections whose start label this part has placed.
         let mut started: HashSet<String> = HashSet::default();
         // COMDAT groups this part emits (recorded in `self` after the part,
@@ -762,7 +840,6 @@ impl MergeState {
         // Private labels in what is dropped (repeated groups and objects):
         // nothing left may refer to them.
         let mut dropped_labels: HashSet<&str> = HashSet::default();
-        let part_start = out.len();
         let mut position = Position::Top;
         // Weak symbols and data objects this part declares, and the weak
         // data object whose definition is being read (`skip`: an earlier
@@ -818,7 +895,7 @@ impl MergeState {
                 if let Some(&m) = pooled {
                     // The pool holds the string: this part's label names it there.
                     lines.next();
-                    let _ = writeln!(out, "\t.set\t{label_prefix}{}, {}", &code[2..code.len() - 1], pooled_string_label(m));
+                    out.verbatim(format!("\t.set\t{label_prefix}{}, {}\n", &code[2..code.len() - 1], pooled_string_label(m)));
                     continue;
                 }
             }
@@ -929,8 +1006,7 @@ impl MergeState {
                 }
                 ".ident" | ".addrsig" => {
                     if self.once.insert(trimmed.to_string()) {
-                        out.push_str(raw);
-                        out.push('\n');
+                        out.verbatim(format!("{raw}\n"));
                     }
                     continue;
                 }
@@ -941,13 +1017,14 @@ impl MergeState {
             } else {
                 None
             };
-            let renames = Renames { label_prefix: &label_prefix, section_starts, locals: &self.colliding_locals, part: k };
-            rename_line(renumbered.as_deref().unwrap_or(raw), &renames, out);
-            out.push('\n');
+            match renumbered {
+                Some(line) => out.pieces.push(Piece::Rewritten(line)),
+                None => out.line(text, raw),
+            }
             if directive == ".section" {
                 let name = section_name(trimmed);
                 if section_starts.contains(name) && started.insert(name.to_string()) {
-                    let _ = writeln!(out, "{}:", section_start_label(k, name));
+                    out.verbatim(format!("{}:\n", section_start_label(k, name)));
                 }
             }
         }
@@ -963,11 +1040,7 @@ impl MergeState {
                 line_no + 1
             )));
         }
-        if let Some(label) = referenced_label(&out[part_start..], &label_prefix, &dropped_labels) {
-            return Err(MergeError(format!(
-                "part {k}: {label} is in a copy dropped for an earlier part's, and is referred to from outside it"
-            )));
-        }
+        out.dropped_labels = dropped_labels.into_iter().map(str::to_string).collect();
         // What several parts define must be the same in each: one copy stands for all.
         let mut bodies: Vec<(String, Body)> = bodies.into_iter().collect();
         bodies.sort_by(|a, b| a.0.cmp(&b.0));
@@ -985,7 +1058,7 @@ impl MergeState {
             }
         }
         self.group_sections.extend(own_groups.into_iter().map(str::to_string));
-        Ok(())
+        Ok(out)
     }
 
     /// `.section ...,unique,N` with N replaced by an id no other part uses.
@@ -1008,6 +1081,79 @@ fn body_of<'b>(bodies: &'b mut HashMap<String, Body>, key: &str) -> &'b mut Body
         bodies.insert(key.to_string(), Body::default());
     }
     bodies.get_mut(key).expect("just inserted")
+}
+
+/// A part's segment as the merge decided it, before it is written: which
+/// of the part's lines it keeps, renamed, and what the merge writes itself.
+/// Deciding is serial (each part's decisions depend on the parts before
+/// it); writing, most of the merge's work, is each part's alone.
+#[derive(Debug, Default)]
+struct SegmentPlan {
+    pieces: Vec<Piece>,
+    /// The private labels of what the merge dropped (repeated groups and
+    /// objects), which nothing kept may refer to.
+    dropped_labels: HashSet<String>,
+}
+
+#[derive(Debug)]
+enum Piece {
+    /// Whole lines of the part's text (their bytes, `\n` between them),
+    /// each written renamed and ended.
+    Lines(Range<usize>),
+    /// A line the merge rewrote, written renamed and ended.
+    Rewritten(String),
+    /// Text the merge writes as it is, ended.
+    Verbatim(String),
+}
+
+impl SegmentPlan {
+    /// Keeps `line`, a line of `text`: with the lines kept just before
+    /// it, one piece.
+    fn line(&mut self, text: &str, line: &str) {
+        let start = line.as_ptr() as usize - text.as_ptr() as usize;
+        let end = start + line.len();
+        if let Some(Piece::Lines(lines)) = self.pieces.last_mut() {
+            if lines.end + 1 == start && text.as_bytes()[lines.end] == b'\n' {
+                lines.end = end;
+                return;
+            }
+        }
+        self.pieces.push(Piece::Lines(start..end));
+    }
+
+    fn verbatim(&mut self, text: String) {
+        self.pieces.push(Piece::Verbatim(text));
+    }
+
+    /// Writes part `k`'s segment, its text `text` (the one it was decided
+    /// on), into `out`; `locals`: the local symbols several parts define
+    /// (renamed per part); `section_starts`: the debug sections it switches
+    /// to. `Err` if what it keeps refers to a label it dropped.
+    fn write(&self, k: usize, text: &str, locals: &HashSet<String>, section_starts: &HashSet<String>, out: &mut String) -> Result<(), MergeError> {
+        let label_prefix = format!(".Lmtpc{k}.");
+        let renames = Renames { label_prefix: &label_prefix, section_starts, locals, part: k };
+        let start = out.len();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Lines(lines) => {
+                    for line in text[lines.clone()].split('\n') {
+                        rename_line(line, &renames, out);
+                        out.push('\n');
+                    }
+                }
+                Piece::Rewritten(line) => {
+                    rename_line(line, &renames, out);
+                    out.push('\n');
+                }
+                Piece::Verbatim(text) => out.push_str(text),
+            }
+        }
+        let dropped: HashSet<&str> = self.dropped_labels.iter().map(String::as_str).collect();
+        match referenced_label(&out[start..], &label_prefix, &dropped) {
+            Some(label) => Err(MergeError(format!("part {k}: {label} is in a copy dropped for an earlier part's, and is referred to from outside it"))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A label of `labels` (private labels of one part, `.Lname`) that `text`,
@@ -1688,6 +1834,31 @@ mod tests {
         assert_eq!(text.matches("\"shared\"").count(), 1, "{text}");
         assert!(text.contains("\t.set\t.Lmtpc0.info_string0, .Lmtpc.str0\n") && text.contains("\t.set\t.Lmtpc1.info_string0, .Lmtpc.str0\n"), "{text}");
         assert!(m.text.ends_with(b"\t.ascii\t\"\xff\"\n"));
+    }
+
+    #[test]
+    fn segments_are_written_apart_from_what_the_merge_decided() {
+        // A line ended by CRLF, and a last line without its newline: each
+        // written as the line it is, ended by a newline.
+        let part = "a:\r\n\tret\n.Lx:\n\tjmp\t.Lx";
+        let scans = [PartScan::of(part), PartScan::of(part)];
+        let plan = plan_merge_ascii(&[part, part], &scans, Files::default()).unwrap().unwrap();
+        let second = plan.write_segment(1, part, &scans[1]).unwrap();
+        assert_eq!(second, "a.mtpc1:\n\tret\n.Lmtpc1.x:\n\tjmp\t.Lmtpc1.x\n");
+        let first = plan.write_segment(0, part, &scans[0]).unwrap();
+        assert_eq!(plan.join(&[&first, &second]), merge(&[part, part]).unwrap());
+        // A part that is not ASCII is merged in one step.
+        let other: &[u8] = b"\t.ascii\t\"\xff\"\n";
+        assert!(plan_merge_ascii(&[other], &[PartScan::of_bytes(other)], Files::default()).is_none());
+    }
+
+    #[test]
+    fn a_label_of_a_dropped_copy_referred_to_from_outside_it_is_an_error() {
+        let group = "\t.section\t.text.f,\"axG\",@progbits,f,comdat\n\t.weak\tf\nf:\n.Lfoo:\n\tret\n";
+        let e = merge(&[group.to_string(), format!("{group}\t.text\ng:\n\tjmp\t.Lfoo\n")]).unwrap_err();
+        assert!(e.0.contains("part 1: .Lfoo is in a copy dropped for an earlier part's"), "{e}");
+        // Referred to only from inside the dropped copy: gone with it.
+        assert!(merge(&[group, group]).is_ok());
     }
 
     #[test]

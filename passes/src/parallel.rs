@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::asm_merge::{Files, Merged, PartScan};
+use crate::asm_merge::{Files, MergeError, Merged, PartScan};
 use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::MachineLoad;
@@ -163,6 +163,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             build_ms: 0.0,
             opt_ms: 0.0,
             codegen_ms: 0.0,
+            merge_ms: 0.0,
             check_ms: 0.0,
             jobs_unix_ms: [[0.0; 2]; 2],
             classes_declared: 0,
@@ -174,15 +175,22 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             parts[p as usize].functions += 1;
         }
     }
+    log::debug!("planned and serialized after {:.1} ms", ms(start));
+    let t = Instant::now();
     let mut routing = DiagnosticRouting::new(&plan.facts, &plan.symbols);
+    log::debug!("diagnostic routing in {:.1} ms", ms(t));
     let bitcode = bitcode.expect("serialized for a module that is split");
     let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
     // Every partition numbers the module's source files alike.
+    let t = Instant::now();
     let files = DebugFiles::collect(module);
     let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
+    log::debug!("file table in {:.1} ms", ms(t));
     // Each partition's pipeline, from the host's PassBuilder, on this thread.
+    let t = Instant::now();
     let environment = run.environment(host, &files, (opts.level, opts.phase), host.facts().output());
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
+    log::debug!("{partitions} pipelines built in {:.1} ms", ms(t));
     let split_ms = ms(start);
     drop(split_span);
 
@@ -257,6 +265,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         split_ms,
         partitions_ms,
         merge_ms: 0.0,
+        merge_parts_ms: 0.0,
         check_ms: 0.0,
         object_by_mtpc: false,
         object_from_parts: false,
@@ -323,12 +332,13 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let merge_span = Span::begin("mtpc merge", &stats.module);
     let directory = module.compile_unit_directory();
     let files = Files { table: Some(&file_table), compile_unit_directory: directory.as_deref() };
-    let merged = crate::asm_merge::merge_scanned_bytes(&texts, &scans, files);
-    drop((texts, scans));
+    let merged = merge_on_pool(pool, texts, scans, files, threads);
     drop(merge_span);
     stats.merge_ms = ms(t);
     let merged = match merged {
-        Ok(m) => {
+        Ok((m, write_ms, phase_ms)) => {
+            stats.parts.iter_mut().zip(write_ms).for_each(|(part, ms)| part.merge_ms = ms);
+            stats.merge_parts_ms = phase_ms;
             stats.asm_bytes = m.text.len() as u64;
             Arc::new(m)
         }
@@ -729,6 +739,48 @@ fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merge
             Ok(ms(t))
         }
     })
+}
+
+/// Merges the parts' texts (`asm_merge`): what the merge keeps of each part
+/// is decided here, part after part; each part's segment is written on
+/// the pool, the longest first, and joined here.
+/// Returns the merged text, how long each part's writing took and the
+/// wall time of the pool's phase (ms; none if the parts were merged here).
+fn merge_on_pool(pool: &crate::worker::Pool, texts: Vec<Vec<u8>>, scans: Vec<PartScan>, files: Files<'_>, threads: usize)
+    -> Result<(Merged<Vec<u8>>, Vec<f64>, f64), MergeError> {
+    let plan = match crate::asm_merge::plan_merge_ascii(&texts, &scans, files) {
+        Some(plan) => Arc::new(plan?),
+        // A text that is not ASCII (inline assembly, file names) is merged
+        // here, its bytes carried as chars.
+        None => {
+            let merged = crate::asm_merge::merge_scanned_bytes(&texts, &scans, files)?;
+            return Ok((merged, vec![0.0; texts.len()], 0.0));
+        }
+    };
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(texts[k].len()));
+    let parts = Arc::new((texts, scans));
+    let jobs: Vec<_> = order
+        .iter()
+        .map(|&k| {
+            let (plan, parts) = (plan.clone(), parts.clone());
+            move || {
+                let t = Instant::now();
+                Ok(plan.write_segment_ascii(k, &parts.0[k], &parts.1[k]).map(|segment| (segment, ms(t))))
+            }
+        })
+        .collect();
+    let t = Instant::now();
+    let written = pool.run(jobs, threads);
+    let phase_ms = ms(t);
+    let mut segments: Vec<Option<Result<(String, f64), MergeError>>> = (0..order.len()).map(|_| None).collect();
+    for (k, segment) in order.into_iter().zip(written) {
+        segments[k] = Some(segment.map_err(MergeError).and_then(|written| written));
+    }
+    // The first part's error, as a merge part after part would report it.
+    let (segments, write_ms): (Vec<String>, Vec<f64>) =
+        segments.into_iter().map(|s| s.expect("every segment written")).collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+    Ok((plan.join(&segments).into_bytes(), write_ms, phase_ms))
 }
 
 /// Runs `job` on every part's segment of `merged` on the pool, the longest
