@@ -1,23 +1,25 @@
 """The critical-path model of an mtpc compile, from its MTPC_STATS line and
 its measured wall time.
 
-A compile is serial work (the front end, the split, the merge, the host
-assembling the merged text, process start and exit), the partitions, and
-the check of each part's segment of the merged text, scheduled on the
-cores (in clang 22 mtpc assembles the whole text itself, as its check, and
-the host does not: the check is then one job, serial too; in clang 16 the
-parts' checks assemble objects the host is handed transcribed, and the
-check of the whole transcript, `transcript_check_ms`, is serial): on c
-cores its wall time is
-    serial + makespan(partition times, c) + makespan(check times, c)
+A compile is serial work (the front end, the split, the merge's decisions,
+the host assembling the merged text, process start and exit), the
+partitions, the writing of each part's segment of the merged text, and the
+check of each segment, scheduled on the cores (in clang 22 mtpc assembles
+the whole text itself, as its check, and the host does not: the check is
+then one job, serial too; in clang 16 the parts' checks assemble objects
+the host is handed transcribed, and what the parts' transcripts say of the
+same names, `transcript_check_ms`, is checked serially): on c cores its
+wall time is
+    serial + makespan(partition times, c) + makespan(segment times, c)
+           + makespan(check times, c)
 with the jobs handed out longest first, as mtpc starts them (partitions
 largest first, by the instructions each holds; segments longest first).
 
 No number of cores makes a compile faster than its critical path (bound):
 what runs outside the pass (the front end, the host assembling the merged
-text, process exit), the pass's serial steps, the longest part's check,
-and the largest unit the plan cannot divide with the copies of what it
-inlines, optimized and compiled alone.
+text, process exit), the pass's serial steps, the longest part's segment
+and check, and the largest unit the plan cannot divide with the copies of
+what it inlines, optimized and compiled alone.
 """
 import heapq
 import statistics
@@ -43,32 +45,33 @@ def check_seconds(stats_line):
     return [stats_line.get("check_ms", 0.0) / 1e3]
 
 
-def merge_seconds(stats_line):
+def segment_seconds(stats_line):
     """The writing of each part's segment of the merged text: jobs on the
     pool, side by side, within the merge, once it has decided what each
     part keeps (none for a line without the parts' own times: its merge is
     all serial)."""
     parts = stats_line["parts"]
-    if parts and all("merge_ms" in p for p in parts):
-        return [p["merge_ms"] / 1e3 for p in parts]
+    if parts and all("segment_ms" in p for p in parts):
+        return [p["segment_ms"] / 1e3 for p in parts]
     return []
 
 
 def pass_serial_ms(stats_line):
-    """The pass's own serial steps: the split, the merge and (clang 16) the
-    check of the whole transcript."""
+    """The pass's own steps but its partitions and parts' checks, for a line
+    that does not time them apart: the split, the merge and (clang 16) the
+    check of the transcript on the host's thread."""
     return stats_line["split_ms"] + stats_line["merge_ms"] + stats_line.get("transcript_check_ms", 0.0)
 
 
 def parallel_phases_ms(stats_line):
     """The pass's wall time in its parallel phases: the partitions
     (`partitions_ms`), the writing of the parts' segments within the merge
-    (`merge_parts_ms`), then the check (`check_ms` but the transcript's
+    (`merge_segments_ms`), then the check (`check_ms` but the transcript's
     check on the host's thread); for a line without `partitions_ms`, the
     pass's wall time less its serial steps (which then counts what lies
     between them, such as the diagnostics, as parallel)."""
     if "partitions_ms" in stats_line:
-        return (stats_line["partitions_ms"] + stats_line.get("merge_parts_ms", 0.0) + stats_line["check_ms"]
+        return (stats_line["partitions_ms"] + stats_line.get("merge_segments_ms", 0.0) + stats_line["check_ms"]
                 - stats_line.get("transcript_check_ms", 0.0))
     return stats_line["wall_ms"] - pass_serial_ms(stats_line)
 
@@ -88,8 +91,8 @@ def makespan(times, cores):
     return max(loads)
 
 
-def predict(serial, parts, cores, checks=(), merges=()):
-    return serial + makespan(parts, cores) + makespan(merges, cores) + makespan(checks, cores)
+def predict(serial, parts, cores, checks=(), segments=()):
+    return serial + makespan(parts, cores) + makespan(segments, cores) + makespan(checks, cores)
 
 
 def summarize(runs):
@@ -98,8 +101,8 @@ def summarize(runs):
     serial = statistics.median(serial_seconds(w, s) for w, s in runs)
     parts = [statistics.median(ts) for ts in zip(*(part_seconds(s) for _, s in runs))]
     checks = [statistics.median(ts) for ts in zip(*(check_seconds(s) for _, s in runs))]
-    merges = [statistics.median(ts) for ts in zip(*(merge_seconds(s) for _, s in runs))]
-    return serial, parts, checks, merges
+    segments = [statistics.median(ts) for ts in zip(*(segment_seconds(s) for _, s in runs))]
+    return serial, parts, checks, segments
 
 
 def serial_tail(wall, front_end, stats_line, cores, ended_unix=None):
@@ -119,7 +122,7 @@ def serial_tail(wall, front_end, stats_line, cores, ended_unix=None):
     another run, which carries that run's noise (a C++ front end of 6 s
     varies by tenths of a second, more than the tail it is subtracted
     from)."""
-    checks = makespan(check_seconds(stats_line), cores) + makespan(merge_seconds(stats_line), cores)
+    checks = makespan(check_seconds(stats_line), cores) + makespan(segment_seconds(stats_line), cores)
     if ended_unix is not None and "start_unix_ms" in stats_line:
         after_start = ended_unix - stats_line["start_unix_ms"] / 1e3
         return after_start - parallel_phases_ms(stats_line) / 1e3 + checks
@@ -150,8 +153,8 @@ def bound(front_end, runs):
     stats line, end in seconds since the epoch or None) runs with several
     partition counts: the front end, the
     largest indivisible unit alone (from the run with the most partitions),
-    and the smallest serial tail seen (each part's check on a core of its
-    own). An estimate, not a proof: the unit's time is its share of its
+    and the smallest serial tail seen (each part's segment and check on a
+    core of its own). An estimate, not a proof: the unit's time is its share of its
     partition's; a projection above it means the estimate was too high."""
     most = max((s for _, s, _ in runs), key=lambda s: s["partitions"])
     unit = largest_unit_seconds(most)
@@ -201,13 +204,13 @@ def self_test():
     assert abs(serial_tail(10.0, 1.0, line, 2, 1009.4) - (0.75 + 0.03)) < 1e-9
     # The parts' segments written side by side within the merge (60 ms
     # of its 100): parallel, as the checks are.
-    line["merge_parts_ms"] = 60
-    line["parts"][0]["merge_ms"], line["parts"][1]["merge_ms"] = 40, 20
-    assert merge_seconds(line) == [0.04, 0.02]
+    line["merge_segments_ms"] = 60
+    line["parts"][0]["segment_ms"], line["parts"][1]["segment_ms"] = 40, 20
+    assert segment_seconds(line) == [0.04, 0.02]
     assert abs(serial_seconds(10.0, line) - 1.29) < 1e-9
     assert abs(serial_tail(10.0, 1.0, line, 2, 1009.4) - (0.69 + 0.03 + 0.04)) < 1e-9
     assert abs(serial_tail(10.0, 1.0, line, 1, 1009.4) - (0.69 + 0.05 + 0.06)) < 1e-9
-    assert abs(predict(1.29, part_seconds(line), 2, check_seconds(line), merge_seconds(line)) - (1.29 + 8.0 + 0.04 + 0.03)) < 1e-9
+    assert abs(predict(1.29, part_seconds(line), 2, check_seconds(line), segment_seconds(line)) - (1.29 + 8.0 + 0.04 + 0.03)) < 1e-9
 
 
 if __name__ == "__main__":

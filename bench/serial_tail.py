@@ -41,7 +41,7 @@ def tail_parts(measured, line, partitions):
     between = line["wall_ms"] - line["split_ms"] - line["partitions_ms"] - line["merge_ms"] - line["check_ms"]
     return model.serial_tail(measured.wall, None, line, partitions, measured.ended_unix), {
         "split": line["split_ms"],
-        "merge": line["merge_ms"] - line.get("merge_parts_ms", 0.0) + 1e3 * model.makespan(model.merge_seconds(line), partitions),
+        "merge": line["merge_ms"] - line.get("merge_segments_ms", 0.0) + 1e3 * model.makespan(model.segment_seconds(line), partitions),
         "checks": 1e3 * model.makespan(model.check_seconds(line), partitions),
         "transcript": line.get("transcript_check_ms", 0.0), "between": between, "after": after}
 

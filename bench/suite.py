@@ -241,18 +241,18 @@ def project(results, projections, cores, front_end):
         return out
     stock_wall = statistics.median(r["wall"] for r in results["stock"]["runs"])
     stock_cpu = statistics.median(r["cpu"] for r in results["stock"]["runs"])
-    serial1, parts1, checks1, merges1 = model.summarize(one)
-    serial2, parts2, checks2, merges2 = model.summarize(two)
-    for threads, serial, parts, checks, merges, measured in ((1, serial2, parts2, checks2, merges2, one),
-                                                             (2, serial1, parts1, checks1, merges1, two)):
-        out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads, checks, merges),
+    serial1, parts1, checks1, segments1 = model.summarize(one)
+    serial2, parts2, checks2, segments2 = model.summarize(two)
+    for threads, serial, parts, checks, segments, measured in ((1, serial2, parts2, checks2, segments2, one),
+                                                               (2, serial1, parts1, checks1, segments1, two)):
+        out["predicted"][threads] = {"predicted": model.predict(serial, parts, threads, checks, segments),
                                      "measured": statistics.median(w for w, _ in measured)}
     for n, (wall, cpu, stats, ended) in sorted(projections.items()):
         # Serial: what runs outside the pass (the front end, the host
         # assembling this run's merged text, exit) and the pass's own steps;
         # then the partitions, the parts' segments and checks, on n cores.
         serial = model.serial_seconds(wall, stats)
-        predicted = model.predict(serial, model.part_seconds(stats), n, model.check_seconds(stats), model.merge_seconds(stats))
+        predicted = model.predict(serial, model.part_seconds(stats), n, model.check_seconds(stats), model.segment_seconds(stats))
         held = sum(p["held_instructions"] for p in stats["parts"]) / stats["instructions"]
         out["projected"][n] = {"wall": predicted, "speedup": stock_wall / predicted, "inflation": cpu / stock_cpu,
                                "held": held, "partitions": stats["partitions"],

@@ -273,10 +273,10 @@ impl MergePlan {
     }
 }
 
-/// The merge of parts given as bytes, decided ([`plan_merge`]), if they
-/// and the table are ASCII (as the code generator prints them: string
-/// data escaped); `None` otherwise (merge them with
-/// [`merge_scanned_bytes`]).
+/// The merge of parts given as bytes, decided ([`plan_merge`]), if they,
+/// the table and the compile unit's directory are ASCII (as the code
+/// generator prints them: string data escaped); `None` otherwise (merge
+/// them with [`merge_scanned_bytes`], which carries each byte as a char).
 pub fn plan_merge_ascii<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], files: Files<'_>) -> Option<Result<MergePlan, MergeError>> {
     let ascii = files.table.is_none_or(str::is_ascii) && files.compile_unit_directory.is_none_or(str::is_ascii);
     if !ascii || !parts.iter().all(|p| p.as_ref().is_ascii()) {

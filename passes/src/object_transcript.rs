@@ -117,11 +117,13 @@ pub enum Binding {
 }
 
 impl Binding {
+    /// How a transcript states it.
     fn directive(self) -> &'static str {
         match self {
             Binding::Global => ".globl",
             Binding::Weak => ".weak",
-            Binding::Local | Binding::Reference => "unbound",
+            Binding::Local => "local",
+            Binding::Reference => "a reference",
         }
     }
 }
@@ -129,7 +131,11 @@ impl Binding {
 /// What one part's transcript says that the others' may say too: the
 /// symbols it defines and names, and its sections' attributes. The parts'
 /// transcripts are checked one by one; where they meet in the host's
-/// text, only these can clash (see [`check_across_parts`]).
+/// text, these are what can make the assembler fail (see
+/// [`check_across_parts`]). What a reference states beyond its binding
+/// (a visibility, a type) applies to the defining part's symbol in the
+/// joined text, as it does in the merged text: the plan gives a symbol one
+/// visibility and type in every partition.
 #[derive(Debug, Default)]
 pub struct Stated {
     /// The symbols it defines (labels, assignments, commons), bound.
@@ -155,7 +161,7 @@ pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
     #[derive(Default)]
     struct Seen {
         defined: Option<(usize, Binding)>,
-        stated: Option<(usize, Binding)>,
+        first_binding: Option<(usize, Binding)>,
         named: Option<usize>,
     }
     let mut names: HashMap<&str, Seen> = HashMap::new();
@@ -171,12 +177,12 @@ pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
         for (name, binding) in stated.defines.iter().chain(&stated.references) {
             let seen = names.entry(name).or_default();
             if matches!(binding, Binding::Global | Binding::Weak) {
-                match seen.stated {
+                match seen.first_binding {
                     Some((first, earlier)) if earlier != *binding => {
                         return Err(format!("symbol {name} is {} in part {first} and {} in part {k}", earlier.directive(), binding.directive()));
                     }
                     Some(_) => {}
-                    None => seen.stated = Some((k, *binding)),
+                    None => seen.first_binding = Some((k, *binding)),
                 }
             }
             if seen.defined.is_none_or(|(owner, _)| owner != k) {

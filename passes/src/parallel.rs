@@ -163,7 +163,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             build_ms: 0.0,
             opt_ms: 0.0,
             codegen_ms: 0.0,
-            merge_ms: 0.0,
+            segment_ms: 0.0,
             check_ms: 0.0,
             jobs_unix_ms: [[0.0; 2]; 2],
             classes_declared: 0,
@@ -265,7 +265,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         split_ms,
         partitions_ms,
         merge_ms: 0.0,
-        merge_parts_ms: 0.0,
+        merge_segments_ms: 0.0,
         check_ms: 0.0,
         object_by_mtpc: false,
         object_from_parts: false,
@@ -337,8 +337,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     stats.merge_ms = ms(t);
     let merged = match merged {
         Ok((m, write_ms, phase_ms)) => {
-            stats.parts.iter_mut().zip(write_ms).for_each(|(part, ms)| part.merge_ms = ms);
-            stats.merge_parts_ms = phase_ms;
+            stats.parts.iter_mut().zip(write_ms).for_each(|(part, ms)| part.segment_ms = ms);
+            stats.merge_segments_ms = phase_ms;
             stats.asm_bytes = m.text.len() as u64;
             Arc::new(m)
         }
@@ -676,7 +676,11 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
             let t = Instant::now();
             let (object, path) = &parts[k];
             let transcript = object_transcript::transcribe(object, path, k, Some(&first))
-                .and_then(|transcript| check_transcript(&host, &transcript, k, &first, merged.address_significance).map(|()| transcript))
+                .and_then(|transcript| match transcript.files_read {
+                    // Never assembled: the whole transcript would read more.
+                    n if n > MAX_FILES_READ => Err(format!("its transcript would read {n} sections from files (at most {MAX_FILES_READ})")),
+                    _ => check_transcript(&host, &transcript, k, &first, merged.address_significance).map(|()| transcript),
+                })
                 .map_err(|e| format!("part {k}: {e}"));
             Ok((ms(t), transcript))
         }
@@ -777,9 +781,13 @@ fn merge_on_pool(pool: &crate::worker::Pool, texts: Vec<Vec<u8>>, scans: Vec<Par
     for (k, segment) in order.into_iter().zip(written) {
         segments[k] = Some(segment.map_err(MergeError).and_then(|written| written));
     }
-    // The first part's error, as a merge part after part would report it.
+    // The first part's error in writing (every part's decisions were made
+    // before any segment was written, and their errors come first).
     let (segments, write_ms): (Vec<String>, Vec<f64>) =
         segments.into_iter().map(|s| s.expect("every segment written")).collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+    // The parts' texts go before the segments are joined: two copies of the
+    // text at most.
+    drop(parts);
     Ok((plan.join(&segments).into_bytes(), write_ms, phase_ms))
 }
 

@@ -25,9 +25,11 @@ pub struct PartitionStats {
     pub codegen_ms: f64,
     /// Writing its segment of the merged text (on the pool, side by side
     /// with the other parts', once the merge has decided what each keeps).
-    pub merge_ms: f64,
+    pub segment_ms: f64,
     /// Assembling its segment of the merged text, to check it (on the pool,
-    /// side by side with the other parts' checks, after the merge).
+    /// side by side with the other parts' checks, after the merge); with
+    /// `object_from_parts`, into the object then transcribed, and the
+    /// transcript assembled alone.
     pub check_ms: f64,
     /// When each of the partition's jobs ran (Unix time, ms): the first,
     /// which builds and optimizes it, and the second, its code generation
@@ -62,7 +64,7 @@ pub struct ModuleStats {
     /// then writing the parts' segments on the pool, then joining them.
     pub merge_ms: f64,
     /// Within `merge_ms`: the pool's phase, writing the parts' segments.
-    pub merge_parts_ms: f64,
+    pub merge_segments_ms: f64,
     /// Assembling the merged text to check it: part by part on the worker
     /// pool, or, if `object_by_mtpc`, whole on the host's thread.
     pub check_ms: f64,
@@ -164,7 +166,7 @@ mod tests {
             split_ms: 1.0,
             partitions_ms: 3.0,
             merge_ms: 2.0,
-            merge_parts_ms: 1.0,
+            merge_segments_ms: 1.0,
             check_ms: 0.5,
             object_by_mtpc: false,
             object_from_parts: false,
@@ -175,10 +177,10 @@ mod tests {
             asm_bytes: 1000,
             model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
             largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36, alone: true }),
-            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, merge_ms: 0.75, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]], classes_declared: 0, classes_described: 0 }],
+            parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, segment_ms: 0.75, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]], classes_declared: 0, classes_described: 0 }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "partitions_ms", "merge_ms", "merge_parts_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "start_unix_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "partitions_ms", "merge_ms", "merge_segments_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "start_unix_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
         for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {
@@ -190,7 +192,7 @@ mod tests {
         for key in ["partition", "instructions", "held_instructions", "alone"] {
             assert!(v["largest_unit"].get(key).is_some(), "{key}");
         }
-        for key in ["index", "functions", "instructions", "held_instructions", "planned_instructions", "opt_ms", "codegen_ms", "merge_ms", "check_ms", "jobs_unix_ms"] {
+        for key in ["index", "functions", "instructions", "held_instructions", "planned_instructions", "opt_ms", "codegen_ms", "segment_ms", "check_ms", "jobs_unix_ms"] {
             assert!(v["parts"][0].get(key).is_some(), "{key}");
         }
     }

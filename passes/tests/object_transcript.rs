@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use mtpc_passes::ir::host_pipeline::{DebugSections, HostSettings};
 use mtpc_passes::ir::MemoryFile;
-use mtpc_passes::object_transcript::transcribe;
+use mtpc_passes::object_transcript::{check_across_parts, transcribe, Transcript};
 use object::elf;
 use object::read::elf::{FileHeader, Rela as _, SectionHeader as _, Sym as _};
 use object::LittleEndian;
@@ -269,6 +269,57 @@ fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
     assert_eq!(before.sections, after.sections);
 }
 
+/// The transcripts of `parts`' objects, each assembled from its text alone.
+fn transcripts_of(host: &HostSettings, parts: &[&str]) -> (Vec<Transcript>, Vec<MemoryFile>) {
+    let (mut transcripts, mut files) = (Vec::new(), Vec::new());
+    for (k, part) in parts.iter().enumerate() {
+        let object = host.assemble_object(&[part.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{part}"));
+        let file = MemoryFile::with_bytes(&object).unwrap();
+        transcripts.push(transcribe(&object, &file.path(), k, None).unwrap());
+        files.push(file);
+    }
+    (transcripts, files)
+}
+
+#[test]
+fn what_parts_clash_on_when_joined_is_found_without_assembling_them_together() {
+    // Each part's transcript assembles alone; where the joined transcript
+    // would not assemble, `check_across_parts` says why, and where it
+    // finds nothing, the joined transcript assembles.
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let joined = |parts: &[&str]| {
+        let (transcripts, files) = transcripts_of(&host, parts);
+        for t in &transcripts {
+            host.check_asm(t.text.as_bytes()).unwrap_or_else(|e| panic!("a part's transcript alone: {e}:\n{}", t.text));
+        }
+        let text: String = transcripts.iter().map(|t| t.text.as_str()).collect();
+        let across = check_across_parts(&transcripts.iter().map(|t| &t.stated).collect::<Vec<_>>());
+        (across, host.check_asm(text.as_bytes()), files)
+    };
+    let (across, assembled, _files) = joined(&[PART_A, PART_B]);
+    assert_eq!(across, Ok(()));
+    assert_eq!(assembled, Ok(()));
+    let also_g = "\t.text\n\t.globl\tg\n\t.type\tg,@function\ng:\n\tretq\n";
+    let weak_f = "\t.text\n\t.weak\tf\n\tcallq\tf\n";
+    let (table, writable_table) = ("\t.section\t.tbl,\"a\",@progbits\n\t.byte\t1\n", "\t.section\t.tbl,\"aw\",@progbits\n\t.byte\t2\n");
+    let names_local = "\t.text\nk:\n\tcallq\tw\n\tretq\n\t.text\nw:\n\tretq\n";
+    // Two of these the assembler rejects joined; two it takes silently: a
+    // transcript defines a symbol by assignment (`g = label+offset`), which
+    // a second assignment moves, and a reference binds to a local of the
+    // same name. Checking the joined transcript whole did not catch those.
+    for (parts, why, rejected) in [
+        ([PART_B, also_g], "symbol g is defined by parts 0 and 1", false),
+        ([PART_A, weak_f], "symbol f is .globl in part 0 and .weak in part 1", true),
+        ([table, writable_table], "section .tbl is declared with type 0x1, flags 0x2, entry size 0 by part 0 and type 0x1, flags 0x3", true),
+        ([names_local, "\t.text\n\tcallq\tw\n"], "local symbol w of part 0 is named by part 1", false),
+    ] {
+        let (across, assembled, _files) = joined(&parts);
+        let e = across.expect_err(why);
+        assert!(e.contains(why), "{e}");
+        assert_eq!(assembled.is_err(), rejected, "{why}: {assembled:?}");
+    }
+}
+
 /// The file table and the string pool the merge writes before the parts
 /// (strings both parts' debug information names), and two parts with debug
 /// information: code with line entries, strings of their own, a compile
@@ -356,7 +407,15 @@ fn parts_with_debug_information_share_the_string_pool_once() {
     let first = mtpc_passes::object_transcript::FirstPart::of(&objects[0]).unwrap();
     let mut transcript = String::new();
     for (k, object) in objects.iter().enumerate() {
-        transcript += &transcribe(object, &files[k].path(), k, Some(&first)).unwrap().text;
+        let own = transcribe(object, &files[k].path(), k, Some(&first)).unwrap().text;
+        // Alone, a later part names the first part's chunk, which the
+        // stand-in defines.
+        if k > 0 {
+            assert!(host.check_asm(own.as_bytes()).is_err(), "part {k} names no chunk of the first's:\n{own}");
+            let alone = first.stand_in() + &own;
+            host.check_asm(alone.as_bytes()).unwrap_or_else(|e| panic!("{e}:\n{alone}"));
+        }
+        transcript += &own;
     }
     let joined = host.assemble_object(&[transcript.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
     let (parts, after) = (objects.iter().map(|o| said(o)).collect::<Vec<_>>(), said(&joined));
