@@ -5,7 +5,7 @@
 //! lives in. Globals are identified by their position ([`GlobalId`]), which
 //! bitcode preserves, so unnamed globals are handled like named ones.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use crate::ir::{Global, GlobalKind, MdOperand, ModuleRef, Operand, Value};
 
@@ -55,6 +55,11 @@ pub enum Visibility {
     Hidden,
     Protected,
 }
+
+// Looked up for every operand of every instruction: a fast, fixed hash (no
+// fact depends on the order of a map).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
 /// A global's position: its kind and index in the module's list of that kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -310,7 +315,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
     };
     let source_filename = module.source_filename();
     let layout = module.data_layout();
-    let pgo_names = PgoNameIndex::new(&globals, &source_filename);
+    let pgo_names = PgoNameIndex { globals: &globals, source_filename: &source_filename, by_hash: Default::default() };
     let local_names: HashMap<String, u32> = globals
         .iter()
         .enumerate()
@@ -318,7 +323,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         .map(|(i, g)| (g.name(), i as u32))
         .collect();
 
-    let mut comdats: HashMap<String, u32> = HashMap::new();
+    let mut comdats: HashMap<String, u32> = HashMap::default();
     let mut per_kind_index = [0u32; 4];
     let facts = globals
         .iter()
@@ -472,14 +477,23 @@ fn base_object(v: Value<'_>) -> Option<Global<'_>> {
     None
 }
 
-/// Maps the MD5 hashes that value-profile metadata uses to functions.
-struct PgoNameIndex {
-    by_hash: HashMap<u64, u32>,
+/// Maps the MD5 hashes that value-profile metadata uses to functions:
+/// made the first time a profile asks (hashing every function's names
+/// costs milliseconds a module without profiles need not pay).
+struct PgoNameIndex<'g, 'm> {
+    globals: &'g [Global<'m>],
+    source_filename: &'g str,
+    by_hash: std::cell::OnceCell<HashMap<u64, u32>>,
 }
 
-impl PgoNameIndex {
-    fn new(globals: &[Global<'_>], source_filename: &str) -> Self {
-        let mut by_hash = HashMap::new();
+impl PgoNameIndex<'_, '_> {
+    /// The function whose PGO name hashes to `hash`.
+    fn function(&self, hash: u64) -> Option<u32> {
+        self.by_hash.get_or_init(|| Self::index(self.globals, self.source_filename)).get(&hash).copied()
+    }
+
+    fn index(globals: &[Global<'_>], source_filename: &str) -> HashMap<u64, u32> {
+        let mut by_hash = HashMap::default();
         for (i, g) in globals.iter().enumerate() {
             if g.kind() != GlobalKind::Function || g.is_declaration() {
                 continue;
@@ -496,7 +510,7 @@ impl PgoNameIndex {
                 by_hash.insert(md5_low64(&c), i as u32);
             }
         }
-        PgoNameIndex { by_hash }
+        by_hash
     }
 }
 
@@ -519,7 +533,7 @@ struct RefWalker<'a, 'm> {
     block_addresses: BTreeSet<u32>,
     no_cfi: BTreeSet<u32>,
     asm_locals: BTreeSet<u32>,
-    seen: std::collections::HashSet<Value<'m>>,
+    seen: HashSet<Value<'m>>,
 }
 
 impl<'a, 'm> RefWalker<'a, 'm> {
@@ -576,7 +590,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
         }
     }
 
-    fn walk_instruction(&mut self, inst: &crate::ir::Instruction<'m>, kinds: &MdKinds, pgo: &PgoNameIndex) {
+    fn walk_instruction(&mut self, inst: &crate::ir::Instruction<'m>, kinds: &MdKinds, pgo: &PgoNameIndex<'_, 'm>) {
         let callee = inst.callee;
         for op in inst.value.operands() {
             let kind = if Some(op) == callee { RefKind::Call } else { RefKind::Ref };
@@ -602,7 +616,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
             if is_vp && int(1) == Some(0) {
                 // !{!"VP", i32 kind, i64 total, i64 hash, i64 count, ...}
                 for hash in (3..ops.len()).step_by(2).filter_map(int) {
-                    if let Some(&f) = pgo.by_hash.get(&hash) {
+                    if let Some(f) = pgo.function(hash) {
                         self.refs.insert((f, RefKind::IndirectCall));
                     }
                 }
