@@ -1148,8 +1148,7 @@ impl SegmentPlan {
                 Piece::Verbatim(text) => out.push_str(text),
             }
         }
-        let dropped: HashSet<&str> = self.dropped_labels.iter().map(String::as_str).collect();
-        match referenced_label(&out[start..], &label_prefix, &dropped) {
+        match referenced_label(&out[start..], &label_prefix, &self.dropped_labels) {
             Some(label) => Err(MergeError(format!("part {k}: {label} is in a copy dropped for an earlier part's, and is referred to from outside it"))),
             None => Ok(()),
         }
@@ -1158,11 +1157,11 @@ impl SegmentPlan {
 
 /// A label of `labels` (private labels of one part, `.Lname`) that `text`,
 /// the part's merged lines, refers to (as `{prefix}name`), if any.
-fn referenced_label<'l>(text: &str, prefix: &str, labels: &HashSet<&'l str>) -> Option<&'l str> {
+fn referenced_label<'l>(text: &str, prefix: &str, labels: &'l HashSet<String>) -> Option<&'l str> {
     if labels.is_empty() {
         return None;
     }
-    let by_name: HashMap<&str, &'l str> = labels.iter().map(|&l| (&l[2..], l)).collect();
+    let by_name: HashMap<&str, &'l str> = labels.iter().map(|l| (&l[2..], l.as_str())).collect();
     text.match_indices(prefix).find_map(|(at, _)| {
         let rest = &text[at + prefix.len()..];
         let name = &rest[..rest.bytes().position(|b| !is_symbol_char(b)).unwrap_or(rest.len())];
@@ -1881,4 +1880,3 @@ mod tests {
         assert!(!merge(&["\t.addrsig_sym f\n"]).unwrap().address_significance);
     }
 }
-

@@ -761,58 +761,62 @@ fn merge_on_pool(pool: &crate::worker::Pool, texts: Vec<Vec<u8>>, scans: Vec<Par
             return Ok((merged, vec![0.0; texts.len()], 0.0));
         }
     };
-    let mut order: Vec<usize> = (0..texts.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(texts[k].len()));
+    let sizes: Vec<usize> = texts.iter().map(Vec::len).collect();
     let parts = Arc::new((texts, scans));
-    let jobs: Vec<_> = order
-        .iter()
-        .map(|&k| {
-            let (plan, parts) = (plan.clone(), parts.clone());
-            move || {
-                let t = Instant::now();
-                Ok(plan.write_segment_ascii(k, &parts.0[k], &parts.1[k]).map(|segment| (segment, ms(t))))
-            }
-        })
-        .collect();
     let t = Instant::now();
-    let written = pool.run(jobs, threads);
+    let written = longest_first(pool, &sizes, threads, {
+        let (plan, parts) = (plan.clone(), parts.clone());
+        move |k| {
+            let t = Instant::now();
+            Ok(plan.write_segment_ascii(k, &parts.0[k], &parts.1[k]).map(|segment| (segment, ms(t))))
+        }
+    });
     let phase_ms = ms(t);
-    let mut segments: Vec<Option<Result<(String, f64), MergeError>>> = (0..order.len()).map(|_| None).collect();
-    for (k, segment) in order.into_iter().zip(written) {
-        segments[k] = Some(segment.map_err(MergeError).and_then(|written| written));
-    }
     // The first part's error in writing (every part's decisions were made
     // before any segment was written, and their errors come first).
     let (segments, write_ms): (Vec<String>, Vec<f64>) =
-        segments.into_iter().map(|s| s.expect("every segment written")).collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+        written.into_iter().map(|w| w.map_err(MergeError).and_then(|w| w)).collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
     // The parts' texts go before the segments are joined: two copies of the
     // text at most.
     drop(parts);
     Ok((plan.join(&segments).into_bytes(), write_ms, phase_ms))
 }
 
-/// Runs `job` on every part's segment of `merged` on the pool, the longest
-/// segments first (so that the last to finish is a short one); the
-/// results in part order, or the first failure.
+/// Runs `job` on every part's segment of `merged` on the pool (see
+/// [`longest_first`]); the results in part order, or the first part's
+/// failure.
 fn for_each_segment<T: Send + 'static>(
     pool: &crate::worker::Pool,
     merged: &Arc<Merged<Vec<u8>>>,
     threads: usize,
     job: impl Fn(&Merged<Vec<u8>>, usize) -> Result<T, String> + Clone + Send + 'static,
 ) -> Result<Vec<T>, String> {
-    let mut order: Vec<usize> = (0..merged.segments.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(merged.segments[k].len()));
+    let sizes: Vec<usize> = merged.segments.iter().map(|segment| segment.len()).collect();
+    let merged = merged.clone();
+    longest_first(pool, &sizes, threads, move |k| job(&merged, k)).into_iter().collect()
+}
+
+/// Runs `job(k)` for every part `k` on the pool, the parts of the largest
+/// `sizes` first (so that the last to finish is a short one); the results
+/// in part order (a panic is that part's `Err`).
+fn longest_first<T: Send + 'static>(
+    pool: &crate::worker::Pool,
+    sizes: &[usize],
+    threads: usize,
+    job: impl Fn(usize) -> Result<T, String> + Clone + Send + 'static,
+) -> Vec<Result<T, String>> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&k| std::cmp::Reverse(sizes[k]));
     let jobs: Vec<_> = order
         .iter()
         .map(|&k| {
-            let (job, merged) = (job.clone(), merged.clone());
-            move || job(&merged, k)
+            let job = job.clone();
+            move || job(k)
         })
         .collect();
-    let results = pool.run(jobs, threads).into_iter().collect::<Result<Vec<T>, String>>()?;
-    let mut by_part: Vec<Option<T>> = (0..results.len()).map(|_| None).collect();
-    for (k, result) in order.into_iter().zip(results) {
+    let mut by_part: Vec<Option<Result<T, String>>> = (0..sizes.len()).map(|_| None).collect();
+    for (k, result) in order.into_iter().zip(pool.run(jobs, threads)) {
         by_part[k] = Some(result);
     }
-    Ok(by_part.into_iter().flatten().collect())
+    by_part.into_iter().map(|result| result.expect("every part's job reported")).collect()
 }
