@@ -99,12 +99,15 @@ def model_table(unit):
     stock_wall = unit["configs"]["stock"]["median"]["wall"]
     head, wall, speed, infl = ["cores"], ["wall"], ["speedup vs stock"], ["work inflation (1 thread; instructions held)"]
     of_bound, tail = ["fraction of the bound (target at 16: 90 %)"], ["serial tail, of stock's back end (target at 16: 3 %)"]
+    # Fewer than the cores when partitions lighter than the heaviest merged.
+    parts = ["partitions"]
     for n, p in sorted(mdl["predicted"].items(), key=lambda kv: int(kv[0])):
         err = 100.0 * (p["predicted"] / p["measured"] - 1)
         head.append("%s (measured)" % n)
         wall.append("%.2f s (model %.2f s, %+.1f %%)" % (p["measured"], p["predicted"], err))
         speed.append("%.2fx" % (stock_wall / p["measured"]))
         infl.append("")
+        parts.append("")
         of_bound.append("")
         tail.append("")
     back_end = mdl.get("stock_back_end")
@@ -113,10 +116,11 @@ def model_table(unit):
         wall.append("%.2f s" % p["wall"])
         speed.append("%.2fx" % p["speedup"])
         infl.append("%.2fx (%.2fx)" % (p["inflation"], p.get("held", 0)))
+        parts.append(str(p.get("partitions", "")))
         of_bound.append(("%.0f %%" % (100 * p["of_bound"]) + (" (above: the bound is an estimate)" if p["of_bound"] > 1 else ""))
                         if "of_bound" in p else "")
         tail.append("%.2f s, %.1f %%" % (p["tail"], 100 * p["tail"] / back_end) if p.get("tail") and back_end else "")
-    rows = [head, ["---"] * len(head), wall, speed, infl] + ([of_bound, tail] if "bound" in mdl else [])
+    rows = [head, ["---"] * len(head), wall, speed, infl, parts] + ([of_bound, tail] if "bound" in mdl else [])
     table = "\n".join("| " + " | ".join(r) + " |" for r in rows)
     if "bound" not in mdl:
         return table
