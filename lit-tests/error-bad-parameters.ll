@@ -8,7 +8,7 @@
 ; Fails if: options.rs parse_split_options() accepts partitions=0 (parse_count's minimum 1 lowered to 0).
 ; VALUE: error: mtpc-split: invalid value 'zero' for parameter 'partitions': expected an integer >= 1
 ; ZERO: error: mtpc-split: invalid value '0' for parameter 'partitions'
-; UNKNOWN: error: mtpc-split: unknown parameter 'parts'; mtpc-split accepts partitions=N, min-size=M and out=PREFIX
+; UNKNOWN: error: mtpc-split: unknown parameter 'parts'; mtpc-split accepts partitions=N, min-size=M, out=PREFIX and no-merge
 ; NOVALUE: error: mtpc-split: parameter 'min-size' has no value: write min-size=VALUE
 
 define i32 @a(i32 %x) {

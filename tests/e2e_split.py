@@ -87,8 +87,10 @@ def split(bc, prefix, partitions, threads):
     """Splits bc into PREFIX.K.bc; returns the files written, in order, and
     the partition count the pass planned (from its info line)."""
     env = dict(os.environ, MTPC_THREADS=str(threads), MTPC_LOG="info")
-    cmd = [tool("opt"), "-load-pass-plugin=" + PLUGIN,
-           "-passes=mtpc-split<partitions=%d;min-size=0;out=%s>" % (partitions, prefix), bc, "-o", os.devnull]
+    # The maximum: one partition per unit, none merged (no-merge), the most
+    # references across partitions.
+    params = "partitions=%d;min-size=0;out=%s%s" % (partitions, prefix, ";no-merge" if partitions == MAX_PARTITIONS else "")
+    cmd = [tool("opt"), "-load-pass-plugin=" + PLUGIN, "-passes=mtpc-split<%s>" % params, bc, "-o", os.devnull]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if r.returncode != 0:
         raise RuntimeError("command failed (%d): %s\n%s" % (r.returncode, " ".join(cmd), r.stderr[-4000:]))
@@ -104,9 +106,11 @@ def split(bc, prefix, partitions, threads):
 
 def check_partition_files(checker, label, prefix, parts, planned, requested):
     """PREFIX.0.bc .. PREFIX.(N-1).bc, N as planned; N more than 8 if the
-    maximum was asked for (one partition per unit), else more than one and
-    at most as requested: a partition whose units all move elsewhere (data
-    and copied definitions follow their first user) is dropped."""
+    maximum was asked for (one partition per unit, no-merge), else more
+    than one and at most as requested: a partition whose units all move
+    elsewhere (data and copied definitions follow their first user) is
+    dropped, and partitions lighter than the heaviest merge
+    (partition_plan.rs, merge_within_the_heaviest)."""
     names = ["%s.%d.bc" % (prefix, k) for k in range(planned)]
     wanted = planned > 8 if requested == MAX_PARTITIONS else 1 < planned <= requested
     checker.check(parts == names and wanted,

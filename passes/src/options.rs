@@ -22,11 +22,15 @@ pub struct SplitOptions {
     pub min_size: u64,
     /// Write partition K to `PREFIX.K.bc`.
     pub out: Option<PathBuf>,
+    /// Partitions lighter than the heaviest merge while two fit within it
+    /// (see `partition_plan`); `no-merge` keeps the count packing made, for
+    /// tests that want many partitions.
+    pub merge_lighter: bool,
 }
 
 impl Default for SplitOptions {
     fn default() -> Self {
-        SplitOptions { partitions: None, min_size: DEFAULT_MIN_SIZE, out: None }
+        SplitOptions { partitions: None, min_size: DEFAULT_MIN_SIZE, out: None, merge_lighter: true }
     }
 }
 
@@ -221,6 +225,10 @@ fn parse_count(key: &str, value: &str, min: u64) -> Result<u64, String> {
 pub fn parse_split_options(params: &str) -> Result<SplitOptions, String> {
     let mut opts = SplitOptions::default();
     for item in params.split(';').filter(|s| !s.is_empty()) {
+        if item == "no-merge" {
+            opts.merge_lighter = false;
+            continue;
+        }
         let (key, value) = item
             .split_once('=')
             .ok_or_else(|| format!("parameter '{item}' has no value: write {item}=VALUE"))?;
@@ -238,7 +246,7 @@ pub fn parse_split_options(params: &str) -> Result<SplitOptions, String> {
             }
             _ => {
                 return Err(format!(
-                    "unknown parameter '{key}'; mtpc-split accepts partitions=N, min-size=M and out=PREFIX"
+                    "unknown parameter '{key}'; mtpc-split accepts partitions=N, min-size=M, out=PREFIX and no-merge"
                 ))
             }
         }
@@ -252,8 +260,9 @@ mod tests {
 
     #[test]
     fn parses_all_parameters() {
-        let o = parse_split_options("partitions=8;min-size=0;out=/tmp/x").unwrap();
-        assert_eq!(o, SplitOptions { partitions: Some(8), min_size: 0, out: Some("/tmp/x".into()) });
+        let o = parse_split_options("partitions=8;min-size=0;out=/tmp/x;no-merge").unwrap();
+        assert_eq!(o, SplitOptions { partitions: Some(8), min_size: 0, out: Some("/tmp/x".into()), merge_lighter: false });
+        assert!(parse_split_options("partitions=8").unwrap().merge_lighter);
     }
 
     #[test]

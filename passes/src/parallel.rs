@@ -103,6 +103,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         partitions: Some(opts.partitions.unwrap_or(threads as u32).max(1)),
         min_size: opts.min_size,
         out: None,
+        merge_lighter: true,
     };
     // Left whole by the cost model: the host compiles the module as usual.
     let whole = |model: ModelStats, instructions: u64| {

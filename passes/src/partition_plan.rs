@@ -115,7 +115,7 @@ fn owns_a_definition(g: &crate::module_facts::GlobalFacts) -> bool {
 #[cfg(test)]
 pub(crate) fn plan(facts: &ModuleFacts, requested: u32) -> PartitionPlan {
     match Grouped::of(facts) {
-        Some(grouped) => grouped.plan(requested),
+        Some(grouped) => grouped.plan(requested, true),
         None => PartitionPlan::single(facts),
     }
 }
@@ -147,8 +147,10 @@ impl<'f> Grouped<'f> {
         self.groups.code.iter().copied().max().unwrap_or(0)
     }
 
-    /// Plans `requested` partitions (fewer if the module has fewer units).
-    pub fn plan(&self, requested: u32) -> PartitionPlan {
+    /// Plans `requested` partitions (fewer if the module has fewer units,
+    /// or, with `merge_lighter`, if partitions lighter than the heaviest
+    /// fit together within it: see [`merge_within_the_heaviest`]).
+    pub fn plan(&self, requested: u32, merge_lighter: bool) -> PartitionPlan {
         let (facts, groups) = (self.facts, &self.groups);
         if requested <= 1 {
             return PartitionPlan::single(facts);
@@ -165,7 +167,9 @@ impl<'f> Grouped<'f> {
         let heaviest = heaviest_group(&finder, &units, &traits, &copies);
         let (mut unit_partition, mut loads) = pack(&units, &traits, &copies, partitions);
         rebalance(&units, &traits, &mut loads, &mut unit_partition);
-        merge_within_the_heaviest(&traits, &mut loads, &mut unit_partition);
+        if merge_lighter {
+            merge_within_the_heaviest(&mut loads, &mut unit_partition);
+        }
 
         let mut unit_of_group = vec![0usize; groups.count()];
         for (u, unit) in units.iter().enumerate() {
@@ -664,18 +668,19 @@ fn rebalance(units: &[Unit], traits: &UnitTraits, loads: &mut Loads<'_>, placed:
 }
 
 /// Merges partitions while two together hold no more work than the most
-/// loaded one, less a fifth (`MERGED_HEADROOM`): when one unit with the copies it needs outweighs the fair
-/// share (HarfBuzz at 16 partitions: a unit of 106 instructions needing
-/// 64,000 of templates, against a share of 38,000), its partition is what
-/// every thread waits for, and partitions lighter than it only add copies
-/// (each one optimizes its own of every inline and template function and
-/// small callee it uses) and the per-partition costs (reading the module's
-/// bitcode, a part of text to check and merge). The pair merged first is
-/// the one that shares the most copied work, then the lightest together
-/// (lowest indices on ties); the partition of the higher index is emptied
-/// into the other, and emptied partitions are dropped afterwards
-/// (`renumber_without_empty`). Partitions of work as even as the share
-/// allows merge nowhere: two together outweigh the heaviest.
+/// loaded one, less a fifth (`MERGED_HEADROOM`): when one unit with the
+/// copies it needs outweighs the fair share (HarfBuzz at 16 partitions: a
+/// unit of 106 instructions needing 64,000 of templates, against a share
+/// of 38,000), its partition is what every thread waits for, and
+/// partitions lighter than it only add copies (each one optimizes its own
+/// of every inline and template function and small callee it uses) and
+/// the per-partition costs (reading the module's bitcode, a part of text
+/// to check and merge). The pair merged first is the one that shares the
+/// most copied work, then the lightest together (lowest indices on ties);
+/// the partition of the higher index is emptied into the other, and
+/// emptied partitions are dropped afterwards (`renumber_without_empty`).
+/// Partitions of work as even as the share allows merge nowhere: two
+/// together outweigh the heaviest.
 ///
 /// The headroom is for what planned work does not count: the small
 /// callees a partition of many units is given to inline (by size, see
@@ -683,7 +688,7 @@ fn rebalance(units: &[Unit], traits: &UnitTraits, loads: &mut Loads<'_>, placed:
 /// heaviest partition, one large unit, holds 1-5 % more. Merged up to the
 /// heaviest's planned work, sqlite3's 16 partitions became 4, one of them
 /// slower than the heaviest (5.8 s against 5.5 s).
-fn merge_within_the_heaviest(traits: &UnitTraits, loads: &mut Loads<'_>, placed: &mut [u32]) {
+fn merge_within_the_heaviest(loads: &mut Loads<'_>, placed: &mut [u32]) {
     let n = loads.work.len();
     let heaviest = loads.work.iter().copied().max().unwrap_or(0);
     let ceiling = heaviest - heaviest / MERGED_HEADROOM;
@@ -691,49 +696,111 @@ fn merge_within_the_heaviest(traits: &UnitTraits, loads: &mut Loads<'_>, placed:
     for (u, &p) in placed.iter().enumerate() {
         units_in[p as usize].push(u);
     }
-    // Partitions with code of their own: one of data or copies only has no
-    // thread's worth of work to merge away (data goes with its first user
-    // afterwards).
-    let mut with_code: Vec<bool> = units_in.iter().map(|units| units.iter().any(|&u| traits.has_code[u])).collect();
-    let shared = |loads: &Loads<'_>, p: usize, q: usize| -> u64 {
-        let (held_p, held_q) = (&loads.users[p], &loads.users[q]);
-        (0..held_p.len()).filter(|&g| held_p[g] > 0 && held_q[g] > 0).map(|g| loads.copies.weight[g]).sum()
-    };
-    let mut shared_work = vec![vec![0u64; n]; n];
-    for p in 0..n {
-        for q in p + 1..n {
-            shared_work[p][q] = shared(loads, p, q);
-        }
-    }
-    loop {
-        let best = (0..n)
-            .flat_map(|p| (p + 1..n).map(move |q| (p, q)))
-            .filter(|&(p, q)| with_code[p] && with_code[q])
-            .filter_map(|(p, q)| {
-                let together = loads.work[p] + loads.work[q] - shared_work[p][q];
-                (together <= ceiling).then_some((shared_work[p][q], Reverse(together), Reverse((p, q))))
-            })
-            .max();
-        let Some((saved, _, Reverse((into, from)))) = best else { break };
+    let mut merges = SharedCopies::new(loads, (0..n).filter(|&p| !units_in[p].is_empty()));
+    while let Some((into, from, saved)) = merges.next_within(loads, ceiling) {
         let together = loads.work[into] + loads.work[from] - saved;
         log::debug!("partition {from} merged into {into}: {together} instructions, {saved} of copies shared, ceiling {ceiling}");
-        with_code[from] = false;
         for u in std::mem::take(&mut units_in[from]) {
             loads.remove(u, from);
             loads.place(u, into);
             placed[u] = into as u32;
             units_in[into].push(u);
         }
-        for q in 0..n {
-            let (a, b) = (into.min(q), into.max(q));
-            if a != b {
-                shared_work[a][b] = shared(loads, a, b);
-            }
-            let (a, b) = (from.min(q), from.max(q));
-            if a != b {
-                shared_work[a][b] = 0;
+        merges.merged(loads, into, from);
+    }
+}
+
+/// The candidate merges of [`merge_within_the_heaviest`]: which partitions
+/// hold each copied group, the pairs that share copied work (best first,
+/// in a heap whose entries a merge of either partition makes stale), and
+/// the live partitions by work, whose lightest two are the best pair that
+/// shares nothing. Merging costs what the partitions' copies share, not
+/// the square of the partitions (a request for one partition per unit
+/// plans hundreds).
+struct SharedCopies {
+    /// Per copied group, the live partitions that hold it.
+    holders: Vec<Vec<u32>>,
+    /// (copied work shared, lightest together first, lowest pair first),
+    /// with the partitions' versions when it was pushed.
+    pairs: BinaryHeap<(u64, Reverse<u64>, Reverse<(usize, usize)>, [u32; 2])>,
+    version: Vec<u32>,
+    /// Live partitions, lightest first.
+    by_work: std::collections::BTreeSet<(u64, usize)>,
+}
+
+impl SharedCopies {
+    fn new(loads: &Loads<'_>, live: impl Iterator<Item = usize>) -> Self {
+        let n = loads.work.len();
+        let by_work: std::collections::BTreeSet<(u64, usize)> = live.map(|p| (loads.work[p], p)).collect();
+        let mut holders: Vec<Vec<u32>> = vec![Vec::new(); loads.copies.weight.len()];
+        for &(_, p) in &by_work {
+            for (g, &users) in loads.users[p].iter().enumerate() {
+                if users > 0 {
+                    holders[g].push(p as u32);
+                }
             }
         }
+        let mut merges = SharedCopies { holders, pairs: BinaryHeap::new(), version: vec![0; n], by_work };
+        let live: Vec<usize> = merges.by_work.iter().map(|&(_, p)| p).collect();
+        for p in live {
+            merges.push_pairs_of(loads, p, |q| q > p);
+        }
+        merges
+    }
+
+    /// Pushes the pairs of `p` and the partitions `with` that share copied
+    /// work with it.
+    fn push_pairs_of(&mut self, loads: &Loads<'_>, p: usize, with: impl Fn(usize) -> bool) {
+        let mut shared: std::collections::BTreeMap<usize, u64> = Default::default();
+        for (g, &users) in loads.users[p].iter().enumerate() {
+            if users > 0 {
+                for &q in &self.holders[g] {
+                    let q = q as usize;
+                    if q != p && with(q) {
+                        *shared.entry(q).or_default() += loads.copies.weight[g];
+                    }
+                }
+            }
+        }
+        for (q, saved) in shared {
+            let (a, b) = (p.min(q), p.max(q));
+            let together = loads.work[a] + loads.work[b] - saved;
+            self.pairs.push((saved, Reverse(together), Reverse((a, b)), [self.version[a], self.version[b]]));
+        }
+    }
+
+    /// The next pair to merge (into, from, copied work shared), if any fits
+    /// within `ceiling`.
+    fn next_within(&mut self, loads: &Loads<'_>, ceiling: u64) -> Option<(usize, usize, u64)> {
+        while let Some((saved, Reverse(together), Reverse((a, b)), versions)) = self.pairs.pop() {
+            if versions == [self.version[a], self.version[b]] && together <= ceiling {
+                return Some((a, b, saved));
+            }
+        }
+        // Nothing shared fits: the lightest two, if they do.
+        let mut lightest = self.by_work.iter().take(2);
+        let (Some(&(_, p)), Some(&(_, q))) = (lightest.next(), lightest.next()) else { return None };
+        (loads.work[p] + loads.work[q] <= ceiling).then_some((p.min(q), p.max(q), 0))
+    }
+
+    /// Records that `from` was emptied into `into` (whose work `loads` now
+    /// has, as it had `from`'s before), and pushes `into`'s new pairs.
+    fn merged(&mut self, loads: &Loads<'_>, into: usize, from: usize) {
+        self.by_work.retain(|&(_, p)| p != into && p != from);
+        self.by_work.insert((loads.work[into], into));
+        for holders in &mut self.holders {
+            if let Some(at) = holders.iter().position(|&p| p as usize == from) {
+                holders.swap_remove(at);
+            }
+        }
+        for (g, &users) in loads.users[into].iter().enumerate() {
+            if users > 0 && !self.holders[g].contains(&(into as u32)) {
+                self.holders[g].push(into as u32);
+            }
+        }
+        self.version[into] += 1;
+        self.version[from] += 1;
+        self.push_pairs_of(loads, into, |_| true);
     }
 }
 

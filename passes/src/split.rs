@@ -125,7 +125,7 @@ pub fn plan_module_sized(
     // the facts alone, while this thread writes the module.
     let plan = |facts: &ModuleFacts| {
         let t = Instant::now();
-        let partitions = grouped.map_or_else(|| PartitionPlan::single(facts), |g| g.plan(count));
+        let partitions = grouped.map_or_else(|| PartitionPlan::single(facts), |g| g.plan(count, opts.merge_lighter));
         log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
         let t = Instant::now();
         let symbols = symbol_rules::decide_unnamed(facts, &partitions);
