@@ -1,5 +1,5 @@
 ; RUN: rm -f %t.*.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;no-merge;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 ; RUN: not ls %t.2.bc

@@ -1,12 +1,14 @@
 ; RUN: rm -f %t.*.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;no-merge;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
+; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
 ; The same module without its debug info is split the same way.
 ; RUN: opt -strip-debug %s -o %t.nodebug.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t.nodebug>' %t.nodebug.bc -o /dev/null
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;no-merge;out=%t.nodebug>' %t.nodebug.bc -o /dev/null
 ; RUN: llvm-dis %t.nodebug.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.nodebug.1.bc -o - | FileCheck %s --check-prefix=P1
+; RUN: llvm-dis %t.nodebug.2.bc -o - | FileCheck %s --check-prefix=P2
 
 ; Debug intrinsics are not counted as instructions: -g must not change the
 ; plan or what is copied. @leaf has 60 instructions of code, under the copy
@@ -15,8 +17,9 @@
 ; Fails if: module_facts.rs collect() counts debug intrinsics as instructions.
 ; P0: define i32 @leaf(
 ; P1: define i32 @caller_a(
-; P1: define i32 @caller_b(
 ; P1: define available_externally i32 @leaf(
+; P2: define i32 @caller_b(
+; P2: define available_externally i32 @leaf(
 
 define i32 @caller_a(i32 %x) !dbg !10 {
   %r = call i32 @leaf(i32 %x), !dbg !20

@@ -1,7 +1,8 @@
 ; RUN: rm -f %t.*.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;no-merge;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
+; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
 
 ; A callee too large for the inliner to take is only declared where it is
 ; called: copying it would optimize it once per partition for nothing.
@@ -9,6 +10,8 @@
 ; P0: define i32 @big(
 ; P1: declare i32 @big(
 ; P1-NOT: define available_externally
+; P2: declare i32 @big(
+; P2-NOT: define available_externally
 
 define i32 @big(i32 %x) {
   %v0 = add i32 %x, 1

@@ -1,4 +1,5 @@
 ; RUN: %opt-mtpc -passes='mtpc-split<partitions=4;min-size=0>' -S %s -o - | FileCheck %s
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=4;min-size=0;no-merge>' -S %s -o - | FileCheck %s --check-prefix=NOMERGE
 
 ; A function heavier than the others together is a partition of its own,
 ; and the work of the four partitions asked for is not there to divide:
@@ -15,6 +16,9 @@
 ; CHECK-DAG: [[P0]] = !{i32 0}
 ; CHECK-DAG: [[P1]] = !{i32 1}
 ; CHECK-DAG: [[N]] = !{i32 2}
+; With no-merge, the four partitions packing made stay.
+; NOMERGE: !mtpc.partitions = !{[[N:![0-9]+]]}
+; NOMERGE: [[N]] = !{i32 4}
 
 define i32 @big(i32 %x) {
   %v0 = add i32 %x, 1

@@ -1,7 +1,8 @@
 ; RUN: rm -f %t.*.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;no-merge;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
+; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
 
 ; Mutually recursive functions (a call-graph SCC) share a partition.
 ; Fails if: partition_plan.rs groups() stops uniting the members of a recursive SCC.
@@ -9,6 +10,7 @@
 ; P0: define i32 @rec_b(
 ; P0: define i32 @rec_c(
 ; P1-NOT: define i32 @rec_
+; P2-NOT: define i32 @rec_
 
 define i32 @rec_a(i32 %n) {
   %c = icmp eq i32 %n, 0

@@ -446,12 +446,16 @@ def ir_case(case):
     n = case.r.randint(2, 5)
     # The parallel pipeline makes the plan the split reported (K of N).
     k = None
-    for check in (lambda: check_split(case, module, ll, n), lambda: check_parallel(case, module, ll, n, k)):
-        try:
-            k = check() or k
-        except Failure as f:
-            f.what = "%s (N=%d)" % (f.what, n)
-            case.fail(f)
+    try:
+        k = check_split(case, module, ll, n)
+    except Failure as f:
+        f.what = "%s (N=%d)" % (f.what, n)
+        case.fail(f)
+    try:
+        check_parallel(case, module, ll, n, k)
+    except Failure as f:
+        f.what = "%s (N=%d)" % (f.what, n)
+        case.fail(f)
     return case
 
 

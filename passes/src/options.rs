@@ -22,9 +22,9 @@ pub struct SplitOptions {
     pub min_size: u64,
     /// Write partition K to `PREFIX.K.bc`.
     pub out: Option<PathBuf>,
-    /// Partitions lighter than the heaviest merge while two fit within it
-    /// (see `partition_plan`); `no-merge` keeps the count packing made, for
-    /// tests that want many partitions.
+    /// Partitions merge while two together fit within four fifths of the
+    /// heaviest (see `partition_plan`); `no-merge` keeps the count packing
+    /// made, for tests that want many partitions.
     pub merge_lighter: bool,
 }
 
