@@ -55,11 +55,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
-// The merge looks up every name of every line of every part: a fast,
-// fixed hash (the names are the code generator's, not an adversary's; no
-// output depends on the order of a set).
-type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
-type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
+use crate::{FastHashMap as HashMap, FastHashSet as HashSet};
 
 /// One DWARF file-table entry: directory, name and the rest (checksum, source).
 type FileKey = (String, String, String);

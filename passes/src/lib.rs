@@ -78,5 +78,12 @@ pub mod stats;
 pub mod symbol_rules;
 pub mod worker;
 
+/// Maps and sets looked up for every name of every line (the merge) or
+/// every operand (the facts): a fast, fixed hash. The keys are the code
+/// generator's and the module's, not an adversary's, and no output depends
+/// on the order of one.
+pub(crate) type FastHashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+pub(crate) type FastHashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
+
 #[cfg(test)]
 mod test_support;

@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 
 use crate::ir::{Global, GlobalKind, MdOperand, ModuleRef, Operand, Value};
+use crate::{FastHashMap as HashMap, FastHashSet as HashSet};
 
 /// Linkage, mirroring LLVM's `GlobalValue::LinkageTypes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,11 +56,6 @@ pub enum Visibility {
     Hidden,
     Protected,
 }
-
-// Looked up for every operand of every instruction: a fast, fixed hash (no
-// fact depends on the order of a map).
-type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
-type HashSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
 /// A global's position: its kind and index in the module's list of that kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -102,8 +102,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let split_options = SplitOptions {
         partitions: Some(opts.partitions.unwrap_or(threads as u32).max(1)),
         min_size: opts.min_size,
-        out: None,
-        merge_lighter: true,
+        ..SplitOptions::default()
     };
     // Left whole by the cost model: the host compiles the module as usual.
     let whole = |model: ModelStats, instructions: u64| {
@@ -595,6 +594,15 @@ fn compile_partition(
 /// needs 1,767 at 16 partitions.
 const MAX_FILES_READ: usize = 8192;
 
+/// Whether a transcript that reads `files_read` sections from files is
+/// within [`MAX_FILES_READ`].
+fn within_files_read_cap(files_read: usize) -> Result<(), String> {
+    match files_read {
+        n if n > MAX_FILES_READ => Err(format!("its transcript would read {n} sections from files (at most {MAX_FILES_READ})")),
+        _ => Ok(()),
+    }
+}
+
 /// What the host is handed for a module that was split.
 enum HostText {
     /// The merged text, which the host assembles.
@@ -677,11 +685,9 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
             let t = Instant::now();
             let (object, path) = &parts[k];
             let transcript = object_transcript::transcribe(object, path, k, Some(&first))
-                .and_then(|transcript| match transcript.files_read {
-                    // Never assembled: the whole transcript would read more.
-                    n if n > MAX_FILES_READ => Err(format!("its transcript would read {n} sections from files (at most {MAX_FILES_READ})")),
-                    _ => check_transcript(&host, &transcript, k, &first, merged.address_significance).map(|()| transcript),
-                })
+                // Never assembled if over the cap: the whole transcript would read more.
+                .and_then(|transcript| within_files_read_cap(transcript.files_read).map(|()| transcript))
+                .and_then(|transcript| check_transcript(&host, &transcript, k, &first, merged.address_significance).map(|()| transcript))
                 .map_err(|e| format!("part {k}: {e}"));
             Ok((ms(t), transcript))
         }
@@ -692,8 +698,8 @@ fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: 
         Err(e) => return Ok((by_part, Err(e))),
     };
     let files_read: usize = transcripts.iter().map(|t| t.files_read).sum();
-    if files_read > MAX_FILES_READ {
-        return Ok((by_part, Err(format!("its transcript would read {files_read} sections from files (at most {MAX_FILES_READ})"))));
+    if let Err(e) = within_files_read_cap(files_read) {
+        return Ok((by_part, Err(e)));
     }
     // Each part's transcript assembled alone; where they meet, only what
     // they say of the same names and sections can clash.
