@@ -6,10 +6,11 @@ the host assembling the merged text, process start and exit), the
 partitions, the writing of each part's segment of the merged text, and the
 check of each segment, scheduled on the cores (in clang 22 mtpc assembles
 the whole text itself, as its check, and the host does not: the check is
-then one job, serial too; in clang 16 the parts' checks assemble objects
-the host is handed transcribed, and what the parts' transcripts say of the
-same names, `transcript_check_ms`, is checked serially): on c cores its
-wall time is
+then one job, serial too; in clang 16 the partitions write objects, the
+merge decides what each part's transcript leaves out, the parts' checks
+transcribe each object and assemble its transcript, no segment is written,
+and what the parts' transcripts say of the same names,
+`transcript_check_ms`, is checked serially): on c cores its wall time is
     serial + makespan(partition times, c) + makespan(segment times, c)
            + makespan(check times, c)
 with the jobs handed out longest first, as mtpc starts them (partitions

@@ -130,8 +130,8 @@ def model_table(unit):
                     "indivisible unit (the group heaviest with the copies it needs: %d IR instructions, %d with them) %.2f s + the smallest "
                     "serial tail %.2f s = %.2f s, a speedup of at most %.2fx over stock (stock's back end: %.2f s). Each "
                     "tail is what that run spent from the pass's start to the compile's end outside its partitions (the "
-                    "front end is timed alone, once per round, for the bound only): the split, the merge (the parts' segments written side by side on that many cores), the check (the parts' segments side by side), the host "
-                    "assembling the merged text (clang 16: the transcript of the parts' objects), exit." % (b["front_end"], b["largest_unit_instructions"], held,
+                    "front end is timed alone, once per round, for the bound only): the split, the merge (clang 16: what each part's transcript leaves out; elsewhere the parts' segments of the merged text written side by side on that many cores), the check (clang 16: the partitions' objects transcribed, side by side; elsewhere the parts' segments assembled side by side), the host "
+                    "assembling the text (clang 16: the transcript of the partitions' objects), exit." % (b["front_end"], b["largest_unit_instructions"], held,
                                                            b["largest_unit"], b["tail"], b["wall"], b["speedup"], back_end))
 
 
@@ -142,7 +142,7 @@ def markdown(results):
            % (m["date"], m["cores"], m["cpu"], m["llvm"], m["mtpc_commit"], s["rounds"])]
     for unit in results["units"]:
         out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit), "",
-                "Critical-path model (front end + split + the partitions, then the parts' segments and checks, on the cores + "
+                "Critical-path model (front end + split + the partitions, then the parts' checks (and segments, where the partitions print text), on the cores + "
                 "the merge's decisions + host assembly): the 1- and "
                 "2-thread times predicted from each other's stats, and the projection from %s-partition runs (made on one "
                 "thread: their work inflation is the CPU time of that many partitions, and in brackets the "

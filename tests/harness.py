@@ -126,10 +126,39 @@ def gdb_answers(exe, function, commands, args=(), cwd=None):
     return [a.strip() for a in out.split("@@mtpc@@\n")[1:]]
 
 
+# Prefixes llvm-objdump prints before a mnemonic.
+_PREFIXES = {"data16", "cs", "ds", "es", "fs", "gs", "ss", "rex64", "lock", "rep", "repne", "notrack"}
+
+
+def code_listings(path):
+    """The instructions of each code section of `path` (by section name, a
+    list per section of that name, in order), each with its address,
+    alignment padding (no-ops) left out: LLVM's assembler pads with the
+    longest no-ops its subtarget allows when the code generator writes an
+    object, and with shorter ones when it reads `.p2align` back from text.
+    The addresses kept show any difference in layout; every other
+    instruction stays, prefixes and all (`data16 lea` of TLS sequences)."""
+    listings = collections.defaultdict(list)
+    current = None
+    out = run([tool("llvm-objdump"), "-d", "--no-show-raw-insn", path])
+    for line in out.splitlines():
+        m = re.match(r"Disassembly of section (.*):$", line)
+        if m:
+            current = []
+            listings[m.group(1)].append(current)
+            continue
+        m = re.match(r"\s+([0-9a-f]+):\s+(.*)$", line)
+        if m and current is not None:
+            words = [w for w in m.group(2).split() if w not in _PREFIXES]
+            if not (words and words[0].startswith("nop")):
+                current.append((int(m.group(1), 16), m.group(2).strip()))
+    return {name: [tuple(listing) for listing in sections] for name, sections in listings.items()}
+
+
 def object_contents(path):
     """What an x86-64 ELF relocatable object says, apart from where its
-    data is: its sections (name, type, flags, and the bytes of code
-    sections; data sections may be padded differently between what
+    data is: its sections (name, type, flags, and the instructions of code
+    sections (see `code_listings`); data sections may be padded differently between what
     different partitions put in them), its symbols (binding, type,
     visibility, section, size, and the value of those in code sections),
     each section's relocations as (type, target, addend): the target a
@@ -161,6 +190,7 @@ def object_contents(path):
         return names[sym[4]] if sym[2] == 3 else sym[0]
 
     sections, symbols = collections.Counter(), set()
+    listings, code_seen = None, collections.Counter()
     relocations, addrsig = collections.defaultdict(collections.Counter), set()
     for i, (_, typ, flags, _, off, size, _, info, _, _) in enumerate(secs):
         if names[i] == ".eh_frame" or (typ == 4 and names[info] == ".eh_frame"):
@@ -190,7 +220,13 @@ def object_contents(path):
                         break
                 addrsig.add(target_name(syms[index]))
         elif typ not in (0, 2, 3, 17):
-            sections[(names[i], typ, flags, d[off:off + size] if flags & 4 else None)] += 1
+            instructions = None
+            if flags & 4:
+                listings = code_listings(path) if listings is None else listings
+                seen = code_seen[names[i]]
+                instructions = listings[names[i]][seen] if seen < len(listings.get(names[i], [])) else ()
+                code_seen[names[i]] += 1
+            sections[(names[i], typ, flags, instructions)] += 1
     for name, bind, typ, vis, shndx, value, size in syms:
         if typ not in (3, 4) and name:
             in_code = 0 < shndx < 0xff00 and code[shndx]
@@ -201,13 +237,33 @@ def object_contents(path):
 def line_rows(path):
     """The rows of every line table of `path` (llvm-dwarfdump --debug-line)
     as (address, line, column, file) with their counts, end-of-sequence
-    rows left out: what a debugger maps addresses to, whichever table holds
-    a row and however the tables are encoded."""
+    rows left out, the file by its directory and name (each table numbers
+    its files its own way): what a debugger maps addresses to, whichever
+    table holds a row and however the tables are encoded."""
     rows = collections.Counter()
+    directories, files, current = {}, {}, None
     for line in run([tool("llvm-dwarfdump"), "--debug-line", path]).splitlines():
+        if line.startswith("debug_line["):
+            directories, files, current = {}, {}, None
+            continue
+        m = re.match(r'include_directories\[\s*(\d+)\] = "(.*)"$', line)
+        if m:
+            directories[int(m.group(1))] = m.group(2)
+            continue
+        m = re.match(r"file_names\[\s*(\d+)\]:", line)
+        if m:
+            current = files.setdefault(int(m.group(1)), {})
+            continue
+        m = re.match(r'\s+(name|dir_index): (.*)$', line)
+        if m and current is not None:
+            current[m.group(1)] = m.group(2).strip('"')
+            continue
         fields = line.split()
         if len(fields) >= 4 and line.startswith("0x") and "end_sequence" not in fields:
-            rows[tuple(int(f, 0) for f in fields[:4])] += 1
+            entry = files.get(int(fields[3], 0), {})
+            directory = directories.get(int(entry.get("dir_index", "0"), 0), "")
+            name = os.path.join(directory, entry.get("name", "?")) if entry else fields[3]
+            rows[tuple(int(f, 0) for f in fields[:3]) + (name,)] += 1
     return rows
 
 

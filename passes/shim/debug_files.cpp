@@ -11,6 +11,9 @@
 // root, same directory, checksum and source). The writer then finds every
 // file it needs already numbered, and writes no .file directive for it; the
 // merge writes the table, from the same list (mtpc_debug_files_table).
+// Where each partition writes an object (clang 16), each has a line table
+// of its own, numbered alike all the same: its units say what the merged
+// text's would.
 #include "debug_files.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -103,10 +106,20 @@ void registerFiles(const mtpc::DebugFiles &Files, MCContext &Ctx, MCStreamer *St
 class ReserveFileNumbers : public ModulePass {
 public:
   static char ID;
-  ReserveFileNumbers(std::shared_ptr<const mtpc::DebugFiles> Files, MachineModuleInfoWrapperPass *MMIWP)
-      : ModulePass(ID), Files(std::move(Files)), MMIWP(MMIWP) {}
+  ReserveFileNumbers(std::shared_ptr<const mtpc::DebugFiles> Files, MachineModuleInfoWrapperPass *MMIWP, bool ForObject)
+      : ModulePass(ID), Files(std::move(Files)), MMIWP(MMIWP), ForObject(ForObject) {}
   bool doInitialization(Module &) override {
-    registerFiles(*Files, MMIWP->getMMI().getContext(), nullptr);
+    MCContext &Ctx = MMIWP->getMMI().getContext();
+    // Writing an object, the DWARF writer gives the line table its root
+    // whatever the DWARF version (DwarfDebug::getOrCreateDwarfCompileUnit),
+    // and with it the unit's directory, which then names a file in it
+    // without the directory: registered alike, or it would number such a
+    // file a second time.
+    if (ForObject && Files->Root) {
+      const mtpc::DebugFile &R = *Files->Root;
+      Ctx.setMCLineTableRootFile(0, R.Directory, R.Name, R.Checksum, sourceOf(R));
+    }
+    registerFiles(*Files, Ctx, nullptr);
     return false;
   }
   bool runOnModule(Module &) override { return false; }
@@ -115,6 +128,7 @@ public:
 private:
   std::shared_ptr<const mtpc::DebugFiles> Files;
   MachineModuleInfoWrapperPass *MMIWP;
+  bool ForObject;
 };
 char ReserveFileNumbers::ID = 0;
 
@@ -158,8 +172,8 @@ std::shared_ptr<const mtpc::DebugFiles> mtpc::collectDebugFiles(const Module &M)
 }
 
 ModulePass *mtpc::createReserveFileNumbersPass(std::shared_ptr<const DebugFiles> Files,
-                                               MachineModuleInfoWrapperPass *MMIWP) {
-  return new ReserveFileNumbers(std::move(Files), MMIWP);
+                                               MachineModuleInfoWrapperPass *MMIWP, bool ForObject) {
+  return new ReserveFileNumbers(std::move(Files), MMIWP, ForObject);
 }
 
 extern "C" {

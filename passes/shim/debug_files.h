@@ -35,8 +35,10 @@ struct DebugFiles {
 std::shared_ptr<const DebugFiles> collectDebugFiles(const llvm::Module &M);
 
 // A code-generation pass that, before the DWARF writer numbers any file,
-// gives Files their numbers in the line table of MMIWP's context.
+// gives Files their numbers in the line table of MMIWP's context. ForObject:
+// the code generator writes an object, whose line table names a file in the
+// compile unit's directory without it (as the DWARF writer registers it).
 llvm::ModulePass *createReserveFileNumbersPass(std::shared_ptr<const DebugFiles> Files,
-                                               llvm::MachineModuleInfoWrapperPass *MMIWP);
+                                               llvm::MachineModuleInfoWrapperPass *MMIWP, bool ForObject);
 
 } // namespace mtpc

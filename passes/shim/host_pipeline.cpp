@@ -499,6 +499,7 @@ struct PartitionEnvironment {
   Phase P;
   bool Explicit;
   bool DiscardValueNames;
+  bool PartsWriteObjects;
 };
 } // namespace mtpc
 
@@ -602,8 +603,12 @@ const char *mtpc_run_module_identifier(void *RunP, size_t *Len) {
 // mtpc_environment_free): Settings copied, the host's analyses copied, the
 // remarks the host's context wants (worded for an object if HostWritesObject,
 // else for assembly), and the module's source files (from
-// mtpc_debug_files_collect).
-void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, int P, bool HostWritesObject) {
+// mtpc_debug_files_collect). With PartsWriteObjects, each partition's code
+// generator writes an object, with its debug sections whole whatever the
+// host's compression (the host compresses what it writes), instead of
+// assembly text.
+void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, int P, bool HostWritesObject,
+                           bool PartsWriteObjects) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
   return new mtpc::PartitionEnvironment{Run->Host,
                                         *static_cast<mtpc::HostSettings *>(Settings),
@@ -613,7 +618,8 @@ void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, i
                                         optimizationLevel(Level),
                                         phaseOf(P),
                                         Run->Explicit,
-                                        Run->M.getContext().shouldDiscardValueNames()};
+                                        Run->M.getContext().shouldDiscardValueNames(),
+                                        PartsWriteObjects};
 }
 
 void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnvironment *>(Env); }
@@ -624,9 +630,11 @@ void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnviro
 void *mtpc_environment_build_kit(void *EnvP) {
   auto *Env = static_cast<mtpc::PartitionEnvironment *>(EnvP);
   auto Kit = std::make_unique<mtpc::PartitionKit>();
-  Kit->TM = Env->Settings.createTargetMachine();
+  Kit->TM = Env->Settings.createTargetMachine(Env->PartsWriteObjects ? mtpc::DebugSections::Uncompressed
+                                                                     : mtpc::DebugSections::AsHost);
   if (!Kit->TM)
     return nullptr;
+  Kit->WritesObject = Env->PartsWriteObjects;
   Kit->OptNone.registerCallbacks(Kit->PIC);
   Kit->TimeProfiling.registerCallbacks(Kit->PIC);
   // The partition's own instrumentation and target machine, and copies of

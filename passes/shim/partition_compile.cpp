@@ -1,7 +1,7 @@
 // partition_compile.cpp - the host's code-generation settings, and compiling
 // one partition: its pipeline (built from the host's PassBuilder, see
 // host_pipeline.cpp) and the code generator, with the host's settings, to
-// assembly text. See shim.h for the rules.
+// assembly text or to an object. See shim.h for the rules.
 #include "shim.h"
 #include "partition_kit.h"
 
@@ -218,13 +218,14 @@ bool mtpc_kit_optimize(void *KitP, LLVMModuleRef MRef, const char *Label, double
   return true;
 }
 
-// Compiles partition M, optimized (mtpc_kit_optimize), to assembly text
-// with its kit's code generator: a buffer handle in *Asm (free with
+// Compiles partition M, optimized (mtpc_kit_optimize), to assembly text, or
+// to an object if its kit writes one (mtpc_run_environment), with its kit's
+// code generator: a buffer handle in *Output (free with
 // mtpc_buffer_dispose), its bytes in *Data, *Len, the time in *CodegenMs.
 // Hands over everything the partition reported, optimizer and code
 // generator, in *Diags (free with mtpc_diagnostics_free). On failure
 // returns false with *Error (free with free()). The kit is consumed.
-bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **Asm, const char **Data, size_t *Len,
+bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **Output, const char **Data, size_t *Len,
                       double *CodegenMs, void **Diags, char **Error) {
   using Clock = std::chrono::steady_clock;
   std::unique_ptr<mtpc::PartitionKit> Kit(static_cast<mtpc::PartitionKit *>(KitP));
@@ -245,9 +246,12 @@ bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **
     legacy::PassManager CodeGen;
     CodeGen.add(new TargetLibraryInfoWrapperPass(*Kit->LibraryInfo));
     auto *MMIWP = new MachineModuleInfoWrapperPass(static_cast<mtpc::CodeGenTargetMachine *>(Kit->TM.get()));
-    CodeGen.add(mtpc::createReserveFileNumbersPass(Kit->Files, MMIWP));
-    if (Kit->TM->addPassesToEmitFile(CodeGen, OS, nullptr, mtpc::AssemblyFileType, /*DisableVerify=*/true, MMIWP)) {
-      *Error = copyString("the target cannot emit assembly");
+    // Every part numbers the module's files alike, so that its debug
+    // information and line table say what the merged text's do.
+    CodeGen.add(mtpc::createReserveFileNumbersPass(Kit->Files, MMIWP, Kit->WritesObject));
+    auto FileType = Kit->WritesObject ? mtpc::ObjectFileType : mtpc::AssemblyFileType;
+    if (Kit->TM->addPassesToEmitFile(CodeGen, OS, nullptr, FileType, /*DisableVerify=*/true, MMIWP)) {
+      *Error = copyString(Kit->WritesObject ? "the target cannot emit objects" : "the target cannot emit assembly");
       return false;
     }
     CodeGen.run(M);
@@ -259,7 +263,7 @@ bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **
   }
   *Data = Text->data();
   *Len = Text->size();
-  *Asm = Text.release();
+  *Output = Text.release();
   return true;
 }
 

@@ -39,6 +39,9 @@ struct PartitionKit {
   std::shared_ptr<const DebugFiles> Files;
   // The host's context discards the names of values.
   bool DiscardValueNames = false;
+  // The code generator writes an object (its debug sections whole), not
+  // assembly text (see mtpc_run_environment).
+  bool WritesObject = false;
   // What the context the partition is read into has reported since it was
   // created (see mtpc_kit_adopt_context).
   std::shared_ptr<PartitionDiagnostics> Recorded;

@@ -20,6 +20,8 @@
 //! - [`stats`]: `MTPC_STATS` lines;
 //! - [`asm_merge`]: merges the partitions' assembly into one text;
 //! - [`object_writer`]: who assembles the merged text into the object;
+//! - [`elf_object`]: a part's object, parsed, as the join and the transcript read it;
+//! - [`object_merge`]: what the parts' objects say alike, kept once;
 //! - [`object_transcript`]: the parts' objects as a text the host reads
 //!   without parsing instructions;
 //! - [`worker`]: the process-wide worker pool;
@@ -59,6 +61,7 @@ pub mod asm_merge;
 pub mod call_graph;
 pub mod cost_model;
 pub mod decline;
+pub mod elf_object;
 pub mod diagnostics;
 pub mod host;
 pub mod ir;
@@ -66,6 +69,7 @@ pub mod logging;
 pub mod machine_load;
 pub mod machine_slots;
 pub mod module_facts;
+pub mod object_merge;
 pub mod object_transcript;
 pub mod object_writer;
 pub mod odr_copies;

@@ -174,6 +174,11 @@ pub struct ModuleFacts {
     /// Local globals that module-level inline asm names.
     pub module_asm_locals: Vec<u32>,
     pub has_module_asm: bool,
+    /// Some function's inline asm may give a symbol a value (`.set`, `=`).
+    pub inline_asm_assigns: bool,
+    /// Some function asks for a section the code generator links to the
+    /// function's (patchable entries, XRay's map).
+    pub linked_order_functions: bool,
     /// PIC without PIE: default-visibility symbols may be preempted.
     pub is_shared_library_code: bool,
 }
@@ -321,6 +326,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
 
     let mut comdats: HashMap<String, u32> = HashMap::default();
     let mut per_kind_index = [0u32; 4];
+    let (mut inline_asm_assigns, mut linked_order_functions) = (false, false);
     let facts = globals
         .iter()
         .map(|&g| {
@@ -389,6 +395,12 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 }
             });
             let is_function = kind == GlobalKind::Function;
+            inline_asm_assigns |= walker.asm_assigns;
+            linked_order_functions |= is_function
+                && is_definition
+                && ["patchable-function-entry", "function-instrument", "xray-instruction-threshold"]
+                    .iter()
+                    .any(|a| g.has_fn_string_attribute(a));
             GlobalFacts {
                 id,
                 linkage: g.linkage(),
@@ -431,10 +443,25 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         comdat_count: comdats.len() as u32,
         module_asm_locals,
         has_module_asm: !module_asm.trim().is_empty(),
+        inline_asm_assigns,
+        linked_order_functions,
         is_shared_library_code,
     };
     facts.add_sole_callees_to_inline_sizes();
     facts
+}
+
+/// Whether assembly (module-level, or an inline asm template) may assign a
+/// symbol (`.set a, b`, `a = b`): what a part's object leaves out if the
+/// value names a symbol another part defines (see `object_writer`). Any
+/// mention counts: a directive after a label or a `;`, in any case, in a
+/// macro, or an `.include`.
+pub fn asm_may_assign_a_symbol(asm: &str) -> bool {
+    let asm = asm.to_ascii_lowercase();
+    asm.contains('=')
+        || [".set", ".equ", ".equiv", ".eqv", ".symver", ".weakref", ".include"]
+            .iter()
+            .any(|d| asm.match_indices(d).any(|(at, _)| asm.as_bytes().get(at + d.len()).is_some_and(|b| b.is_ascii_whitespace())))
 }
 
 struct MdKinds {
@@ -529,6 +556,8 @@ struct RefWalker<'a, 'm> {
     block_addresses: BTreeSet<u32>,
     no_cfi: BTreeSet<u32>,
     asm_locals: BTreeSet<u32>,
+    /// Inline asm it reaches may give a symbol a value (`.set`, `=`).
+    asm_assigns: bool,
     seen: HashSet<Value<'m>>,
 }
 
@@ -541,6 +570,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
             block_addresses: BTreeSet::new(),
             no_cfi: BTreeSet::new(),
             asm_locals: BTreeSet::new(),
+            asm_assigns: false,
             seen: Default::default(),
         }
     }
@@ -575,6 +605,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
                 }
             }
             Operand::InlineAsm(text) => {
+                self.asm_assigns |= asm_may_assign_a_symbol(&text);
                 for t in asm_symbol_tokens(&text) {
                     if let Some(&i) = self.local_names.get(t) {
                         self.asm_locals.insert(i);
@@ -624,7 +655,25 @@ impl<'a, 'm> RefWalker<'a, 'm> {
 #[cfg(test)]
 mod tests {
     use super::RefKind::*;
+    use super::asm_may_assign_a_symbol;
     use crate::test_support::*;
+
+    #[test]
+    fn assembly_that_may_assign_a_symbol_is_found() {
+        // Module-level asm defining a function by a label is transcribed;
+        // one aliasing another symbol is not; nor inline asm that does.
+        assert!(!asm_may_assign_a_symbol(".text\n.globl asm_entry\nasm_entry:\n\tjmp asm_helper\n"));
+        assert!(!asm_may_assign_a_symbol("nop; movl $$1, %eax"));
+        assert!(asm_may_assign_a_symbol(".globl alias\n.set alias, target\n"));
+        assert!(asm_may_assign_a_symbol(".globl a; .set a, b"));
+        assert!(asm_may_assign_a_symbol("l: .SET a, b"));
+        assert!(asm_may_assign_a_symbol(".macro m x,y\n.equ \\x,\\y\n.endm"));
+        assert!(asm_may_assign_a_symbol(".include \"defs.s\""));
+        assert!(asm_may_assign_a_symbol("a = b + 4"));
+        assert!(asm_may_assign_a_symbol(".symver foo, foo@V1"));
+        assert!(!asm_may_assign_a_symbol(".settings:\n\tret\n"));
+    }
+
 
     #[test]
     fn sole_callers_are_local_functions_one_other_function_only_calls() {

@@ -1,29 +1,35 @@
 //! Transcribes a part's object into directives the host assembles without
-//! parsing one instruction: clang 16 is handed these instead of the merged
-//! text, whose every instruction it would parse again, serially.
+//! parsing one instruction: clang 16 is handed these instead of a text whose
+//! every instruction it would parse, serially.
 //!
 //! A part's object (ELF64 x86-64, relocatable, as LLVM's MC layer writes
 //! it) becomes: each section's bytes read with `.incbin` from a file that
 //! holds the object, starting at a multiple of the section's alignment (so
 //! nothing inside moves); each symbol assigned its offset in its section;
 //! each relocation a `.reloc` with its own type; the address-significance
-//! table as `.addrsig_sym` lines. What a transcript cannot state the same
-//! way is declined, named (the host then assembles the merged text): see
-//! [`section_type`], [`section_flags`], and the `Err`s below.
+//! table as `.addrsig_sym` lines, the call graph profile as `.cg_profile`.
+//! What a transcript cannot state the same way is declined, named (see
+//! [`section_type`], [`section_flags`], and the `Err`s below): foreseen
+//! before the partitions are compiled (`object_writer::part_output`), the
+//! partitions then print text; found only in a part's object, the module
+//! is compiled whole.
 //!
-//! Debug information is transcribed as any other section: each part's
-//! object has its own compile units, each with the line table its part's
-//! assembler wrote. The string sections the parts share are read once
-//! (see [`FirstPart`]).
+//! What the parts say alike is decided before (`object_merge`): a part's
+//! transcript leaves out the copies another part's stand for, renames the
+//! locals another part defines too, and names its debug strings in the
+//! pool that holds every part's once. Debug information is otherwise
+//! transcribed as any other section: each part's object has its own compile
+//! units, each with the line table its part's assembler wrote.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use object::elf;
-use object::read::elf::{FileHeader, Rela as _, SectionHeader as _, Sym as _};
-use object::LittleEndian;
+use object::read::elf::{SectionHeader as _, Sym as _};
 
-type Header = elf::FileHeader64<LittleEndian>;
+use crate::elf_object::{ElfObject, Relocation, SHT_LLVM_ADDRSIG, SHT_LLVM_CALL_GRAPH_PROFILE};
+use crate::object_merge::{PartDecisions, Pools};
+
 
 /// The relocation types of x86-64 by number, as the assembler's `.reloc`
 /// names them (LLVM's `ELFRelocs/x86_64.def`).
@@ -70,8 +76,6 @@ const X86_64_RELOCATIONS: [(u32, &str); 40] = [
     (42, "R_X86_64_REX_GOTPCRELX"),
 ];
 
-/// `SHT_LLVM_ADDRSIG`: the address-significance table.
-const SHT_LLVM_ADDRSIG: u32 = 0x6fff_4c03;
 
 /// The section flags a transcript can state, with the letter of each in a
 /// `.section` directive (and `G`, a group member, said by the group).
@@ -203,118 +207,21 @@ pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
     Ok(())
 }
 
-/// What a later part's transcript may name through the first part's: each
-/// part is assembled with the merged text's table first, so each part's
-/// `.debug_str` begins with the merge's pool and its `.debug_line_str` with
-/// the file table's names. A later part reads only what follows the strings
-/// it shares with the first part and names those through the first part's
-/// chunk: the host's object holds them once, as the merged text's does.
-/// Read once from part 0's object ([`FirstPart::of`]).
-#[derive(Debug, Default)]
-pub struct FirstPart {
-    /// Part 0's debug string sections a later part may share (see
-    /// [`Transcriber::shares_strings`]).
-    strings: Vec<FirstStrings>,
-}
-
-/// One of the first part's debug string sections.
-#[derive(Debug)]
-struct FirstStrings {
-    name: String,
-    flags: u64,
-    /// Its `.section` directive.
-    directive: String,
-    /// The label of its chunk in the first part's transcript.
-    label: String,
-    bytes: Vec<u8>,
-}
-
-impl FirstPart {
-    /// The debug string sections of part 0's object `object`.
-    pub fn of(object: &[u8]) -> Result<FirstPart, String> {
-        let mut first = Transcriber::new(object, "", 0).map_err(|e| format!("part 0: {e}"))?;
-        first.plan_sections().map_err(|e| format!("part 0: {e}"))?;
-        let mut strings = Vec::new();
-        for index in (0..first.plans.len()).filter(|&index| first.shares_strings(index)) {
-            let plan = first.chunk(index).expect("a section that shares strings is a chunk");
-            let bytes = first.section_bytes(index)?.to_vec();
-            let directive = section_directive(plan)?;
-            strings.push(FirstStrings { name: plan.name.clone(), flags: plan.flags, directive, label: first.chunk_label(index), bytes });
-        }
-        Ok(FirstPart { strings })
-    }
-
-    /// What stands for the first part's transcript where a later part's
-    /// is checked alone: each chunk a later part may name, as the same
-    /// section, label and size (zeros), so that the later part's labels and
-    /// relocations into it resolve as they do in the host's text.
-    pub fn stand_in(&self) -> String {
-        let mut out = String::new();
-        for strings in &self.strings {
-            let _ = writeln!(out, "{}\n{}:\n\t.zero {}", strings.directive, strings.label, strings.bytes.len());
-        }
-        out
-    }
-}
-
 /// The transcript of part `part`'s object `object`, whose bytes the host
-/// reads from the file at `path` (the same bytes); `first`: part 0's object
-/// (ignored for part 0 itself). `Err` says what it cannot transcribe.
-pub fn transcribe(object: &[u8], path: &str, part: usize, first: Option<&FirstPart>) -> Result<Transcript, String> {
-    let mut transcriber = Transcriber::new(object, path, part)?;
+/// reads from the file at `path` (the same bytes), with what the merge
+/// decided of it. `Err` says what it cannot transcribe.
+pub fn transcribe(object: &[u8], path: &str, part: usize, decisions: &PartDecisions) -> Result<Transcript, String> {
+    let mut transcriber = Transcriber::new(object, path, part, decisions)?;
     transcriber.plan_sections()?;
-    if let Some(first) = first.filter(|_| part > 0) {
-        transcriber.share_debug_strings_with(first)?;
-    }
     transcriber.run()
 }
 
-/// Whether a part's text defines a symbol the assembler may leave out of
-/// the part's object: an assignment in inline assembly (between `#APP` and
-/// `#NO_APP`) whose value names a symbol another part defines is not in
-/// the part's symbol table, so its transcript would lose it.
-pub fn has_inline_asm_assignment(text: &[u8]) -> bool {
-    let mut inline_asm = false;
-    for line in text.split(|&b| b == b'\n') {
-        match line.trim_ascii() {
-            b"#APP" => inline_asm = true,
-            b"#NO_APP" => inline_asm = false,
-            line if inline_asm && assigns_a_symbol(line) => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// Whether module-level assembly may assign a symbol (see
-/// [`has_inline_asm_assignment`]). It reaches a part's text as written,
-/// not bracketed nor printed again, so any mention counts: a directive
-/// after a label or a `;`, in any case, in a macro, or an `.include`.
-pub fn module_asm_assigns_a_symbol(asm: &str) -> bool {
-    let asm = asm.to_ascii_lowercase();
-    asm.contains('=')
-        || [".set", ".equ", ".equiv", ".eqv", ".symver", ".weakref", ".include"]
-            .iter()
-            .any(|d| asm.match_indices(d).any(|(at, _)| asm.as_bytes().get(at + d.len()).is_some_and(|b| b.is_ascii_whitespace())))
-}
-
-/// An assembly line that gives a symbol a value by an expression.
-fn assigns_a_symbol(line: &[u8]) -> bool {
-    let directive = [".set", ".equ", ".equiv", ".eqv", ".symver", ".weakref"]
-        .iter()
-        .any(|d| line.starts_with(d.as_bytes()) && line.get(d.len()).is_some_and(|b| b.is_ascii_whitespace()));
-    directive || line.contains(&b'=')
-}
-
-/// A relocation of a section: where, which type, against which symbol
-/// (by index), plus what.
-#[derive(Clone, Copy)]
-struct Relocation {
-    offset: u64,
-    r_type: u32,
-    symbol: usize,
-    addend: i64,
-}
+/// At most this many `.incbin` lines in the host's text: LLVM 16's
+/// assembler maps the file anew for each, and keeps every mapping until it
+/// is done; Linux allows a process 65,530 (`vm.max_map_count`), and the
+/// compiler's own mappings need some. sqlite3 with `-ffunction-sections`
+/// needs 1,767 at 16 partitions, DuckDB's common file 2,500.
+pub const MAX_FILES_READ: usize = 32_768;
 
 /// A section as the transcript emits it.
 struct SectionPlan {
@@ -328,16 +235,6 @@ struct SectionPlan {
     size: u64,
     /// The signature of the COMDAT group it belongs to.
     group: Option<String>,
-    /// Its first bytes are the first part's (see [`FirstPart`]).
-    shared: Option<SharedPrefix>,
-}
-
-/// The first `len` bytes of a section, which the transcript names through
-/// the first part's chunk of the same section, labelled `first_label`.
-#[derive(Clone, Debug)]
-struct SharedPrefix {
-    first_label: String,
-    len: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -348,34 +245,29 @@ enum SectionKind {
     Identification,
     /// The address-significance table: `.addrsig_sym` lines.
     AddressSignificance,
-    /// Read for what it says of others (symbols, strings, relocations, groups).
+    /// The call graph profile: `.cg_profile` lines.
+    CallGraphProfile,
+    /// Read for what it says of others (symbols, strings, relocations,
+    /// groups), or what the host writes for the module itself (the CET
+    /// property note).
     Bookkeeping,
+    /// A debug string section whose strings are in a pool (`object_merge`).
+    Pooled,
+    /// A section another part's copy stands for (`object_merge`).
+    Dropped,
 }
 
 struct Transcriber<'a> {
-    data: &'a [u8],
-    endian: LittleEndian,
-    sections: object::read::elf::SectionTable<'a, Header>,
-    symbols: object::read::elf::SymbolTable<'a, Header>,
+    elf: ElfObject<'a>,
     path: String,
     part: usize,
+    decisions: &'a PartDecisions,
     plans: Vec<Option<SectionPlan>>,
 }
 
 impl<'a> Transcriber<'a> {
-    fn new(data: &'a [u8], path: &str, part: usize) -> Result<Self, String> {
-        let unreadable = |e: object::read::Error| format!("the object cannot be read ({e})");
-        let header = Header::parse(data).map_err(unreadable)?;
-        let endian = header.endian().map_err(unreadable)?;
-        if header.e_machine(endian) != elf::EM_X86_64 || header.e_type(endian) != elf::ET_REL {
-            return Err("the object is not an x86-64 relocatable object".into());
-        }
-        let sections = header.sections(endian, data).map_err(unreadable)?;
-        let symbols = sections.symbols(endian, data, elf::SHT_SYMTAB).map_err(unreadable)?;
-        if symbols.shndx_section().0 != 0 {
-            return Err("the object has extended section indexes".into());
-        }
-        Ok(Transcriber { data, endian, sections, symbols, path: path.to_string(), part, plans: Vec::new() })
+    fn new(data: &'a [u8], path: &str, part: usize, decisions: &'a PartDecisions) -> Result<Self, String> {
+        Ok(Transcriber { elf: ElfObject::parse(data)?, path: path.to_string(), part, decisions, plans: Vec::new() })
     }
 
     fn run(self) -> Result<Transcript, String> {
@@ -401,14 +293,12 @@ impl<'a> Transcriber<'a> {
             if plan.align > 1 && plan.size > 0 {
                 let _ = writeln!(out, "\t.p2align {}", plan.align.trailing_zeros());
             }
-            // A shared prefix is the first part's: the chunk is the rest.
-            let skipped = plan.shared.as_ref().map_or(0, |shared| shared.len);
             let _ = writeln!(out, "{}:", self.chunk_label(index));
-            if plan.size > skipped {
+            if plan.size > 0 {
                 if plan.sh_type == elf::SHT_NOBITS {
                     let _ = writeln!(out, "\t.zero {}", plan.size);
                 } else {
-                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, plan.offset + skipped, plan.size - skipped);
+                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, plan.offset, plan.size);
                     files_read += 1;
                 }
             }
@@ -428,7 +318,7 @@ impl<'a> Transcriber<'a> {
             }
         }
         for &(section, offset) in &merge_labels {
-            let _ = writeln!(out, "{} = {}", self.merge_label(section, offset), self.position(section, offset as u64));
+            let _ = writeln!(out, "{} = {}", self.merge_label(section, offset), self.position(section, offset as u64)?);
         }
         self.symbols_text(&mut out, &mut stated)?;
         let mut address_significance = String::new();
@@ -436,6 +326,7 @@ impl<'a> Transcriber<'a> {
             match plan.as_ref().map(|p| p.kind) {
                 Some(SectionKind::Identification) => self.identification_text(index, &mut out)?,
                 Some(SectionKind::AddressSignificance) => self.address_significance_text(index, &mut address_significance)?,
+                Some(SectionKind::CallGraphProfile) => self.call_graph_profile_text(index, &mut out)?,
                 _ => {}
             }
         }
@@ -445,46 +336,33 @@ impl<'a> Transcriber<'a> {
     /// What each section is for the transcript; declines a section it
     /// cannot state.
     fn plan_sections(&mut self) -> Result<(), String> {
-        let endian = self.endian;
+        let endian = self.elf.endian;
         let mut groups: HashMap<usize, String> = HashMap::new();
-        for (index, header) in self.sections.iter().enumerate() {
-            if header.sh_type(endian) != elf::SHT_GROUP {
-                continue;
-            }
-            let (flag, members) = header
-                .group(endian, self.data)
-                .map_err(|e| format!("a group cannot be read ({e})"))?
-                .ok_or("a group section has no members")?;
-            if flag != elf::GRP_COMDAT {
-                return Err(format!("section {index} is a group that is not a COMDAT"));
-            }
-            let signature = self
-                .symbols
-                .symbol(object::SymbolIndex(header.sh_info(endian) as usize))
-                .and_then(|s| self.symbols.symbol_name(endian, s))
-                .map_err(|e| format!("a group's signature cannot be read ({e})"))?;
-            let signature = asm_name(signature)?;
-            for member in members {
-                groups.insert(member.get(endian) as usize, signature.clone());
+        for group in self.elf.groups()? {
+            // By the name the host's text gives it (a local is renamed).
+            let signature = self.symbol_name(group.signature).map_err(|e| format!("a group's signature: {e}"))?;
+            for member in group.members {
+                groups.insert(member, signature.clone());
             }
         }
-        let mut plans = Vec::with_capacity(self.sections.len());
-        for (index, header) in self.sections.iter().enumerate() {
+        let mut plans = Vec::with_capacity(self.elf.sections.len());
+        for (index, header) in self.elf.sections.iter().enumerate() {
             if index == 0 {
                 plans.push(None);
                 continue;
             }
-            let name = self
-                .sections
-                .section_name(endian, header)
-                .map_err(|e| format!("a section name cannot be read ({e})"))?;
-            let name = String::from_utf8(name.to_vec()).map_err(|_| "a section name is not UTF-8".to_string())?;
+            let name = self.elf.section_name(header)?;
             let sh_type = header.sh_type(endian);
             let flags = header.sh_flags(endian);
             let kind = match sh_type {
-                elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_RELA | elf::SHT_GROUP => SectionKind::Bookkeeping,
+                elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_RELA | elf::SHT_REL | elf::SHT_GROUP => SectionKind::Bookkeeping,
                 SHT_LLVM_ADDRSIG => SectionKind::AddressSignificance,
+                SHT_LLVM_CALL_GRAPH_PROFILE => SectionKind::CallGraphProfile,
                 _ if name == ".comment" => SectionKind::Identification,
+                // The host writes the module's own.
+                elf::SHT_NOTE if name == ".note.gnu.property" => SectionKind::Bookkeeping,
+                _ if self.decisions.dropped_sections.contains(&index) => SectionKind::Dropped,
+                _ if self.decisions.pooled.contains_key(&index) => SectionKind::Pooled,
                 _ => {
                     section_type(sh_type).ok_or_else(|| format!("section {name} has type {sh_type:#x}"))?;
                     SectionKind::Chunk
@@ -511,7 +389,6 @@ impl<'a> Transcriber<'a> {
                 offset: header.sh_offset(endian),
                 size: header.sh_size(endian),
                 group,
-                shared: None,
             }));
         }
         // Two sections of one name and group are two sections to the part
@@ -526,68 +403,24 @@ impl<'a> Transcriber<'a> {
         Ok(())
     }
 
-    /// Marks the bytes each debug string section of this part shares with
-    /// the same section of the first part (whole strings, from the start):
-    /// the transcript names them through the first part's chunk.
-    fn share_debug_strings_with(&mut self, first: &FirstPart) -> Result<(), String> {
-        let sharing: Vec<usize> = (0..self.plans.len()).filter(|&index| self.shares_strings(index)).collect();
-        for index in sharing {
-            let Some(plan) = self.chunk(index) else { continue };
-            let Some(theirs) = first.strings.iter().find(|s| s.name == plan.name && s.flags == plan.flags) else { continue };
-            let len = shared_strings_len(self.section_bytes(index)?, &theirs.bytes) as u64;
-            if let (true, Some(Some(plan))) = (len > 0, self.plans.get_mut(index)) {
-                plan.shared = Some(SharedPrefix { first_label: theirs.label.clone(), len });
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether section `index` is one whose leading strings a later part may
-    /// name through the first part's: a debug section of single-byte
-    /// strings, unaligned, in no group, that no relocation applies to.
-    fn shares_strings(&self, index: usize) -> bool {
-        let strings = (elf::SHF_MERGE | elf::SHF_STRINGS) as u64;
-        self.chunk(index).is_some_and(|plan| {
-            plan.name.starts_with(".debug")
-                && plan.sh_type == elf::SHT_PROGBITS
-                && plan.flags & strings == strings
-                && plan.group.is_none()
-                && plan.entsize <= 1
-                && plan.align <= 1
-        }) && !self.is_relocated(index)
-    }
-
-    /// Whether relocations apply to section `index`.
-    fn is_relocated(&self, index: usize) -> bool {
-        self.sections
-            .iter()
-            .any(|header| header.sh_type(self.endian) == elf::SHT_RELA && header.sh_info(self.endian) as usize == index)
-    }
-
     /// Each chunk section's relocations.
     fn relocations_by_section(&self) -> Result<HashMap<usize, Vec<Relocation>>, String> {
-        let endian = self.endian;
+        let endian = self.elf.endian;
         let mut by_section: HashMap<usize, Vec<Relocation>> = HashMap::new();
-        for header in self.sections.iter() {
+        for header in self.elf.sections.iter().filter(|h| matches!(h.sh_type(endian), elf::SHT_RELA | elf::SHT_REL)) {
+            let target = header.sh_info(endian) as usize;
+            // Those of a dropped copy go with it; the call graph profile's
+            // name its edges (`call_graph_profile_text`).
+            if matches!(self.kind(target), Some(SectionKind::Dropped | SectionKind::CallGraphProfile)) {
+                continue;
+            }
             if header.sh_type(endian) == elf::SHT_REL {
                 return Err("the object has implicit-addend relocations".into());
             }
-            let Some((relas, _)) = header.rela(endian, self.data).map_err(|e| format!("relocations cannot be read ({e})"))? else {
-                continue;
-            };
-            let target = header.sh_info(endian) as usize;
             if self.chunk(target).is_none() {
                 return Err(format!("relocations apply to section {target}, which is not transcribed"));
             }
-            let list = by_section.entry(target).or_default();
-            for rela in relas {
-                list.push(Relocation {
-                    offset: rela.r_offset(endian),
-                    r_type: rela.r_type(endian, false),
-                    symbol: rela.r_sym(endian, false) as usize,
-                    addend: rela.r_addend(endian),
-                });
-            }
+            by_section.entry(target).or_default().extend(self.elf.relocations(header)?);
         }
         Ok(by_section)
     }
@@ -598,9 +431,17 @@ impl<'a> Transcriber<'a> {
         if index == 0 {
             return Err("a relocation has no symbol".into());
         }
-        let symbol = self.symbol(index)?;
+        let symbol = self.elf.symbol(index)?;
         if symbol.st_type() == elf::STT_SECTION {
-            let section = symbol.st_shndx(self.endian) as usize;
+            let section = symbol.st_shndx(self.elf.endian) as usize;
+            if self.kind(section) == Some(SectionKind::Pooled) {
+                // A string in the pool, as in a mergeable section.
+                if addend < 0 {
+                    return Err(format!("a relocation points before the start of section {section}"));
+                }
+                merge_labels.insert((section, addend));
+                return Ok(self.merge_label(section, addend));
+            }
             let plan = self.chunk(section).ok_or_else(|| format!("a relocation points into section {section}, which is not transcribed"))?;
             if plan.flags & elf::SHF_TLS as u64 != 0 {
                 return Err(format!("a relocation points into thread-local {} by the section", plan.name));
@@ -620,6 +461,23 @@ impl<'a> Transcriber<'a> {
             return Ok(format!("{}{}", self.chunk_label(section), signed(addend)));
         }
         let name = self.symbol_name(index)?;
+        let defined_in = self.elf.defined_in(symbol).and_then(|section| self.kind(section).map(|kind| (section, kind)));
+        match defined_in {
+            Some((_, SectionKind::Dropped)) if symbol.st_bind() == elf::STB_LOCAL => {
+                return Err(format!("a relocation names local symbol {name} of a copy another part's stands for"));
+            }
+            // A string in the pool, named by a symbol of the part's: where
+            // the pool has the string `value + addend` points into.
+            Some((section, SectionKind::Pooled)) => {
+                let offset = (symbol.st_value(self.elf.endian) as i64)
+                    .checked_add(addend)
+                    .filter(|offset| *offset >= 0)
+                    .ok_or_else(|| format!("a relocation points before the start of section {section}"))?;
+                merge_labels.insert((section, offset));
+                return Ok(self.merge_label(section, offset));
+            }
+            _ => {}
+        }
         if symbol.st_bind() == elf::STB_LOCAL && !self.local_kept_in_relocations(symbol, addend) {
             // The part's assembler kept a local symbol for a reason the
             // transcript does not carry (a GOT or PLT reference to it); the
@@ -634,8 +492,8 @@ impl<'a> Transcriber<'a> {
     /// indirect function, or a piece of a mergeable section pointed into
     /// (LLVM's `ELFObjectWriter::shouldRelocateWithSymbol`). Only those
     /// reasons reach the host through a transcript.
-    fn local_kept_in_relocations(&self, symbol: &elf::Sym64<LittleEndian>, addend: i64) -> bool {
-        let flags = match self.plans.get(symbol.st_shndx(self.endian) as usize) {
+    fn local_kept_in_relocations(&self, symbol: &crate::elf_object::Symbol, addend: i64) -> bool {
+        let flags = match self.plans.get(symbol.st_shndx(self.elf.endian) as usize) {
             Some(Some(plan)) => plan.flags,
             _ => 0,
         };
@@ -649,9 +507,9 @@ impl<'a> Transcriber<'a> {
     /// chunk, an absolute value, or a common block), binding, type, size
     /// and visibility; what it defines and names into `stated`.
     fn symbols_text(&self, out: &mut String, stated: &mut Stated) -> Result<(), String> {
-        let endian = self.endian;
-        for index in 1..self.symbols.len() {
-            let symbol = self.symbol(index)?;
+        let endian = self.elf.endian;
+        for index in 1..self.elf.symbols.len() {
+            let symbol = self.elf.symbol(index)?;
             let st_type = symbol.st_type();
             if st_type == elf::STT_SECTION || st_type == elf::STT_FILE {
                 continue;
@@ -660,9 +518,17 @@ impl<'a> Transcriber<'a> {
             if symbol.st_other & !3 != 0 {
                 return Err(format!("symbol {name} has other bits {:#x}", symbol.st_other));
             }
-            let shndx = symbol.st_shndx(endian);
+            let mut shndx = symbol.st_shndx(endian);
+            let in_dropped = shndx != elf::SHN_UNDEF && self.kind(shndx as usize) == Some(SectionKind::Dropped);
+            if symbol.st_bind() != elf::STB_LOCAL && shndx != elf::SHN_UNDEF && (in_dropped || self.defined_elsewhere(index)?) {
+                // Another part's definition stands for this one: a reference.
+                shndx = elf::SHN_UNDEF;
+            } else if in_dropped {
+                // Gone with its copy (nothing kept names it: see `target`).
+                continue;
+            }
             let value = symbol.st_value(endian);
-            let size = symbol.st_size(endian);
+            let size = if shndx == elf::SHN_UNDEF { 0 } else { symbol.st_size(endian) };
             match shndx {
                 elf::SHN_UNDEF => {}
                 elf::SHN_ABS => {
@@ -673,10 +539,11 @@ impl<'a> Transcriber<'a> {
                 }
                 section if section < elf::SHN_LORESERVE => {
                     let section = section as usize;
-                    if self.chunk(section).is_none_or(|plan| value > plan.size) {
+                    let pooled = self.kind(section) == Some(SectionKind::Pooled);
+                    if !pooled && self.chunk(section).is_none_or(|plan| value > plan.size) {
                         return Err(format!("symbol {name} is defined where the transcript has no bytes"));
                     }
-                    let _ = writeln!(out, "{name} = {}", self.position(section, value));
+                    let _ = writeln!(out, "{name} = {}", self.position(section, value)?);
                 }
                 other => return Err(format!("symbol {name} is in special section {other:#x}")),
             }
@@ -745,7 +612,7 @@ impl<'a> Transcriber<'a> {
     /// `.comment`'s strings (the assembler writes them back with the
     /// leading NUL it puts before the first).
     fn identification_text(&self, index: usize, out: &mut String) -> Result<(), String> {
-        let bytes = self.section_bytes(index)?;
+        let bytes = self.elf.section_bytes(index)?;
         if bytes.first().is_some_and(|&b| b != 0) || bytes.last().is_some_and(|&b| b != 0) {
             return Err(".comment is not a list of strings".into());
         }
@@ -753,27 +620,39 @@ impl<'a> Transcriber<'a> {
             if string.iter().any(|&b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\') {
                 return Err(".comment holds a string the transcript does not quote".into());
             }
-            let _ = writeln!(out, "\t.ident \"{}\"", String::from_utf8_lossy(string));
+            // Stated once, by the first part that holds it (`object_merge`).
+            let string = String::from_utf8_lossy(string);
+            if !self.decisions.idents_stated_before.contains(string.as_ref()) {
+                let _ = writeln!(out, "\t.ident \"{string}\"");
+            }
         }
         Ok(())
     }
 
     /// The address-significance table: ULEB128 symbol indexes.
     fn address_significance_text(&self, index: usize, out: &mut String) -> Result<(), String> {
-        let mut bytes = self.section_bytes(index)?;
+        let mut bytes = self.elf.section_bytes(index)?;
         while !bytes.is_empty() {
             let (symbol, used) = uleb128(bytes).ok_or(".llvm_addrsig is malformed")?;
             bytes = &bytes[used..];
             let symbol = usize::try_from(symbol).map_err(|_| ".llvm_addrsig is malformed")?;
-            let entry = self.symbol(symbol)?;
+            let entry = self.elf.symbol(symbol)?;
+            let section = entry.st_shndx(self.elf.endian) as usize;
+            let dropped = self.elf.defined_in(entry).is_some_and(|s| self.kind(s) == Some(SectionKind::Dropped));
             if entry.st_type() == elf::STT_SECTION {
+                if dropped {
+                    continue;
+                }
                 // A private global's address (`.addrsig_sym .L.str`) is its
                 // section's: the chunk's label says the same.
-                let section = entry.st_shndx(self.endian) as usize;
-                if self.chunk(section).is_none_or(|plan| plan.shared.is_some()) {
+                if self.chunk(section).is_none() {
                     return Err(format!(".llvm_addrsig names section {section}, which is not transcribed whole"));
                 }
                 let _ = writeln!(out, "\t.addrsig_sym {}", self.chunk_label(section));
+                continue;
+            }
+            // A local gone with its copy: the kept copy's part lists its own.
+            if dropped && entry.st_bind() == elf::STB_LOCAL {
                 continue;
             }
             let _ = writeln!(out, "\t.addrsig_sym {}", self.symbol_name(symbol)?);
@@ -781,24 +660,75 @@ impl<'a> Transcriber<'a> {
         Ok(())
     }
 
+    /// The call graph profile: each edge's weight (8 bytes), whose caller
+    /// and callee are the symbols of the two relocations at its offset
+    /// (`R_X86_64_NONE`, the caller's first; implicit-addend, as the
+    /// assembler writes them), as `.cg_profile` lines.
+    fn call_graph_profile_text(&self, index: usize, out: &mut String) -> Result<(), String> {
+        let malformed = || "the call graph profile is malformed".to_string();
+        let weights = self.elf.section_bytes(index)?;
+        if weights.len() % 8 != 0 {
+            return Err(malformed());
+        }
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); weights.len() / 8];
+        for header in self.elf.relocation_sections(index) {
+            for r in self.elf.relocations(header)? {
+                match edges.get_mut((r.offset / 8) as usize) {
+                    Some(edge) if r.offset % 8 == 0 && r.r_type == elf::R_X86_64_NONE && r.addend == 0 => edge.push(r.symbol),
+                    _ => return Err(malformed()),
+                }
+            }
+        }
+        for (weight, edge) in weights.chunks_exact(8).zip(&edges) {
+            let &[from, to] = edge.as_slice() else { return Err(malformed()) };
+            let [from, to] = [from, to].map(|symbol| self.profile_symbol(symbol));
+            let weight = u64::from_le_bytes(weight.try_into().expect("8 bytes"));
+            let _ = writeln!(out, "\t.cg_profile {}, {}, {weight}", from?, to?);
+        }
+        Ok(())
+    }
+
+    /// A symbol a call graph profile's edge names: by its name.
+    fn profile_symbol(&self, index: usize) -> Result<String, String> {
+        let symbol = self.elf.symbol(index)?;
+        let dropped = self.elf.defined_in(symbol).is_some_and(|s| self.kind(s) == Some(SectionKind::Dropped));
+        if symbol.st_type() == elf::STT_SECTION || (dropped && symbol.st_bind() == elf::STB_LOCAL) {
+            return Err("the call graph profile names a symbol the transcript does not".into());
+        }
+        self.symbol_name(index)
+    }
+
     /// The plan of section `index` if the transcript emits its bytes.
     fn chunk(&self, index: usize) -> Option<&SectionPlan> {
         self.plans.get(index)?.as_ref().filter(|plan| plan.kind == SectionKind::Chunk)
     }
 
-    fn section_bytes(&self, index: usize) -> Result<&'a [u8], String> {
-        let header = self.sections.section(object::SectionIndex(index)).map_err(|e| format!("section {index}: {e}"))?;
-        header.data(self.endian, self.data).map_err(|e| format!("section {index}: {e}"))
-    }
-
-    fn symbol(&self, index: usize) -> Result<&'a elf::Sym64<LittleEndian>, String> {
-        self.symbols.symbol(object::SymbolIndex(index)).map_err(|e| format!("symbol {index}: {e}"))
-    }
-
+    /// A symbol's name as the host's text names it: renamed if it is a
+    /// local another part defines too (`object_merge`).
     fn symbol_name(&self, index: usize) -> Result<String, String> {
-        let symbol = self.symbol(index)?;
-        let name = self.symbols.symbol_name(self.endian, symbol).map_err(|e| format!("symbol {index}'s name: {e}"))?;
+        let symbol = self.elf.symbol(index)?;
+        let name = self.elf.symbol_name(index)?;
+        if symbol.st_bind() == elf::STB_LOCAL {
+            if let Some(renamed) = self.decisions.local_name(&String::from_utf8_lossy(name), self.part) {
+                return asm_name(renamed.as_bytes());
+            }
+        }
         asm_name(name)
+    }
+
+    /// Whether another part's definition of (non-local) symbol `index`
+    /// stands for this part's (`object_merge`).
+    fn defined_elsewhere(&self, index: usize) -> Result<bool, String> {
+        if self.decisions.defined_elsewhere.is_empty() {
+            return Ok(false);
+        }
+        Ok(self.decisions.defined_elsewhere.contains(String::from_utf8_lossy(self.elf.symbol_name(index)?).as_ref()))
+    }
+
+    /// What section `index` is for the transcript (`None`: nothing, or no
+    /// such section).
+    fn kind(&self, index: usize) -> Option<SectionKind> {
+        self.plans.get(index)?.as_ref().map(|plan| plan.kind)
     }
 
     fn chunk_label(&self, section: usize) -> String {
@@ -806,13 +736,15 @@ impl<'a> Transcriber<'a> {
     }
 
     /// Where offset `offset` of section `section` is, as an expression:
-    /// past the chunk's label, or, in a prefix shared with the first part,
-    /// past the first part's.
-    fn position(&self, section: usize, offset: u64) -> String {
-        match self.chunk(section).and_then(|plan| plan.shared.as_ref()) {
-            Some(shared) if offset < shared.len => format!("{}+{offset}", shared.first_label),
-            Some(shared) => format!("{}+{}", self.chunk_label(section), offset - shared.len),
-            None => format!("{}+{offset}", self.chunk_label(section)),
+    /// past the chunk's label, or, for a debug string section, where its
+    /// string is in the pool.
+    fn position(&self, section: usize, offset: u64) -> Result<String, String> {
+        match self.decisions.pooled.get(&section) {
+            Some(pooled) => {
+                let at = pooled.pooled_offset(offset).ok_or_else(|| format!("offset {offset} of section {section} is past its strings"))?;
+                Ok(format!("{}+{at}", Pools::label(pooled.pool)))
+            }
+            None => Ok(format!("{}+{offset}", self.chunk_label(section))),
         }
     }
 
@@ -867,20 +799,13 @@ fn section_flags(flags: u64) -> Option<String> {
 /// A symbol or section name as the assembler reads it back: bare if it is
 /// an identifier, else quoted; a name with a quote, a backslash or a byte
 /// outside printable ASCII is not transcribed.
-fn asm_name(name: &[u8]) -> Result<String, String> {
+pub fn asm_name(name: &[u8]) -> Result<String, String> {
     let text = String::from_utf8_lossy(name);
     if name.is_empty() || name.iter().any(|&b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\') {
         return Err(format!("the name {text:?} cannot be quoted"));
     }
     let bare = !name[0].is_ascii_digit() && name.iter().all(|&b| b.is_ascii_alphanumeric() || b"_.$".contains(&b));
     Ok(if bare { text.into_owned() } else { format!("\"{text}\"") })
-}
-
-/// How many bytes at the start of string section `mine` are whole strings
-/// (each ending in its NUL) that `first` begins with too.
-fn shared_strings_len(mine: &[u8], first: &[u8]) -> usize {
-    let same = mine.iter().zip(first).take_while(|(a, b)| a == b).count();
-    mine[..same].iter().rposition(|&b| b == 0).map_or(0, |last_nul| last_nul + 1)
 }
 
 /// `+N` or `-N`, nothing for zero.
@@ -963,7 +888,7 @@ mod tests {
     #[test]
     fn a_part_object_becomes_its_sections_symbols_and_relocations() {
         let object = part_object();
-        let text = transcribe(&object, PATH, 3, None).unwrap().text;
+        let text = transcribe(&object, PATH, 3, &PartDecisions::default()).unwrap().text;
         // Each section: its directive, its alignment, a label, its bytes
         // read from the file (zeros for .bss), its relocations.
         assert!(has_line(&text, "\t.section .text,\"ax\",@progbits"), "{text}");
@@ -1013,7 +938,7 @@ mod tests {
         obj.append_section_data(section, &[0xc3], 16);
         let f = obj.add_symbol(symbol("_Z1fv", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(section), 0, 1));
         obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: f, sections: vec![section] });
-        let text = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap().text;
+        let text = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap().text;
         assert!(has_line(&text, "\t.section .text._Z1fv,\"axG\",@progbits,_Z1fv,comdat"), "{text}");
     }
 
@@ -1028,44 +953,33 @@ mod tests {
         // A linked-order section (a sanitizer's metadata).
         let (mut obj, section) = with_section("asan_globals", SectionKind::Data);
         obj.section_mut(section).flags = object::SectionFlags::Elf { sh_flags: (elf::SHF_ALLOC | elf::SHF_WRITE | elf::SHF_LINK_ORDER) as u64 };
-        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap_err();
         assert!(e.contains("section asan_globals has flags 0x83"), "{e}");
         // A relocation type the assembler's .reloc does not know.
         let (mut obj, section) = with_section(".data", SectionKind::Data);
         let ext = obj.add_symbol(symbol("ext", SymbolKind::Unknown, SymbolScope::Linkage, SymbolSection::Undefined, 0, 0));
         obj.add_relocation(section, reloc(0, ext, 0, 40)).unwrap();
-        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap_err();
         assert!(e.contains("relocation type 40 has no name"), "{e}");
         // A name the assembler would not read back.
         let (mut obj, section) = with_section(".data", SectionKind::Data);
         obj.add_symbol(symbol("a\"b", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(section), 0, 4));
-        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap_err();
         assert!(e.contains("cannot be quoted"), "{e}");
-        assert!(transcribe(b"not an object", PATH, 0, None).unwrap_err().contains("cannot be read"));
+        assert!(transcribe(b"not an object", PATH, 0, &PartDecisions::default()).unwrap_err().contains("cannot be read"));
         // A GOT reference to a local function: the part's assembler kept
         // the symbol for the GOT, which a transcript's host would not.
         let (mut obj, section) = with_section(".text", SectionKind::Text);
         let local = obj.add_symbol(symbol("helper", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(section), 1, 1));
         obj.add_relocation(section, reloc(0, local, -4, elf::R_X86_64_REX_GOTPCRELX)).unwrap();
-        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap_err();
         assert!(e.contains("local symbol helper (a GOT or PLT reference)"), "{e}");
         // Two sections of one name (unique ids): .section would merge them.
         let (mut obj, _) = with_section(".text.cold", SectionKind::Text);
         let second = obj.add_section(Vec::new(), b".text.cold".to_vec(), SectionKind::Text);
         obj.append_section_data(second, &[0xc3], 1);
-        let e = transcribe(&obj.write().unwrap(), PATH, 0, None).unwrap_err();
+        let e = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap_err();
         assert!(e.contains("two sections are named .text.cold"), "{e}");
-    }
-
-    #[test]
-    fn shared_strings_are_whole_strings_from_the_start() {
-        assert_eq!(shared_strings_len(b"pool\0a\0", b"pool\0b\0"), 5);
-        // A string that only begins alike is not shared.
-        assert_eq!(shared_strings_len(b"int\0long\0", b"int\0longer\0"), 4);
-        assert_eq!(shared_strings_len(b"int\0", b"int\0long\0"), 4);
-        assert_eq!(shared_strings_len(b"int\0", b"int"), 0);
-        assert_eq!(shared_strings_len(b"a\0", b"b\0"), 0);
-        assert_eq!(shared_strings_len(b"", b"a\0"), 0);
     }
 
     /// An object with `.debug_str` holding `strings`, and a debug section
@@ -1091,38 +1005,91 @@ mod tests {
         obj.write().unwrap()
     }
 
+    /// Transcripts of `objects` made with what `object_merge` decides of them.
+    fn transcribed_together(objects: &[Vec<u8>]) -> (Vec<Transcript>, crate::object_merge::Decisions) {
+        let facts: Vec<_> = objects.iter().map(|o| crate::object_merge::PartFacts::read(o).unwrap()).collect();
+        let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
+        let decisions = crate::object_merge::decide(&refs, &facts).unwrap();
+        let transcripts = objects.iter().enumerate().map(|(k, o)| transcribe(o, PATH, k, &decisions.parts[k]).unwrap()).collect();
+        (transcripts, decisions)
+    }
+
+    /// The value a transcript gives label `label`.
+    fn defined<'t>(text: &'t str, label: &str) -> &'t str {
+        text.lines().find_map(|line| line.strip_prefix(&format!("{label} = "))).unwrap_or_else(|| panic!("{label}: {text}"))
+    }
+
     #[test]
-    fn a_later_part_names_the_debug_strings_it_shares_with_the_first_through_the_first() {
-        let first = object_with_debug_strings(&["int", "char", "f"], false);
-        let later = object_with_debug_strings(&["int", "char", "g", "unsigned"], false);
-        let first_text = transcribe(&first, PATH, 0, None).unwrap().text;
-        let text = transcribe(&later, PATH, 1, Some(&FirstPart::of(&first).unwrap())).unwrap().text;
-        let (first_label, label) = (chunk_label(&first_text, ".debug_str"), chunk_label(&text, ".debug_str"));
-        // Only the strings after the shared ones are read: "g\0unsigned\0",
-        // from past "int\0char\0" in the object's `.debug_str`.
-        let read = text.lines().skip_while(|l| *l != format!("{label}:")).nth(1).unwrap();
-        let (offset, size) = read.rsplit_once(", ").map(|(head, size)| (head.rsplit_once(", ").unwrap().1, size)).unwrap();
-        assert_eq!(size, "11", "{text}");
-        let object = object::read::elf::ElfFile64::<LittleEndian>::parse(&*later).unwrap();
-        use object::{Object as _, ObjectSection as _};
-        let debug_str = object.section_by_name(".debug_str").unwrap();
-        assert_eq!(offset.parse::<u64>().unwrap(), debug_str.file_range().unwrap().0 + 9, "{text}");
-        // Shared strings are the first part's, the others this part's.
-        let relocated: Vec<&str> = text.lines().filter(|l| l.starts_with("\t.reloc")).map(|l| l.rsplit(", ").next().unwrap()).collect();
-        let defined = |l: &str| text.lines().find_map(|line| line.strip_prefix(&format!("{l} = "))).unwrap_or_else(|| panic!("{l}: {text}")).to_string();
-        let targets: Vec<String> = relocated.iter().map(|l| defined(l)).collect();
-        assert_eq!(targets, [format!("{first_label}+0"), format!("{first_label}+4"), format!("{label}+0"), format!("{label}+2")]);
-        // The first part's own transcript reads the whole section.
-        assert!(first_text.contains(&format!("{first_label}:\n\t.incbin \"{PATH}\", ")), "{first_text}");
-        // Nothing shared: the whole section, named by this part's label.
-        let other = object_with_debug_strings(&["long"], false);
-        let text = transcribe(&other, PATH, 1, Some(&FirstPart::of(&first).unwrap())).unwrap().text;
-        let label = chunk_label(&text, ".debug_str");
-        assert!(text.lines().any(|l| l.ends_with(&format!(" = {label}+0"))) && !text.contains(&first_label), "{text}");
-        // A section in a group is its group's: never shared.
-        let grouped = object_with_debug_strings(&["int", "char", "g"], true);
-        let text = transcribe(&grouped, PATH, 1, Some(&FirstPart::of(&first).unwrap())).unwrap().text;
-        assert!(!text.contains(&first_label), "{text}");
+    fn debug_strings_are_named_where_the_pool_holds_them() {
+        let (transcripts, decisions) =
+            transcribed_together(&[object_with_debug_strings(&["int", "char", "f"], false), object_with_debug_strings(&["g", "int"], false)]);
+        assert_eq!(decisions.pools.0[0].bytes, b"int\0char\0f\0g\0");
+        for (k, expected) in [(0, ["0", "4", "9"].as_slice()), (1, ["11", "0"].as_slice())] {
+            let text = &transcripts[k].text;
+            // No chunk of its own: each reference is a label in the pool.
+            assert!(!text.contains(".section .debug_str,"), "{text}");
+            let targets: Vec<String> = text
+                .lines()
+                .filter(|l| l.starts_with("\t.reloc"))
+                .map(|l| defined(text, l.rsplit(", ").next().unwrap()).to_string())
+                .collect();
+            let pooled: Vec<String> = expected.iter().map(|at| format!(".Lmtpc.pool0+{at}")).collect();
+            assert_eq!(targets, pooled, "part {k}: {text}");
+        }
+    }
+
+    /// A part with a C++ function `f` whose exception handling refers to
+    /// the personality routine through its group's `DW.ref`, and a local
+    /// `helper` that `f` calls.
+    fn part_with_personality(own: &str) -> Vec<u8> {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xe8, 0, 0, 0, 0, 0xc3, 0xc3], 16);
+        obj.add_symbol(symbol(own, SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 6));
+        obj.add_symbol(symbol("helper", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(text), 6, 1));
+        // The call to it, as the assembler writes it: through the section.
+        let code = obj.section_symbol(text);
+        obj.add_relocation(text, reloc(1, code, 2, elf::R_X86_64_PC32)).unwrap();
+        let data = obj.add_section(Vec::new(), b".data.DW.ref.__gxx_personality_v0".to_vec(), SectionKind::Data);
+        obj.append_section_data(data, &[0; 8], 8);
+        let mut key = symbol("DW.ref.__gxx_personality_v0", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(data), 0, 8);
+        key.weak = true;
+        let key = obj.add_symbol(key);
+        let personality = obj.add_symbol(symbol("__gxx_personality_v0", SymbolKind::Unknown, SymbolScope::Dynamic, SymbolSection::Undefined, 0, 0));
+        obj.add_relocation(data, reloc(0, personality, 0, elf::R_X86_64_64)).unwrap();
+        obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![data] });
+        let note = obj.add_section(Vec::new(), b".note.gnu.property".to_vec(), SectionKind::Note);
+        obj.append_section_data(note, &[0; 16], 8);
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn a_copy_another_parts_stands_for_is_left_out_and_what_it_defines_is_referred_to() {
+        let (transcripts, _) = transcribed_together(&[part_with_personality("f"), part_with_personality("g")]);
+        let (first, later) = (&transcripts[0].text, &transcripts[1].text);
+        let section = "\t.section .data.DW.ref.__gxx_personality_v0,\"awG\",@progbits,DW.ref.__gxx_personality_v0,comdat";
+        assert!(has_line(first, section) && !has_line(later, section), "{first}\n{later}");
+        assert!(first.lines().any(|l| l.starts_with("DW.ref.__gxx_personality_v0 = ")), "{first}");
+        assert!(!later.lines().any(|l| l.starts_with("DW.ref.__gxx_personality_v0 = ")), "{later}");
+        // Still named by the later part as the weak symbol it is, sized by the first alone.
+        assert!(has_line(later, "\t.weak DW.ref.__gxx_personality_v0") && !later.contains(".size DW.ref"), "{later}");
+        assert!(transcripts[1].stated.references.contains(&("DW.ref.__gxx_personality_v0".to_string(), Binding::Weak)));
+        // The code generator's CET note is the host's to write.
+        assert!(!first.contains(".note.gnu.property") && !later.contains(".note.gnu.property"), "{first}");
+    }
+
+    #[test]
+    fn locals_several_parts_define_are_renamed() {
+        let (transcripts, _) = transcribed_together(&[part_with_personality("f"), part_with_personality("g")]);
+        for (k, transcript) in transcripts.iter().enumerate() {
+            let text = &transcript.text;
+            let code = chunk_label(text, ".text");
+            assert!(has_line(text, &format!("helper.mtpc{k} = {code}+6")), "{text}");
+            assert!(has_line(text, &format!("\t.reloc {code}+1, R_X86_64_PC32, {code}+2")), "{text}");
+            assert!(!text.lines().any(|l| l.starts_with("helper =")), "{text}");
+        }
+        let stated: Vec<&Stated> = transcripts.iter().map(|t| &t.stated).collect();
+        assert_eq!(check_across_parts(&stated), Ok(()));
     }
 
     /// What a part's transcript states, by hand: definitions and
@@ -1163,45 +1130,13 @@ mod tests {
 
     #[test]
     fn a_part_object_states_what_it_defines_names_and_declares() {
-        let transcript = transcribe(&part_object(), PATH, 3, None).unwrap();
+        let transcript = transcribe(&part_object(), PATH, 3, &PartDecisions::default()).unwrap();
         let names = |list: &[(String, Binding)]| list.iter().map(|(n, b)| format!("{n}:{b:?}")).collect::<BTreeSet<_>>();
         let defines = names(&transcript.stated.defines);
         assert_eq!(defines, ["counter:Local", "f:Global", "g:Local", "w:Weak"].map(String::from).into(), "{transcript:?}");
         assert_eq!(names(&transcript.stated.references), ["ext:Reference".to_string()].into());
         let text = transcript.stated.sections.iter().find(|((name, _), _)| name == ".rodata.str1.1").unwrap();
         assert_eq!(text.1, (elf::SHT_PROGBITS, (elf::SHF_ALLOC | elf::SHF_MERGE | elf::SHF_STRINGS) as u64, 1));
-    }
-
-    #[test]
-    fn the_first_parts_shared_strings_stand_in_for_it() {
-        // The section as the first part's transcript declares it, its
-        // chunk's label, as many bytes.
-        let object = object_with_debug_strings(&["int", "char"], false);
-        let first_text = transcribe(&object, PATH, 0, None).unwrap().text;
-        let directive = first_text.lines().find(|l| l.starts_with("\t.section .debug_str,")).unwrap();
-        let label = chunk_label(&first_text, ".debug_str");
-        let stand_in = FirstPart::of(&object).unwrap().stand_in();
-        assert_eq!(stand_in, format!("{directive}\n{label}:\n\t.zero 9\n"));
-    }
-
-    #[test]
-    fn assignments_in_inline_asm_are_found() {
-        let plain = b"\t.text\nf:\n\t.set\talias, f\n#APP\n\tnop\n#NO_APP\n\tretq\n";
-        assert!(!has_inline_asm_assignment(plain), "an alias the code generator printed is in the part's symbol table");
-        assert!(has_inline_asm_assignment(b"f:\n#APP\n\t.set alias, elsewhere\n#NO_APP\n"));
-        assert!(has_inline_asm_assignment(b"f:\n\t#APP\n\talias = elsewhere + 4\n\t#NO_APP\n"));
-        assert!(has_inline_asm_assignment(b"#APP\n\t.symver foo, foo@V1\n#NO_APP\n"));
-        assert!(!has_inline_asm_assignment(b"#APP\n\t.settings_are_not_set\n#NO_APP\n"));
-        // Module-level asm defining a function by a label is transcribed;
-        // one aliasing another symbol is not.
-        assert!(!module_asm_assigns_a_symbol(".text\n.globl asm_entry\nasm_entry:\n\tjmp asm_helper\n"));
-        assert!(module_asm_assigns_a_symbol(".globl alias\n.set alias, target\n"));
-        assert!(module_asm_assigns_a_symbol(".globl a; .set a, b"));
-        assert!(module_asm_assigns_a_symbol("l: .SET a, b"));
-        assert!(module_asm_assigns_a_symbol(".macro m x,y\n.equ \\x,\\y\n.endm"));
-        assert!(module_asm_assigns_a_symbol(".include \"defs.s\""));
-        assert!(module_asm_assigns_a_symbol("a = b + 4"));
-        assert!(!module_asm_assigns_a_symbol(".settings:\n\tret\n"));
     }
 
     #[test]

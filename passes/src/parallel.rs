@@ -1,12 +1,14 @@
 //! The `mtpc-parallel` transformation: split the module, optimize and
 //! compile every partition on the worker pool with the host's own pipeline
-//! and settings, merge their assembly, check that the merged text
-//! assembles, pass the partitions' warnings and remarks on to the host, and
-//! hand the host one module whose only content is that text (module-level
-//! asm), which its own code generation assembles into the one object it
-//! writes (in clang 16, a transcript of the parts' objects instead, which
-//! it assembles without parsing instructions; in clang 22, mtpc writes the
-//! object: see `object_writer`).
+//! and settings, join what they wrote, check it, pass the partitions'
+//! warnings and remarks on to the host, and hand the host one module whose
+//! only content is the joined text (module-level asm), which its own code
+//! generation assembles into the one object it writes. Where clang 16
+//! writes an object, each partition writes an object and the text is their
+//! transcript (`object_merge`, `object_transcript`), which the host
+//! assembles without parsing an instruction; elsewhere each partition
+//! prints assembly and the text is their merge (`asm_merge`; in clang 22,
+//! mtpc assembles it and writes the object: see `object_writer`).
 //!
 //! The host's module is changed only at the very end, once every partition
 //! has compiled and the text has assembled: if anything fails before (a
@@ -24,11 +26,12 @@ use crate::asm_merge::{Files, MergeError, Merged, PartScan};
 use crate::cost_model::{self, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::MachineLoad;
-use crate::ir::host_pipeline::{AssembledObject, DebugFiles, DebugSections, HostSettings, ObjectFrame, PartitionDiagnostics, PassRun};
+use crate::ir::host_pipeline::{AssembledObject, DebugFiles, DebugSections, HostSettings, ObjectFrame, PartOutput, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::PartitionKit;
 use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule};
 use crate::module_facts::{Linkage, ModuleFacts};
+use crate::object_merge::{self, PartFacts};
 use crate::object_transcript;
 use crate::object_writer::{self, ObjectWriter};
 use crate::odr_copies::{self, EmitterChoice};
@@ -45,8 +48,9 @@ const FAIL_INJECTION_VAR: &str = "MTPC_TEST_FAIL_PARTITION";
 /// rules would, so that the verifier's fallback can be tested on real hosts.
 const BREAK_INJECTION_VAR: &str = "MTPC_TEST_BREAK_PARTITION";
 /// Test-only: `MTPC_TEST_BREAK_ASM=K` appends an instruction the assembler
-/// rejects to partition K's text, as a bug in the merge would, so that the
-/// check of the merged text can be tested on real hosts.
+/// rejects to partition K's text (or its object's transcript), as a bug in
+/// the merge would, so that the check of what the host is handed can be
+/// tested on real hosts.
 const BREAK_ASM_INJECTION_VAR: &str = "MTPC_TEST_BREAK_ASM";
 
 fn injected_partition(var: &str) -> Option<u32> {
@@ -77,11 +81,16 @@ pub enum Outcome {
     InvalidInput(ModuleStats),
 }
 
+/// What a partition's code generator wrote, with what the merge reads of
+/// it first (on the partition's worker).
+enum PartWritten {
+    Text { asm: Vec<u8>, scan: PartScan },
+    Object { object: Vec<u8>, facts: PartFacts },
+}
+
 /// A compiled partition.
 struct PartitionResult {
-    asm: Vec<u8>,
-    /// What the merge reads of `asm` first, read on the partition's worker.
-    scan: PartScan,
+    written: PartWritten,
     diagnostics: PartitionDiagnostics,
     build_ms: f64,
     opt_ms: f64,
@@ -181,14 +190,33 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     log::debug!("diagnostic routing in {:.1} ms", ms(t));
     let bitcode = bitcode.expect("serialized for a module that is split");
     let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
-    // Every partition numbers the module's source files alike.
+    // Who writes the object, and so what each partition writes: an object
+    // where the host is handed the parts' objects transcribed, unless a
+    // part's object could hold what a transcript cannot state.
+    let host_facts = host.facts();
+    let writer = object_writer::choose_here(&host_facts, opts.phase).unwrap_or_else(|e| {
+        log::warn!("{e}");
+        ObjectWriter::Host
+    });
+    let module_asm = module.module_asm();
+    let linker_directives = module.has_named_metadata("llvm.dependent-libraries") || module.has_named_metadata("llvm.linker.options");
+    let outline = object_writer::ModuleOutline { facts: &input.facts, module_asm: &module_asm, linker_directives };
+    let parts_write = object_writer::part_output(writer, &outline, &host_facts.command_line, partitions).unwrap_or_else(|why| {
+        log::debug!("{module_name}: the partitions print assembly, which the host assembles: {why}");
+        PartOutput::Assembly
+    });
+    // Every partition numbers the module's source files alike; the merge
+    // of texts writes their table.
     let t = Instant::now();
     let files = DebugFiles::collect(module);
-    let file_table = files.table(host).ok_or("the host's target has no assembly printer")?;
-    log::debug!("file table in {:.1} ms", ms(t));
+    let file_table = match parts_write {
+        PartOutput::Assembly => Some(files.table(host).ok_or("the host's target has no assembly printer")?),
+        PartOutput::Object => None,
+    };
+    log::debug!("source files in {:.1} ms", ms(t));
     // Each partition's pipeline, from the host's PassBuilder, on this thread.
     let t = Instant::now();
-    let environment = run.environment(host, &files, (opts.level, opts.phase), host.facts().output());
+    let environment = run.environment(host, &files, (opts.level, opts.phase), (host_facts.output(), parts_write));
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
     log::debug!("{partitions} pipelines built in {:.1} ms", ms(t));
     let split_ms = ms(start);
@@ -248,7 +276,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 let (members, injected) = (members.clone(), injected.clone());
                 let classes = emitters.reaches_classes(r).then(|| emitters.described_elsewhere(r));
                 let elsewhere = Elsewhere { members: emitters.emitted_elsewhere(r), classes };
-                Box::new(move || compile_partition(r, o, &members, &elsewhere, &injected)) as PartitionJob
+                Box::new(move || compile_partition(r, o, &members, &elsewhere, parts_write, &injected)) as PartitionJob
             })
             .collect()
     });
@@ -278,8 +306,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         largest_unit,
         parts,
     };
-    let mut texts = Vec::with_capacity(partitions as usize);
-    let mut scans = Vec::with_capacity(partitions as usize);
+    let mut written = Vec::with_capacity(partitions as usize);
     let mut diagnostics = Vec::with_capacity(partitions as usize);
     let (mut failure, mut invalid) = (None, false);
     for (k, outcome) in outcomes.into_iter().enumerate() {
@@ -291,8 +318,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 p.jobs_unix_ms = r.jobs_unix_ms;
                 (p.classes_declared, p.classes_described) = (r.classes_declared as u64, r.classes_described as u64);
                 stats.work_ms += r.build_ms + r.opt_ms + r.codegen_ms;
-                texts.push(r.asm);
-                scans.push(r.scan);
+                written.push(r.written);
                 diagnostics.push((k, r.diagnostics));
             }
             Some(Ok(Step::Invalid(e))) => {
@@ -305,7 +331,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             Some(Ok(Step::Skipped | Step::Optimized(_))) | None => {}
         }
     }
-    if failure.is_none() && texts.len() != partitions as usize {
+    if failure.is_none() && written.len() != partitions as usize {
         failure = Some("a partition was never compiled (an internal error)".into());
     }
     let fallback = |mut stats: ModuleStats, reason: String| {
@@ -328,70 +354,40 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         }
         return fallback(stats, reason);
     }
-    let t = Instant::now();
-    let merge_span = Span::begin("mtpc merge", &stats.module);
-    let directory = module.compile_unit_directory();
-    let files = Files { table: Some(&file_table), compile_unit_directory: directory.as_deref() };
-    let merged = merge_on_pool(pool, texts, scans, files, threads);
-    drop(merge_span);
-    stats.merge_ms = ms(t);
-    let merged = match merged {
-        Ok((m, write_ms, phase_ms)) => {
-            stats.parts.iter_mut().zip(write_ms).for_each(|(part, ms)| part.segment_ms = ms);
-            stats.merge_segments_ms = phase_ms;
-            stats.asm_bytes = m.text.len() as u64;
-            Arc::new(m)
-        }
-        Err(e) => return fallback(stats, format!("cannot merge the partitions' assembly: {e}")),
-    };
-    // The check of the text: assembled whole into the object mtpc writes,
-    // where the host lets it (`object_writer`); else part by part, into
-    // objects the host is handed transcribed where it reads them, or into
-    // nothing.
-    let t = Instant::now();
-    let writer = object_writer::choose_here(&host.facts(), opts.phase).unwrap_or_else(|e| {
-        log::warn!("{e}");
-        ObjectWriter::Host
-    });
-    let frame = match writer {
-        ObjectWriter::Mtpc => run.object_frame(host).map_err(|e| log::debug!("{}: the host assembles the object: {e}", stats.module)).ok(),
-        ObjectWriter::Host | ObjectWriter::HostFromParts => None,
-    };
-    let checked = match frame {
-        Some(frame) => {
-            let _span = Span::begin("mtpc assemble", "merged assembly");
-            host.assemble_object(&frame.around(&merged.text), DebugSections::AsHost).map(|object| HostText::Object(object, frame))
-        }
-        // Sections apart by `unique` ids would be one section in a
-        // transcript, and module-level asm may give a symbol the value of
-        // one another part defines (`.set`), which its part's object leaves
-        // out: no transcript.
-        None if writer == ObjectWriter::HostFromParts && !merged.unique_sections
-            && !object_transcript::module_asm_assigns_a_symbol(&module.module_asm()) => {
-            assemble_parts(pool, host, &merged, threads).map(|(by_part, transcript)| {
-                stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
-                match transcript {
-                    Ok(transcript) => {
-                        log::debug!("{}: the host assembles the parts' objects: a transcript of {} bytes reading {} sections",
-                                    stats.module, transcript.text.len(), transcript.files_read);
-                        HostText::Transcript(transcript)
-                    }
-                    Err(e) => {
-                        log::debug!("{}: the host assembles the merged text: {e}", stats.module);
-                        HostText::Merged
-                    }
+    let on_pool = OnPool { pool, host, threads };
+    let host_text = match parts_write {
+        PartOutput::Object => {
+            let (objects, facts) = written
+                .into_iter()
+                .map(|w| match w {
+                    PartWritten::Object { object, facts } => (object, facts),
+                    PartWritten::Text { .. } => unreachable!("every partition of this module writes an object"),
+                })
+                .unzip();
+            match join_objects(&on_pool, objects, facts, &injected, &mut stats) {
+                Ok(transcript) => {
+                    log::debug!("{}: the host assembles the parts' objects: a transcript of {} bytes reading {} sections",
+                                stats.module, transcript.text.len(), transcript.files_read);
+                    HostText::Transcript(transcript)
                 }
-            })
+                Err(e) => return fallback(stats, format!("the partitions' objects cannot be joined: {e}")),
+            }
         }
-        None => check_merged_text(pool, host, &merged, threads).map(|by_part| {
-            stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
-            HostText::Merged
-        }),
-    };
-    stats.check_ms = ms(t);
-    let host_text = match checked {
-        Ok(host_text) => host_text,
-        Err(e) => return fallback(stats, format!("the merged assembly does not assemble cleanly: {e}")),
+        PartOutput::Assembly => {
+            let (texts, scans) = written
+                .into_iter()
+                .map(|w| match w {
+                    PartWritten::Text { asm, scan } => (asm, scan),
+                    PartWritten::Object { .. } => unreachable!("every partition of this module prints assembly"),
+                })
+                .unzip();
+            let file_table = file_table.expect("a table for partitions that print assembly");
+            let texts = PartTexts { texts, scans, file_table };
+            match merge_and_check(&on_pool, run, texts, module, writer, &mut stats) {
+                Ok(host_text) => host_text,
+                Err(e) => return fallback(stats, e),
+            }
+        }
     };
     stats.object_by_mtpc = matches!(host_text, HostText::Object(..));
     if let HostText::Transcript(transcript) = &host_text {
@@ -419,13 +415,13 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     }
     module.replace_with_asm(match &host_text {
         HostText::Transcript(transcript) => &transcript.text,
-        HostText::Merged | HostText::Object(..) => &merged.text,
+        HostText::Merged(merged) | HostText::Object(merged, ..) => &merged.text,
     });
     run.commit();
     match host_text {
         HostText::Transcript(transcript) => MemoryFile::hand_to_host(transcript.files),
-        HostText::Object(object, frame) => run.offer_object(host, object, &frame),
-        HostText::Merged => {}
+        HostText::Object(_, object, frame) => run.offer_object(host, object, &frame),
+        HostText::Merged(_) => {}
     }
     stats.wall_ms = ms(start);
     Ok(Outcome::Parallel(stats))
@@ -541,12 +537,14 @@ struct Elsewhere {
 
 /// The second job of partition `k`: its copies of what another partition
 /// emits become declarations, so do its descriptions of classes another one
-/// describes, and the rest is compiled to assembly.
+/// describes, and the rest is compiled to assembly or to an object (`parts`),
+/// which is read for what the merge needs of it first.
 fn compile_partition(
     k: u32,
     o: Optimized,
     members: &HashMap<String, u32>,
     elsewhere: &Elsewhere,
+    parts: PartOutput,
     injected: &Injected,
 ) -> Result<Step, String> {
     let label = format!("partition {k}");
@@ -567,17 +565,25 @@ fn compile_partition(
     if let Some(error) = module.context().errors().into_iter().next() {
         return Err(format!("{label}: LLVM reported an error: {error}"));
     }
-    if injected.break_asm == Some(k) {
-        compiled.asm.extend_from_slice(b"\tnot_an_instruction %eax\n");
-    }
     let (scan_span, t) = (Span::begin("mtpc scan", &label), Instant::now());
-    crate::asm_merge::write_assignments_as_set(&mut compiled.asm);
-    let scan = PartScan::of_bytes(&compiled.asm);
+    let written = match parts {
+        PartOutput::Assembly => {
+            if injected.break_asm == Some(k) {
+                compiled.output.extend_from_slice(b"\tnot_an_instruction %eax\n");
+            }
+            crate::asm_merge::write_assignments_as_set(&mut compiled.output);
+            let scan = PartScan::of_bytes(&compiled.output);
+            PartWritten::Text { asm: compiled.output, scan }
+        }
+        PartOutput::Object => {
+            let facts = PartFacts::read(&compiled.output).map_err(|e| format!("{label}: {e}"))?;
+            PartWritten::Object { object: compiled.output, facts }
+        }
+    };
     let scan_ms = ms(t);
     drop(scan_span);
     Ok(Step::Compiled(PartitionResult {
-        asm: compiled.asm,
-        scan,
+        written,
         diagnostics: compiled.diagnostics,
         build_ms,
         opt_ms,
@@ -588,17 +594,13 @@ fn compile_partition(
     }))
 }
 
-/// At most this many `.incbin` lines in a transcript: LLVM 16's assembler
-/// maps the file anew for each, and keeps every mapping until it is done
-/// (Linux allows a process 65,530). sqlite3 with `-ffunction-sections`
-/// needs 1,767 at 16 partitions.
-const MAX_FILES_READ: usize = 8192;
-
 /// Whether a transcript that reads `files_read` sections from files is
-/// within [`MAX_FILES_READ`].
+/// within [`object_transcript::MAX_FILES_READ`].
 fn within_files_read_cap(files_read: usize) -> Result<(), String> {
     match files_read {
-        n if n > MAX_FILES_READ => Err(format!("its transcript would read {n} sections from files (at most {MAX_FILES_READ})")),
+        n if n > object_transcript::MAX_FILES_READ => {
+            Err(format!("its transcript would read {n} sections from files (at most {})", object_transcript::MAX_FILES_READ))
+        }
         _ => Ok(()),
     }
 }
@@ -606,10 +608,10 @@ fn within_files_read_cap(files_read: usize) -> Result<(), String> {
 /// What the host is handed for a module that was split.
 enum HostText {
     /// The merged text, which the host assembles.
-    Merged,
+    Merged(Arc<Merged<Vec<u8>>>),
     /// The merged text, and the object mtpc assembled from it, which the
     /// host's callback writes.
-    Object(AssembledObject, ObjectFrame),
+    Object(Arc<Merged<Vec<u8>>>, AssembledObject, ObjectFrame),
     /// The parts' objects, transcribed.
     Transcript(PartsTranscript),
 }
@@ -625,115 +627,185 @@ struct PartsTranscript {
     check_ms: f64,
 }
 
-/// Assembles each part's segment of the merged text (with the file table
-/// and string pool before it) into an object on the pool (the check of the
-/// text, as [`check_merged_text`]), then transcribes each object for the
-/// host on the pool (`object_transcript`: later parts name the debug
-/// strings they share with the first part's object through its
-/// transcript) and assembles each part's transcript on the pool, then
-/// checks on the host's thread what the parts' transcripts say of the same
-/// names and sections (`object_transcript::check_across_parts`): each
-/// part's time, and the transcript or why the host gets the merged text
-/// instead.
-fn assemble_parts(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merged: &Arc<Merged<Vec<u8>>>, threads: usize)
-    -> Result<(Vec<f64>, Result<PartsTranscript, String>), String> {
-    let _span = Span::begin("mtpc check", "parts' objects");
-    let objects = for_each_segment(pool, merged, threads, {
-        let host = host.clone();
-        move |merged: &Merged<Vec<u8>>, k| {
-            let t = Instant::now();
-            let segment = &merged.text[merged.segments[k].clone()];
-            // Every part's object lists its address-significant symbols;
-            // the transcript states the table once, if the text does. Its
-            // debug sections are read as they are: the host compresses
-            // what it writes (-gz).
-            let object = host
-                .assemble_object(&[b"\t.addrsig\n", &merged.text[..merged.table], segment], DebugSections::Uncompressed)
-                .map_err(|e| format!("part {k}: {e}"))?;
-            let file = if object_transcript::has_inline_asm_assignment(segment) {
-                Err("its inline assembly assigns a symbol".to_string())
-            } else {
-                MemoryFile::with_bytes(&object)
-            };
-            Ok((ms(t), object, file.map_err(|e| format!("part {k}: {e}"))))
-        }
-    })?;
-    // The objects and the paths of their files go to the transcribing jobs;
-    // the files stay here, to be handed to the host. A part without a file
-    // gives the host the text: nothing to transcribe.
-    let (mut assemble_ms, mut files, mut parts) = (Vec::new(), Vec::new(), Vec::new());
-    for (ms, object, file) in objects {
-        assemble_ms.push(ms);
-        match file {
-            Ok(file) => {
-                parts.push((object, file.path()));
-                files.push(file);
-            }
-            Err(e) => return Ok((assemble_ms, Err(e))),
-        }
-    }
-    // What later parts may name through the first part's transcript, read
-    // once.
-    let first = match object_transcript::FirstPart::of(&parts[0].0) {
-        Ok(first) => Arc::new(first),
-        Err(e) => return Ok((assemble_ms, Err(e))),
+/// Joins the parts' objects into what the host is handed
+/// (`object_merge`, `object_transcript`): decides on this thread what each
+/// part's transcript leaves out, renames and reads from the pools of debug
+/// strings ([`object_merge::decide`]); transcribes and checks each part on
+/// the pool ([`transcribe_parts`]); checks on this thread what the parts'
+/// transcripts say of the same names and sections; and joins them, the
+/// pools first. Records the times in `stats`; `Err` says why the parts
+/// cannot be joined.
+fn join_objects(
+    on_pool: &OnPool<'_>,
+    objects: Vec<Vec<u8>>,
+    facts: Vec<PartFacts>,
+    injected: &Injected,
+    stats: &mut ModuleStats,
+) -> Result<PartsTranscript, String> {
+    // One span for the join, as the merge of texts has (the decisions
+    // alone take a millisecond or two, shorter than a trace may show).
+    let _span = Span::begin("mtpc merge", &stats.module);
+    let t = Instant::now();
+    let decisions = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts)?;
+    let pools_file = match decisions.pools.is_empty() {
+        true => None,
+        false => Some(MemoryFile::with_bytes(&decisions.pools.bytes())?),
     };
-    let parts = Arc::new(parts);
-    let assembled = for_each_segment(pool, merged, threads, {
-        let host = host.clone();
-        move |merged: &Merged<Vec<u8>>, k| {
-            let t = Instant::now();
-            let (object, path) = &parts[k];
-            let transcript = object_transcript::transcribe(object, path, k, Some(&first))
-                // Never assembled if over the cap: the whole transcript would read more.
-                .and_then(|transcript| within_files_read_cap(transcript.files_read).map(|()| transcript))
-                .and_then(|transcript| check_transcript(&host, &transcript, k, &first, merged.address_significance).map(|()| transcript))
-                .map_err(|e| format!("part {k}: {e}"));
-            Ok((ms(t), transcript))
-        }
-    })?;
-    let by_part = assemble_ms.iter().zip(&assembled).map(|(assemble_ms, (transcribe_ms, _))| assemble_ms + transcribe_ms).collect();
-    let transcripts = match assembled.into_iter().map(|(_, transcript)| transcript).collect::<Result<Vec<_>, String>>() {
-        Ok(transcripts) => transcripts,
-        Err(e) => return Ok((by_part, Err(e))),
-    };
-    let files_read: usize = transcripts.iter().map(|t| t.files_read).sum();
-    if let Err(e) = within_files_read_cap(files_read) {
-        return Ok((by_part, Err(e)));
+    let address_significance = facts.iter().any(PartFacts::has_address_significance);
+    stats.merge_ms = ms(t);
+
+    let t = Instant::now();
+    let check_span = Span::begin("mtpc check", "parts' objects");
+    let pools_text = pools_file.as_ref().map(|file| decisions.pools.text(&file.path())).unwrap_or_default();
+    let pools_read = if pools_file.is_some() { decisions.pools.files_read() } else { 0 };
+    let transcribed = transcribe_parts(on_pool, objects, decisions, address_significance, injected.break_asm);
+    let (mut transcripts, mut files) = (Vec::with_capacity(transcribed.len()), Vec::with_capacity(transcribed.len() + 1));
+    for (k, result) in transcribed.into_iter().enumerate() {
+        let (check_ms, transcript, file) = result?;
+        stats.parts[k].check_ms = check_ms;
+        transcripts.push(transcript);
+        files.push(file);
     }
+    let files_read = transcripts.iter().map(|t| t.files_read).sum::<usize>() + pools_read;
+    within_files_read_cap(files_read)?;
     // Each part's transcript assembled alone; where they meet, only what
     // they say of the same names and sections can clash.
-    let t = Instant::now();
-    if let Err(e) = object_transcript::check_across_parts(&transcripts.iter().map(|t| &t.stated).collect::<Vec<_>>()) {
-        return Ok((by_part, Err(format!("the parts' transcripts clash: {e}"))));
-    }
-    let check_ms = ms(t);
-    let mut text = Vec::with_capacity(transcripts.iter().map(|t| t.text.len() + t.address_significance.len()).sum::<usize>() + 16);
+    let across = Instant::now();
+    object_transcript::check_across_parts(&transcripts.iter().map(|t| &t.stated).collect::<Vec<_>>())
+        .map_err(|e| format!("the parts' transcripts clash: {e}"))?;
+    let check_ms = ms(across);
+    stats.check_ms = ms(t);
+    drop(check_span);
+
+    let length = pools_text.len() + transcripts.iter().map(|t| t.text.len() + t.address_significance.len()).sum::<usize>() + 16;
+    let mut text = Vec::with_capacity(length);
+    text.extend_from_slice(pools_text.as_bytes());
     for transcript in &transcripts {
         text.extend_from_slice(transcript.text.as_bytes());
     }
-    if merged.address_significance {
+    if address_significance {
         text.extend_from_slice(b"\t.addrsig\n");
         for transcript in &transcripts {
             text.extend_from_slice(transcript.address_significance.as_bytes());
         }
     }
-    Ok((by_part, Ok(PartsTranscript { text, files, files_read, check_ms })))
+    stats.asm_bytes = text.len() as u64;
+    files.extend(pools_file);
+    Ok(PartsTranscript { text, files, files_read, check_ms })
+}
+
+/// A part's transcript, how long making and checking it took (ms), and the
+/// file in memory it reads its object from.
+type TranscribedPart = (f64, object_transcript::Transcript, MemoryFile);
+
+/// On the pool, the longest first: writes each part's object into a file
+/// in memory, transcribes it with what the merge decided of it, and
+/// assembles the transcript alone, as the host's text will hold it (after
+/// what stands for the pools; `break_asm`: the part whose transcript is
+/// broken first, as a test asks). The results in part order.
+fn transcribe_parts(
+    on_pool: &OnPool<'_>,
+    objects: Vec<Vec<u8>>,
+    decisions: object_merge::Decisions,
+    address_significance: bool,
+    break_asm: Option<u32>,
+) -> Vec<Result<TranscribedPart, String>> {
+    let sizes: Vec<usize> = objects.iter().map(Vec::len).collect();
+    let stand_in = decisions.pools.stand_in();
+    let shared = Arc::new((objects, decisions, stand_in));
+    let host = on_pool.host.clone();
+    longest_first(on_pool.pool, &sizes, on_pool.threads, move |k| {
+        let t = Instant::now();
+        let (objects, decisions, stand_in) = &*shared;
+        let file = MemoryFile::with_bytes(&objects[k]).map_err(|e| format!("part {k}: {e}"))?;
+        let mut transcript = object_transcript::transcribe(&objects[k], &file.path(), k, &decisions.parts[k])
+            .and_then(|transcript| within_files_read_cap(transcript.files_read).map(|()| transcript))
+            .map_err(|e| format!("part {k}: {e}"))?;
+        if break_asm == Some(k as u32) {
+            transcript.text.push_str("\tnot_an_instruction %eax\n");
+        }
+        check_transcript(&host, &transcript, stand_in, address_significance).map_err(|e| format!("part {k}: {e}"))?;
+        Ok((ms(t), transcript, file))
+    })
 }
 
 /// Assembles part `k`'s transcript alone, as the host's text holds it:
-/// after what stands for the first part's chunks it names (see
-/// [`object_transcript::FirstPart::stand_in`]), with its
+/// after what stands for the pools of debug strings (`stand_in`), with its
 /// address-significance table if the text has one.
-fn check_transcript(host: &HostSettings, transcript: &object_transcript::Transcript, k: usize, first: &object_transcript::FirstPart,
-                    address_significance: bool) -> Result<(), String> {
-    let mut text = if k > 0 { first.stand_in() } else { String::new() };
+fn check_transcript(host: &HostSettings, transcript: &object_transcript::Transcript, stand_in: &str, address_significance: bool)
+    -> Result<(), String> {
+    let mut text = String::with_capacity(stand_in.len() + transcript.text.len() + transcript.address_significance.len() + 16);
+    text.push_str(stand_in);
     text.push_str(&transcript.text);
     if address_significance {
         text.push_str("\t.addrsig\n");
         text.push_str(&transcript.address_significance);
     }
     host.check_asm(text.as_bytes()).map_err(|e| format!("its transcript does not assemble: {e}"))
+}
+
+/// Where the parts' output is joined: on the pool, with this many of its
+/// threads, for the host's target.
+struct OnPool<'a> {
+    pool: &'a crate::worker::Pool,
+    host: &'a Arc<HostSettings>,
+    threads: usize,
+}
+
+/// The partitions' texts, what the merge read of each on its worker, and
+/// the file table every part numbers its files by.
+struct PartTexts {
+    texts: Vec<Vec<u8>>,
+    scans: Vec<PartScan>,
+    file_table: String,
+}
+
+/// Merges the parts' texts (`asm_merge`) and checks the merged text: by
+/// assembling it whole into the object mtpc writes, where the host lets it
+/// (`object_writer`), else part by part on the pool. What the host is
+/// handed, or why the module is compiled whole; the times in `stats`.
+fn merge_and_check(
+    on_pool: &OnPool<'_>,
+    run: &PassRun<'_>,
+    parts: PartTexts,
+    module: &ModuleRef<'_>,
+    writer: ObjectWriter,
+    stats: &mut ModuleStats,
+) -> Result<HostText, String> {
+    let OnPool { pool, host, threads } = *on_pool;
+    let t = Instant::now();
+    let merge_span = Span::begin("mtpc merge", &stats.module);
+    let directory = module.compile_unit_directory();
+    let files = Files { table: Some(&parts.file_table), compile_unit_directory: directory.as_deref() };
+    let merged = merge_on_pool(pool, parts.texts, parts.scans, files, threads);
+    drop(merge_span);
+    stats.merge_ms = ms(t);
+    let merged = match merged {
+        Ok((m, write_ms, phase_ms)) => {
+            stats.parts.iter_mut().zip(write_ms).for_each(|(part, ms)| part.segment_ms = ms);
+            stats.merge_segments_ms = phase_ms;
+            stats.asm_bytes = m.text.len() as u64;
+            Arc::new(m)
+        }
+        Err(e) => return Err(format!("cannot merge the partitions' assembly: {e}")),
+    };
+    let t = Instant::now();
+    let frame = match writer {
+        ObjectWriter::Mtpc => run.object_frame(host).map_err(|e| log::debug!("{}: the host assembles the object: {e}", stats.module)).ok(),
+        ObjectWriter::Host | ObjectWriter::HostFromParts => None,
+    };
+    let checked = match frame {
+        Some(frame) => {
+            let _span = Span::begin("mtpc assemble", "merged assembly");
+            host.assemble_object(&frame.around(&merged.text), DebugSections::AsHost).map(|object| HostText::Object(merged.clone(), object, frame))
+        }
+        None => check_merged_text(pool, host, &merged, threads).map(|by_part| {
+            stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);
+            HostText::Merged(merged.clone())
+        }),
+    };
+    stats.check_ms = ms(t);
+    checked.map_err(|e| format!("the merged assembly does not assemble cleanly: {e}"))
 }
 
 /// Assembles each part's segment of the merged text, with the file table

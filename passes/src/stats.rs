@@ -21,15 +21,16 @@ pub struct PartitionStats {
     /// Time to load the partition from the serialized module and apply the plan.
     pub build_ms: f64,
     pub opt_ms: f64,
-    /// Code generation, and the scan of its text for the merge.
+    /// Code generation, and the scan of its text (or object) for the merge.
     pub codegen_ms: f64,
     /// Writing its segment of the merged text (on the pool, side by side
-    /// with the other parts', once the merge has decided what each keeps).
+    /// with the other parts', once the merge has decided what each keeps);
+    /// 0 with `object_from_parts` (no text is merged).
     pub segment_ms: f64,
     /// Assembling its segment of the merged text, to check it (on the pool,
     /// side by side with the other parts' checks, after the merge); with
-    /// `object_from_parts`, into the object then transcribed, and the
-    /// transcript assembled alone.
+    /// `object_from_parts`, transcribing its object and assembling the
+    /// transcript alone.
     pub check_ms: f64,
     /// When each of the partition's jobs ran (Unix time, ms): the first,
     /// which builds and optimizes it, and the second, its code generation
@@ -61,20 +62,24 @@ pub struct ModuleStats {
     /// last one back (build, optimization and code generation, side by side).
     pub partitions_ms: f64,
     /// The merge: deciding what each part keeps, on the host's thread,
-    /// then writing the parts' segments on the pool, then joining them.
+    /// then writing the parts' segments on the pool, then joining them;
+    /// with `object_from_parts`, deciding what each part's transcript leaves
+    /// out, renames and reads from the pool of debug strings
+    /// (`object_merge`).
     pub merge_ms: f64,
     /// Within `merge_ms`: the pool's phase, writing the parts' segments.
     pub merge_segments_ms: f64,
     /// Assembling the merged text to check it: part by part on the worker
-    /// pool, or, if `object_by_mtpc`, whole on the host's thread.
+    /// pool, or, if `object_by_mtpc`, whole on the host's thread; with
+    /// `object_from_parts`, the parts' transcripts, each alone on the pool.
     pub check_ms: f64,
     /// The merged text was assembled into the object by mtpc, and offered
     /// to the host's pre-codegen callback (clang 22; `object_writer`),
     /// instead of being assembled by the host.
     pub object_by_mtpc: bool,
-    /// The parts' objects, assembled on the pool, were handed to the host
-    /// transcribed (clang 16; `object_transcript`): the host parsed no
-    /// instruction of the merged text.
+    /// Each partition wrote an object, and the host was handed the objects
+    /// transcribed (clang 16; `object_merge`, `object_transcript`): no
+    /// assembly text was printed, merged or parsed.
     pub object_from_parts: bool,
     /// With `object_from_parts`: the check of what the parts' transcripts
     /// say of the same names and sections, on the host's thread after the
@@ -88,7 +93,8 @@ pub struct ModuleStats {
     pub wall_ms: f64,
     /// The sum of all per-partition time (build, optimization, code generation).
     pub work_ms: f64,
-    /// Bytes of the merged assembly text the host assembles.
+    /// Bytes of the text the host assembles (the merged assembly, or the
+    /// parts' transcripts).
     pub asm_bytes: u64,
     /// What the cost model saw and estimated, when it decided.
     pub model: Option<ModelStats>,

@@ -1,8 +1,9 @@
 //! A part's object, transcribed (`object_transcript`) and assembled again
 //! with LLVM's MC layer, is the same object: the same bytes in the same
 //! sections, the same symbols where they were, the same relocations (by
-//! type, place, target and addend) and address-significance table. This is
-//! what clang 16 is handed instead of the part's text. (Only clang 16 is:
+//! type, place, target and addend) and address-significance table; and the
+//! parts' objects joined (`object_merge`) say what the merge of their texts
+//! says. This is what clang 16 is handed instead of the parts' text. (Only clang 16 is:
 //! the comparisons run against LLVM 16's MC layer. LLVM 22's keeps the
 //! label a `.reloc` names as a symbol of its own, and pads code between
 //! parts with other no-ops.)
@@ -12,6 +13,7 @@ use std::collections::BTreeMap;
 
 use mtpc_passes::ir::host_pipeline::{DebugSections, HostSettings};
 use mtpc_passes::ir::MemoryFile;
+use mtpc_passes::object_merge::{self, PartDecisions, PartFacts};
 use mtpc_passes::object_transcript::{check_across_parts, transcribe, Transcript};
 use object::elf;
 use object::read::elf::{FileHeader, Rela as _, SectionHeader as _, Sym as _};
@@ -188,13 +190,19 @@ fn a_transcribed_object_assembles_into_the_same_object() {
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").expect("LLVM has the x86 target");
     let object = host.assemble_object(&[PART.as_bytes()], DebugSections::AsHost).expect("the part assembles");
     let file = MemoryFile::with_bytes(&object).expect("a file in memory");
-    let transcript = transcribe(&object, &file.path(), 0, None).expect("the object is transcribed");
+    let transcript = transcribe(&object, &file.path(), 0, &PartDecisions::default()).expect("the object is transcribed");
     // The transcript holds no instruction of the part's.
     assert!(!transcript.text.contains("callq") && !transcript.text.contains("retq"), "{}", transcript.text);
     let again = host
         .assemble_object(&[b"\t.addrsig\n", transcript.text.as_bytes(), transcript.address_significance.as_bytes()], DebugSections::AsHost)
         .expect("the transcript assembles");
-    let (before, after) = (said(&object), said(&again));
+    let (before, mut after) = (said(&object), said(&again));
+    // Private labels the assembler kept are the part's own (`.LmtpcK.`).
+    let own = |name: &str| name.replacen(".Lmtpc0.", ".L", 1);
+    after.symbols = after.symbols.into_iter().map(|(name, s)| (own(&name), s)).collect();
+    for relocations in after.relocations.values_mut() {
+        relocations.iter_mut().for_each(|r| r.2 = own(&r.2));
+    }
     assert_eq!(before.sections, after.sections);
     assert_eq!(before.symbols, after.symbols);
     assert_eq!(before.relocations, after.relocations);
@@ -215,7 +223,7 @@ fn a_transcript_the_file_does_not_hold_fails_its_check() {
     // a file that is gone makes it fail, never the host.
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
     let object = host.assemble_object(&[PART.as_bytes()], DebugSections::AsHost).unwrap();
-    let transcript = transcribe(&object, "/proc/self/fd/999999", 0, None).unwrap();
+    let transcript = transcribe(&object, "/proc/self/fd/999999", 0, &PartDecisions::default()).unwrap();
     let e = host.check_asm(transcript.text.as_bytes()).unwrap_err();
     assert!(e.contains("999999") || e.contains("could not find incbin file"), "{e}");
 }
@@ -259,7 +267,7 @@ fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
     for (k, part) in [PART_A, PART_B].into_iter().enumerate() {
         let object = host.assemble_object(&[part.as_bytes()], DebugSections::AsHost).unwrap();
         let file = MemoryFile::with_bytes(&object).unwrap();
-        transcript += &transcribe(&object, &file.path(), k, None).unwrap().text;
+        transcript += &transcribe(&object, &file.path(), k, &PartDecisions::default()).unwrap().text;
         files.push(file);
     }
     let again = host.assemble_object(&[transcript.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
@@ -275,7 +283,7 @@ fn transcripts_of(host: &HostSettings, parts: &[&str]) -> (Vec<Transcript>, Vec<
     for (k, part) in parts.iter().enumerate() {
         let object = host.assemble_object(&[part.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{part}"));
         let file = MemoryFile::with_bytes(&object).unwrap();
-        transcripts.push(transcribe(&object, &file.path(), k, None).unwrap());
+        transcripts.push(transcribe(&object, &file.path(), k, &PartDecisions::default()).unwrap());
         files.push(file);
     }
     (transcripts, files)
@@ -320,17 +328,12 @@ fn what_parts_clash_on_when_joined_is_found_without_assembling_them_together() {
     }
 }
 
-/// The file table and the string pool the merge writes before the parts
-/// (strings both parts' debug information names), and two parts with debug
-/// information: code with line entries, strings of their own, a compile
-/// unit naming pooled and own strings, its line table and its code.
+/// The file table every part numbers its files by (registered before any
+/// part's code is written, see `shim/debug_files.cpp`), and two parts with
+/// debug information: code with line entries, strings (some in both), a
+/// compile unit naming them, its line table and its code.
 const DEBUG_TABLE: &str = r#"	.file	0 "/src" "m.c" md5 0x0123456789abcdef0123456789abcdef
 	.file	1 "/src" "m.h" md5 0xfedcba9876543210fedcba9876543210
-	.section	.debug_str,"MS",@progbits,1
-.Lmtpc.str0:
-	.asciz	"int"
-.Lmtpc.str1:
-	.asciz	"clang version 16.0.6"
 	.text
 "#;
 
@@ -346,13 +349,17 @@ f:
 .Lfunc_end0:
 	.size	f, .Lfunc_end0-f
 	.section	.debug_str,"MS",@progbits,1
-.Linfo_string.a0:
+.Linfo_string0:
+	.asciz	"clang version 16.0.6"
+.Linfo_string1:
 	.asciz	"f"
+.Linfo_string2:
+	.asciz	"int"
 	.section	.debug_info,"",@progbits
 .Lcu_begin.a:
-	.long	.Lmtpc.str1
-	.long	.Linfo_string.a0
-	.long	.Lmtpc.str0
+	.long	.Linfo_string0
+	.long	.Linfo_string1
+	.long	.Linfo_string2
 	.long	.Lline_table_start0
 	.quad	.Lfunc_begin0
 	.section	.debug_line,"",@progbits
@@ -370,16 +377,20 @@ g:
 .Lfunc_end1:
 	.size	g, .Lfunc_end1-g
 	.section	.debug_str,"MS",@progbits,1
-.Linfo_string.b0:
-	.asciz	"g"
-.Linfo_string.b1:
+.Linfo_string0:
+	.asciz	"clang version 16.0.6"
+.Linfo_string1:
 	.asciz	"unsigned int"
+.Linfo_string2:
+	.asciz	"g"
+.Linfo_string3:
+	.asciz	"int"
 	.section	.debug_info,"",@progbits
 .Lcu_begin.b:
-	.long	.Lmtpc.str1
-	.long	.Linfo_string.b1
-	.long	.Linfo_string.b0
-	.long	.Lmtpc.str0
+	.long	.Linfo_string0
+	.long	.Linfo_string1
+	.long	.Linfo_string2
+	.long	.Linfo_string3
 	.long	.Lline_table_start0
 	.quad	.Lfunc_begin1
 	.section	.debug_line,"",@progbits
@@ -392,35 +403,46 @@ fn debug_string(said: &Said, addend: i64) -> String {
     String::from_utf8(bytes[..bytes.iter().position(|&b| b == 0).unwrap()].to_vec()).unwrap()
 }
 
-#[test]
-fn parts_with_debug_information_share_the_string_pool_once() {
-    // Each part's object is assembled with the table before it, as the
-    // check does: each holds the pool, then its own strings, and a line
-    // table of its own. The second part's transcript names the pool
-    // through the first part's: the host's object holds the pool once,
-    // and each unit still names the strings and the line table it did.
-    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
-    let table = DEBUG_TABLE.as_bytes();
-    let objects: Vec<Vec<u8>> =
-        [DEBUG_PART_A, DEBUG_PART_B].iter().map(|part| host.assemble_object(&[table, part.as_bytes()], DebugSections::AsHost).unwrap().to_vec()).collect();
+/// The parts' objects joined as `parallel.rs` joins them: what the merge
+/// decides of them, the pools first, then each part's transcript (each
+/// checked alone after the pools' stand-in), then the address-significance
+/// tables; assembled. Also the parts' own objects.
+fn joined(host: &HostSettings, prefix: &str, parts: &[&str]) -> (Vec<u8>, Vec<Vec<u8>>) {
+    let objects: Vec<Vec<u8>> = parts
+        .iter()
+        .map(|part| host.assemble_object(&[prefix.as_bytes(), part.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{part}")).to_vec())
+        .collect();
+    let facts: Vec<PartFacts> = objects.iter().map(|o| PartFacts::read(o).unwrap()).collect();
+    let decisions = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts).unwrap();
+    let pools = MemoryFile::with_bytes(&decisions.pools.bytes()).unwrap();
     let files: Vec<MemoryFile> = objects.iter().map(|o| MemoryFile::with_bytes(o).unwrap()).collect();
-    let first = mtpc_passes::object_transcript::FirstPart::of(&objects[0]).unwrap();
-    let mut transcript = String::new();
+    let mut text = decisions.pools.text(&pools.path());
+    let mut address_significance = String::new();
     for (k, object) in objects.iter().enumerate() {
-        let own = transcribe(object, &files[k].path(), k, Some(&first)).unwrap().text;
-        // Alone, a later part names the first part's chunk, which the
-        // stand-in defines.
-        if k > 0 {
-            assert!(host.check_asm(own.as_bytes()).is_err(), "part {k} names no chunk of the first's:\n{own}");
-            let alone = first.stand_in() + &own;
-            host.check_asm(alone.as_bytes()).unwrap_or_else(|e| panic!("{e}:\n{alone}"));
-        }
-        transcript += &own;
+        let transcript = transcribe(object, &files[k].path(), k, &decisions.parts[k]).unwrap();
+        let alone = decisions.pools.stand_in() + &transcript.text;
+        host.check_asm(alone.as_bytes()).unwrap_or_else(|e| panic!("part {k} alone: {e}:\n{alone}"));
+        text += &transcript.text;
+        address_significance += &transcript.address_significance;
     }
-    let joined = host.assemble_object(&[transcript.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{transcript}"));
+    if facts.iter().any(PartFacts::has_address_significance) {
+        text += "\t.addrsig\n";
+        text += &address_significance;
+    }
+    let object = host.assemble_object(&[text.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+    (object.to_vec(), objects)
+}
+
+#[test]
+fn parts_with_debug_information_hold_each_string_once() {
+    // Each part's object holds its own strings and a line table of its
+    // own. Joined, the host's object holds each string once, in the order
+    // the parts first hold them, and each unit still names the strings and
+    // the line table it did.
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let (joined, objects) = joined(&host, DEBUG_TABLE, &[DEBUG_PART_A, DEBUG_PART_B]);
     let (parts, after) = (objects.iter().map(|o| said(o)).collect::<Vec<_>>(), said(&joined));
-    // The pool once, then each part's own strings.
-    assert_eq!(after.sections[".debug_str"].2, b"int\0clang version 16.0.6\0f\0g\0unsigned int\0".to_vec());
+    assert_eq!(after.sections[".debug_str"].2, b"clang version 16.0.6\0f\0int\0unsigned int\0g\0".to_vec());
     // Each unit names the strings it named in its own object.
     let names = |s: &Said, from: usize, to: usize| -> Vec<String> {
         s.relocations[".debug_info"][from..to].iter().filter(|r| r.2 == ".debug_str").map(|r| debug_string(s, r.3)).collect()
@@ -437,8 +459,8 @@ fn parts_with_debug_information_share_the_string_pool_once() {
     let mut lines = parts[0].sections[".debug_line"].2.clone();
     lines.extend_from_slice(&parts[1].sections[".debug_line"].2);
     assert_eq!(after.sections[".debug_line"].2, lines);
-    // The line tables' file names are the first part's (the same in both):
-    // held once, and the second table's names point into them.
+    // The line tables' file names (the same in both parts) are held once,
+    // and both tables' names point into them.
     assert_eq!(after.sections[".debug_line_str"], parts[0].sections[".debug_line_str"]);
     assert_eq!(parts[1].sections[".debug_line_str"], parts[0].sections[".debug_line_str"]);
     let line_names = |s: &Said| s.relocations[".debug_line"].iter().filter(|r| r.2 == ".debug_line_str").map(|r| r.3).collect::<Vec<_>>();
@@ -450,4 +472,113 @@ fn parts_with_debug_information_share_the_string_pool_once() {
     let addresses = |s: &Said| s.relocations[".debug_line"].iter().filter(|r| r.2 == ".text").map(|r| r.3).collect::<Vec<_>>();
     assert_eq!(addresses(&after), [0, after.symbols["g"].4 as i64]);
     assert!(after.symbols["g"].4 >= parts[0].sections[".text"].2.len() as u64);
+}
+
+/// Two C++ parts as the code generator writes them: each a function of
+/// its own whose exception handling names the personality routine through
+/// the same group, a local `GCC_except_table0` of its own, and the same
+/// weak object (one the pipeline adds to every module).
+const CXX_PART: &str = r#"	.text
+	.globl	FUNC
+	.p2align	4, 0x90
+	.type	FUNC,@function
+FUNC:
+	.cfi_startproc
+	.cfi_personality 155, DW.ref.__gxx_personality_v0
+	.cfi_lsda 27, GCC_except_table0
+	callq	helper
+	retq
+	.cfi_endproc
+	.p2align	4, 0x90
+	.type	helper,@function
+helper:
+	leaq	GCC_except_table0(%rip), %rax
+	retq
+	.section	.gcc_except_table,"a",@progbits
+GCC_except_table0:
+	.byte	255
+	.byte	SEED
+	.type	__msan_track_origins,@object
+	.section	.rodata,"a",@progbits
+	.weak	__msan_track_origins
+	.p2align	2
+__msan_track_origins:
+	.long	1
+	.size	__msan_track_origins, 4
+	.hidden	DW.ref.__gxx_personality_v0
+	.weak	DW.ref.__gxx_personality_v0
+	.section	.data.DW.ref.__gxx_personality_v0,"aGw",@progbits,DW.ref.__gxx_personality_v0,comdat
+	.p2align	3
+	.type	DW.ref.__gxx_personality_v0,@object
+	.size	DW.ref.__gxx_personality_v0, 8
+DW.ref.__gxx_personality_v0:
+	.quad	__gxx_personality_v0
+"#;
+
+#[test]
+fn parts_objects_joined_say_what_their_merged_text_says() {
+    // What the merge of texts does (a group's section once, a weak object
+    // once, locals two parts define renamed per part), the join of the
+    // parts' objects does too: the same symbols and relocations, the same
+    // code, the same groups.
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let parts = [CXX_PART.replace("FUNC", "f").replace("SEED", "1"), CXX_PART.replace("FUNC", "g").replace("SEED", "2")];
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    let merged = mtpc_passes::asm_merge::merge(&parts).unwrap();
+    let from_text = said(&host.assemble_object(&[merged.text.as_bytes()], DebugSections::AsHost).unwrap());
+    let (from_objects, _) = joined(&host, "", &parts);
+    let from_objects = said(&from_objects);
+    assert_eq!(from_objects.symbols.keys().collect::<Vec<_>>(), from_text.symbols.keys().collect::<Vec<_>>());
+    for name in ["helper.mtpc0", "helper.mtpc1", "GCC_except_table0.mtpc0", "GCC_except_table0.mtpc1", "DW.ref.__gxx_personality_v0"] {
+        assert!(from_objects.symbols.contains_key(name), "{name}: {:?}", from_objects.symbols.keys());
+    }
+    // Where each symbol is, how big and bound: the same, but data that a
+    // later part's copy of the weak object leaves behind.
+    for (name, theirs) in &from_text.symbols {
+        let mine = &from_objects.symbols[name];
+        assert_eq!((mine.0, mine.1, mine.2, &mine.3, mine.5), (theirs.0, theirs.1, theirs.2, &theirs.3, theirs.5), "{name}");
+    }
+    assert_eq!(from_objects.sections[".text"], from_text.sections[".text"]);
+    assert_eq!(from_objects.sections[".data.DW.ref.__gxx_personality_v0"], from_text.sections[".data.DW.ref.__gxx_personality_v0"]);
+    assert_eq!(from_objects.relocations[".text"], from_text.relocations[".text"]);
+    assert_eq!(from_objects.relocations[".data.DW.ref.__gxx_personality_v0"], from_text.relocations[".data.DW.ref.__gxx_personality_v0"]);
+    // Both parts' exception tables, each named by its own part.
+    assert_eq!(from_objects.sections[".gcc_except_table"].2, [255, 1, 255, 2]);
+}
+
+/// The call graph profile of an object: (caller, callee, weight) by name.
+fn call_graph_profile(data: &[u8]) -> Vec<(String, String, u64)> {
+    use object::read::elf::Rel as _;
+    let header = Header::parse(data).unwrap();
+    let endian = header.endian().unwrap();
+    let sections = header.sections(endian, data).unwrap();
+    let symbols = sections.symbols(endian, data, elf::SHT_SYMTAB).unwrap();
+    let name = |index: u32| {
+        let symbol = symbols.symbol(object::SymbolIndex(index as usize)).unwrap();
+        String::from_utf8(symbols.symbol_name(endian, symbol).unwrap().to_vec()).unwrap()
+    };
+    let (index, profile) = sections.iter().enumerate().find(|(_, s)| s.sh_type(endian) == 0x6fff_4c09).expect("a call graph profile");
+    let weights = profile.data(endian, data).unwrap();
+    let (rels, _) = sections.iter().find(|s| s.sh_info(endian) as usize == index).unwrap().rel(endian, data).unwrap().unwrap();
+    weights
+        .chunks_exact(8)
+        .enumerate()
+        .map(|(i, w)| {
+            let at: Vec<u32> = rels.iter().filter(|r| r.r_offset(endian) as usize == i * 8).map(|r| r.r_sym(endian)).collect();
+            (name(at[0]), name(at[1]), u64::from_le_bytes(w.try_into().unwrap()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_call_graph_profile_names_the_same_edges_transcribed() {
+    // Profiles give the object the call graph's edge weights, each naming
+    // its caller and callee by relocations: the transcript states them as
+    // `.cg_profile`, which the host's assembler writes back alike.
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let part = "\t.text\n\t.globl\tf\nf:\n\tcallq\tg\n\tcallq\th\n\tretq\nh:\n\tretq\n\t.cg_profile f, g, 40\n\t.cg_profile f, h, 2\n";
+    let (joined, objects) = joined(&host, "", &[part]);
+    let expected = [("f".to_string(), "g".to_string(), 40), ("f".to_string(), "h".to_string(), 2)];
+    assert_eq!(call_graph_profile(&objects[0]), expected);
+    assert_eq!(call_graph_profile(&joined), expected);
 }

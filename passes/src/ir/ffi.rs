@@ -58,6 +58,7 @@ extern "C" {
         level: i32,
         phase: i32,
         host_writes_object: bool,
+        parts_write_objects: bool,
     ) -> *mut c_void;
     pub(super) fn mtpc_debug_files_collect(module: LLVMModuleRef) -> *mut c_void;
     pub(super) fn mtpc_debug_files_free(files: *mut c_void);
@@ -79,7 +80,7 @@ extern "C" {
         kit: *mut c_void,
         module: LLVMModuleRef,
         label: *const c_char,
-        asm: *mut *mut c_void,
+        output: *mut *mut c_void,
         data: *mut *const c_char,
         len: *mut usize,
         codegen_ms: *mut f64,

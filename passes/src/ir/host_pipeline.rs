@@ -189,18 +189,21 @@ impl<'r> PassRun<'r> {
     /// What every partition of this module is built with: `settings`, the
     /// host's library info and alias analysis, which remarks it wants (and
     /// as the host's `output` will word them), its pipeline builder, and the
-    /// module's source `files`.
+    /// module's source `files`. Its parts' code generators write `parts`:
+    /// assembly text, or objects (their debug sections whole, whatever the
+    /// host compresses).
     pub fn environment(
         &self,
         settings: &HostSettings,
         files: &DebugFiles,
         (level, phase): (OptLevel, PipelinePhase),
-        output: HostOutput,
+        (output, parts): (HostOutput, PartOutput),
     ) -> PartitionEnvironment<'r> {
+        let (host_writes_object, parts_write_objects) = (output == HostOutput::Object, parts == PartOutput::Object);
         // SAFETY: the shim copies the settings and what it reads of the host,
         // and shares the files (immutable).
         let raw = unsafe {
-            mtpc_run_environment(self.raw, settings.raw, files.raw, level as i32, phase.number(), output == HostOutput::Object)
+            mtpc_run_environment(self.raw, settings.raw, files.raw, level as i32, phase.number(), host_writes_object, parts_write_objects)
         };
         PartitionEnvironment { raw, _run: PhantomData }
     }
@@ -581,10 +584,21 @@ pub struct PartitionKit {
 // work; it is used by one thread at a time, which ownership guarantees.
 unsafe impl Send for PartitionKit {}
 
-/// A partition compiled to assembly, with the time code generation took
-/// and the diagnostics it produced (its optimizer's and code generator's).
+/// What a partition's code generator writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartOutput {
+    /// Assembly text, which the merge joins into one text (`asm_merge`).
+    Assembly,
+    /// An object, which the host is handed transcribed (`object_merge`).
+    Object,
+}
+
+/// A partition compiled, with the time code generation took and the
+/// diagnostics it produced (its optimizer's and code generator's).
 pub struct CompiledPartition {
-    pub asm: Vec<u8>,
+    /// Assembly text, or an object if the partition's environment says its
+    /// parts write objects.
+    pub output: Vec<u8>,
     pub codegen_ms: f64,
     pub diagnostics: PartitionDiagnostics,
 }
@@ -618,23 +632,24 @@ impl PartitionKit {
         }
     }
 
-    /// Compiles `module`, optimized by [`PartitionKit::optimize`], to
-    /// assembly with the kit's code generator.
+    /// Compiles `module`, optimized by [`PartitionKit::optimize`], with the
+    /// kit's code generator: to assembly text, or to an object (see
+    /// [`PassRun::environment`]).
     pub fn codegen(self, module: &ModuleRef<'_>, label: &str) -> Result<CompiledPartition, String> {
         let raw = std::mem::ManuallyDrop::new(self).raw;
         let label = label_text(label);
-        let (mut asm, mut data, mut len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
+        let (mut output, mut data, mut len) = (std::ptr::null_mut(), std::ptr::null(), 0usize);
         let mut codegen_ms = 0f64;
         let (mut diagnostics, mut error) = (std::ptr::null_mut(), std::ptr::null_mut());
         // SAFETY: the shim consumes the kit, compiles the module (ours) and
-        // returns the text's buffer (`len` bytes at `data`, copied once and
+        // returns the output's buffer (`len` bytes at `data`, copied once and
         // disposed of here), a malloc'ed error and an owned diagnostics list.
         unsafe {
             let ok = mtpc_kit_codegen(
                 raw,
                 module.raw,
                 label.as_ptr(),
-                &mut asm,
+                &mut output,
                 &mut data,
                 &mut len,
                 &mut codegen_ms,
@@ -646,8 +661,8 @@ impl PartitionKit {
                 return Err(take_malloc_message(error));
             }
             let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len).to_vec();
-            mtpc_buffer_dispose(asm);
-            Ok(CompiledPartition { asm: bytes, codegen_ms, diagnostics })
+            mtpc_buffer_dispose(output);
+            Ok(CompiledPartition { output: bytes, codegen_ms, diagnostics })
         }
     }
 }

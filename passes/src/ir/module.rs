@@ -158,6 +158,13 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
+    /// The module has named metadata `name` with at least one operand.
+    pub fn has_named_metadata(&self, name: &str) -> bool {
+        let cname = CString::new(name).expect("metadata name without NUL");
+        // SAFETY: a lookup by name; an absent node counts 0 operands.
+        unsafe { LLVMGetNamedMetadataNumOperands(self.raw, cname.as_ptr()) > 0 }
+    }
+
     /// The module has compile units (debug info or line tables).
     pub fn has_debug_info(&self) -> bool {
         // SAFETY: a lookup by name; an absent node counts 0 operands.

@@ -457,6 +457,13 @@ impl<'m> Global<'m> {
         }
     }
 
+    /// True if the function carries the string attribute `key`
+    /// (e.g. `patchable-function-entry`), whatever its value.
+    pub fn has_fn_string_attribute(self, key: &str) -> bool {
+        // SAFETY: the key is passed with its length; index -1 is the function itself.
+        unsafe { !LLVMGetStringAttributeAtIndex(self.raw, u32::MAX, key.as_ptr().cast(), key.len() as u32).is_null() }
+    }
+
     /// The instructions of a function body, in order.
     pub fn instructions(self) -> Vec<Instruction<'m>> {
         let mut out = Vec::new();

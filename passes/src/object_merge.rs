@@ -1,0 +1,738 @@
+//! What the parts' objects say alike, decided before any is transcribed.
+//!
+//! Where the host is clang 16 writing an object, each partition's code
+//! generator writes an object (its debug sections whole) rather than
+//! assembly text, and the host is handed the objects transcribed
+//! (`object_transcript`): no text is printed, merged or parsed again. Each
+//! part's object was written as if it were the only one, so joining them
+//! needs what `asm_merge` does for texts, decided here from what each part's
+//! object says ([`PartFacts`], read on the part's worker):
+//! - a section of a COMDAT group that several parts write (the code
+//!   generator's `DW.ref.__gxx_personality_v0`) is kept from the first part
+//!   that writes it, if every later copy is the same (its bytes, and its
+//!   relocations by target); what a later copy defines becomes a reference
+//!   to the first's. A group's sections that parts write apart are each
+//!   kept: the object's group holds all of them;
+//! - a weak data object that several parts define outside any group (one the
+//!   pipeline adds to every module, such as MemorySanitizer's
+//!   `__msan_track_origins`) is defined by the first, if every copy is the
+//!   same (a later part's bytes stay, unnamed);
+//! - local symbols that several parts define (`GCC_except_table1`) are
+//!   renamed per part (`name.mtpcK`), and private labels the assembler
+//!   kept (`.L.str.3`) are each part's own (`.LmtpcK..str.3`), as the text
+//!   merge names them;
+//! - the strings of the debug string sections (`.debug_str`,
+//!   `.debug_line_str`) are held once, in a pool before the first part:
+//!   every part's references to its own strings point into the pool, as
+//!   stock's object holds each string once;
+//! - `.comment`'s strings are stated once.
+//!
+//! Any other symbol two parts define, or a section two parts declare
+//! differently, is found where the parts' transcripts meet
+//! (`object_transcript::check_across_parts`).
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt::Write as _;
+
+use object::elf;
+use object::read::elf::{SectionHeader as _, Sym as _};
+
+use crate::elf_object::{ElfObject, SectionHeader, SHT_LLVM_ADDRSIG};
+
+/// What the merge reads of one part's object, on the part's worker.
+#[derive(Debug, Default)]
+pub struct PartFacts {
+    /// By section index (0: the null section).
+    sections: Vec<SectionFacts>,
+    /// By symbol index (0: the null symbol).
+    symbols: Vec<SymbolFacts>,
+    /// `.comment`'s strings.
+    idents: Vec<String>,
+    /// It has an address-significance table.
+    address_significance: bool,
+}
+
+#[derive(Debug, Default)]
+struct SectionFacts {
+    name: String,
+    sh_type: u32,
+    /// The signature of its COMDAT group (`None` for a group named by a
+    /// local symbol, which is its part's own: the `.fini_array` entry of a
+    /// destructor whose associated data is private).
+    group: Option<String>,
+    /// For a debug string section (see [`is_debug_strings`]): the offset
+    /// of each string.
+    string_starts: Option<Vec<u64>>,
+}
+
+#[derive(Debug, Default)]
+struct SymbolFacts {
+    name: String,
+    binding: u8,
+    st_type: u8,
+    /// The section it is defined in (a regular index), if any.
+    section: Option<usize>,
+    value: u64,
+    size: u64,
+}
+
+impl SymbolFacts {
+    /// A symbol that names something (not a section's or the file's).
+    fn is_named(&self) -> bool {
+        self.st_type != elf::STT_SECTION && self.st_type != elf::STT_FILE && !self.name.is_empty()
+    }
+}
+
+impl PartFacts {
+    /// Reads what the merge needs of `object` (an x86-64 ELF relocatable
+    /// object); `Err` if it cannot be read.
+    pub fn read(object: &[u8]) -> Result<PartFacts, String> {
+        let elf = ElfObject::parse(object)?;
+        let endian = elf.endian;
+        let mut facts = PartFacts::default();
+        let mut groups: HashMap<usize, String> = HashMap::new();
+        for group in elf.groups()? {
+            let signature = elf.symbol(group.signature)?;
+            if signature.st_bind() == elf::STB_LOCAL {
+                continue;
+            }
+            let signature = String::from_utf8_lossy(elf.symbol_name(group.signature)?).into_owned();
+            groups.extend(group.members.into_iter().map(|member| (member, signature.clone())));
+        }
+        for (index, header) in elf.sections.iter().enumerate() {
+            let name = elf.section_name(header)?;
+            let string_starts = match is_debug_strings(&name, header) && !elf.is_relocated(index) {
+                true => Some(string_starts(elf.section_bytes(index)?).ok_or_else(|| format!("{name} does not end its last string"))?),
+                false => None,
+            };
+            if header.sh_type(endian) == SHT_LLVM_ADDRSIG {
+                facts.address_significance = true;
+            }
+            if name == ".comment" {
+                let bytes = elf.section_bytes(index)?;
+                facts.idents = bytes.split(|&b| b == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect();
+            }
+            facts.sections.push(SectionFacts { name, sh_type: header.sh_type(endian), group: groups.remove(&index), string_starts });
+        }
+        facts.symbols.push(SymbolFacts::default());
+        for index in 1..elf.symbols.len() {
+            let symbol = elf.symbol(index)?;
+            let name = match symbol.st_type() {
+                elf::STT_SECTION | elf::STT_FILE => String::new(),
+                _ => String::from_utf8_lossy(elf.symbol_name(index)?).into_owned(),
+            };
+            facts.symbols.push(SymbolFacts {
+                name,
+                binding: symbol.st_bind(),
+                st_type: symbol.st_type(),
+                section: elf.defined_in(symbol),
+                value: symbol.st_value(endian),
+                size: symbol.st_size(endian),
+            });
+        }
+        Ok(facts)
+    }
+
+    /// Whether the part's object has an address-significance table (then
+    /// the host's text says `.addrsig`).
+    pub fn has_address_significance(&self) -> bool {
+        self.address_significance
+    }
+}
+
+/// Whether a section is a debug string section whose strings the pool
+/// holds: DWARF's strings (`.debug_str`, `.debug_line_str`), as LLVM
+/// writes them: mergeable NUL-ended single bytes, unaligned, in no group,
+/// no other flag, as the pool's directive states them. (It must also have
+/// no relocations of its own.)
+fn is_debug_strings(name: &str, header: &SectionHeader) -> bool {
+    let endian = object::LittleEndian;
+    name.starts_with(".debug")
+        && header.sh_type(endian) == elf::SHT_PROGBITS
+        && header.sh_flags(endian) == (elf::SHF_MERGE | elf::SHF_STRINGS) as u64
+        && header.sh_entsize(endian) <= 1
+        && header.sh_addralign(endian) <= 1
+}
+
+/// Where each NUL-ended string of `bytes` starts; `None` if the last one
+/// has no NUL.
+fn string_starts(bytes: &[u8]) -> Option<Vec<u64>> {
+    if bytes.last().is_some_and(|&b| b != 0) {
+        return None;
+    }
+    let mut starts = Vec::new();
+    let mut at = 0u64;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == 0 {
+            starts.push(at);
+            at = i as u64 + 1;
+        }
+    }
+    Some(starts)
+}
+
+/// What the transcript of one part leaves out, renames or reads from the
+/// pool (see the module's header).
+#[derive(Debug, Default)]
+pub struct PartDecisions {
+    /// Sections another part's copy stands for: not transcribed.
+    pub dropped_sections: BTreeSet<usize>,
+    /// Symbols it defines that another part's definition stands for: stated
+    /// as references.
+    pub defined_elsewhere: HashSet<String>,
+    /// Its local symbols another part defines too: named `name.mtpcK`.
+    pub renamed_locals: HashSet<String>,
+    /// Its debug string sections, by index: where their strings are in
+    /// the pool.
+    pub pooled: HashMap<usize, PooledStrings>,
+    /// The `.comment` strings an earlier part states: it does not.
+    pub idents_stated_before: HashSet<String>,
+}
+
+impl PartDecisions {
+    /// What local symbol `name` of part `part` is called in the host's text
+    /// if not `name`: a private label (`.L...`) is the part's own, and a
+    /// local another part defines too is renamed (both as `asm_merge`
+    /// renames them).
+    pub fn local_name(&self, name: &str, part: usize) -> Option<String> {
+        match name.strip_prefix(".L") {
+            Some(rest) => Some(format!(".Lmtpc{part}.{rest}")),
+            None => self.renamed_locals.contains(name).then(|| format!("{name}.mtpc{part}")),
+        }
+    }
+}
+
+/// Where the strings of one part's debug string section are in a pool.
+#[derive(Debug, Default)]
+pub struct PooledStrings {
+    /// The pool's number (see [`Pools::label`]).
+    pub pool: usize,
+    /// Each string's offset in the part's section, ascending, and in the pool.
+    starts: Vec<u64>,
+    pooled_at: Vec<u64>,
+    /// The section's size.
+    end: u64,
+}
+
+impl PooledStrings {
+    /// Where offset `offset` of the part's section is in the pool: in the
+    /// same string, at the same distance from its start.
+    pub fn pooled_offset(&self, offset: u64) -> Option<u64> {
+        let i = self.starts.partition_point(|&s| s <= offset).checked_sub(1)?;
+        let next = self.starts.get(i + 1).copied().unwrap_or(self.end);
+        (offset < next).then(|| self.pooled_at[i] + (offset - self.starts[i]))
+    }
+}
+
+/// The strings of one debug string section, each once, in the order the
+/// parts first hold them.
+#[derive(Debug, PartialEq, Eq)]
+pub struct StringPool {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// The pools of the parts' debug string sections, as the host's text holds
+/// them before the first part: each pool's section, its label, its bytes
+/// (from one file, the pools one after another).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Pools(pub Vec<StringPool>);
+
+impl Pools {
+    /// The label at pool `k`'s start.
+    pub fn label(k: usize) -> String {
+        format!(".Lmtpc.pool{k}")
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|p| p.bytes.is_empty())
+    }
+
+    /// The pools' bytes, one after another (what [`Pools::text`] reads).
+    pub fn bytes(&self) -> Vec<u8> {
+        self.0.iter().flat_map(|p| p.bytes.iter().copied()).collect()
+    }
+
+    /// The pools as the host's text holds them, their bytes read from the
+    /// file at `path` (which holds [`Pools::bytes`]).
+    pub fn text(&self, path: &str) -> String {
+        let mut out = String::new();
+        let mut at = 0;
+        for (k, pool) in self.0.iter().enumerate() {
+            let _ = writeln!(out, "{}\n{}:", pool_directive(pool), Pools::label(k));
+            if !pool.bytes.is_empty() {
+                let _ = writeln!(out, "\t.incbin \"{path}\", {at}, {}", pool.bytes.len());
+            }
+            at += pool.bytes.len();
+        }
+        out
+    }
+
+    /// How many `.incbin` lines [`Pools::text`] writes.
+    pub fn files_read(&self) -> usize {
+        self.0.iter().filter(|p| !p.bytes.is_empty()).count()
+    }
+
+    /// What stands for the pools where one part's transcript is checked
+    /// alone: the same sections, labels and sizes.
+    pub fn stand_in(&self) -> String {
+        let mut out = String::new();
+        for (k, pool) in self.0.iter().enumerate() {
+            let _ = writeln!(out, "{}\n{}:\n\t.zero {}", pool_directive(pool), Pools::label(k), pool.bytes.len());
+        }
+        out
+    }
+}
+
+/// A pool's section, as LLVM declares a debug string section.
+fn pool_directive(pool: &StringPool) -> String {
+    format!("\t.section {},\"MS\",@progbits,1", pool.name)
+}
+
+/// What the parts' transcripts are made with.
+#[derive(Debug, Default)]
+pub struct Decisions {
+    pub parts: Vec<PartDecisions>,
+    pub pools: Pools,
+}
+
+/// Decides, for parts `objects` (in part order) read as `facts`, what each
+/// part's transcript leaves out, renames and reads from the pools. `Err`
+/// says why the parts cannot be joined (a group's copies or a weak object's
+/// that differ).
+pub fn decide(objects: &[&[u8]], facts: &[PartFacts]) -> Result<Decisions, String> {
+    let elves = objects.iter().map(|o| ElfObject::parse(o)).collect::<Result<Vec<_>, String>>()?;
+    let mut parts: Vec<PartDecisions> = (0..facts.len()).map(|_| PartDecisions::default()).collect();
+    drop_repeated_group_sections(&elves, facts, &mut parts)?;
+    keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
+    rename_colliding_locals(facts, &mut parts);
+    let pools = pool_debug_strings(&elves, facts, &mut parts)?;
+    let mut stated: HashSet<String> = HashSet::new();
+    for (part, f) in parts.iter_mut().zip(facts) {
+        part.idents_stated_before = stated.clone();
+        stated.extend(f.idents.iter().cloned());
+    }
+    Ok(Decisions { parts, pools })
+}
+
+/// Sections of a group that an earlier part wrote: dropped, if the same.
+fn drop_repeated_group_sections(elves: &[ElfObject<'_>], facts: &[PartFacts], parts: &mut [PartDecisions]) -> Result<(), String> {
+    // (group, section name) -> the part and section index kept.
+    let mut kept: HashMap<(&str, &str), (usize, usize)> = HashMap::new();
+    for (k, f) in facts.iter().enumerate() {
+        for (index, section) in f.sections.iter().enumerate() {
+            let Some(group) = section.group.as_deref() else { continue };
+            // A member's relocations go with it (compared with it).
+            if matches!(section.sh_type, elf::SHT_RELA | elf::SHT_REL) {
+                continue;
+            }
+            match kept.get(&(group, section.name.as_str())) {
+                None => {
+                    kept.insert((group, section.name.as_str()), (k, index));
+                }
+                Some(&(first, first_index)) => {
+                    let theirs = SectionContent::of_section(&elves[first], &facts[first], first_index)?;
+                    let mine = SectionContent::of_section(&elves[k], f, index)?;
+                    if theirs != mine {
+                        return Err(format!(
+                            "section {} of group {group} differs between parts {first} and {k}",
+                            section.name
+                        ));
+                    }
+                    parts[k].dropped_sections.insert(index);
+                }
+            }
+        }
+    }
+    // What a dropped copy defines is the kept copy's (the same symbols: they
+    // are part of what was compared).
+    for (k, f) in facts.iter().enumerate() {
+        for symbol in f.symbols.iter().filter(|s| s.is_named() && s.binding != elf::STB_LOCAL) {
+            if symbol.section.is_some_and(|s| parts[k].dropped_sections.contains(&s)) {
+                parts[k].defined_elsewhere.insert(symbol.name.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Weak data objects outside any group that several parts define: the
+/// first part's definition stands, if every copy is the same.
+fn keep_repeated_weak_objects_once(elves: &[ElfObject<'_>], facts: &[PartFacts], parts: &mut [PartDecisions]) -> Result<(), String> {
+    let mut first_definition: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (k, f) in facts.iter().enumerate() {
+        for (index, symbol) in f.symbols.iter().enumerate() {
+            let Some(section) = symbol.section else { continue };
+            let weak_object = symbol.binding == elf::STB_WEAK && symbol.st_type == elf::STT_OBJECT && symbol.is_named();
+            if !weak_object || f.sections.get(section).is_none_or(|s| s.group.is_some()) {
+                continue;
+            }
+            match first_definition.get(symbol.name.as_str()) {
+                None => {
+                    first_definition.insert(&symbol.name, (k, index));
+                }
+                Some(&(first, first_index)) => {
+                    let theirs = SectionContent::of_symbol(&elves[first], &facts[first], first_index)?;
+                    let mine = SectionContent::of_symbol(&elves[k], f, index)?;
+                    if theirs != mine {
+                        return Err(format!("weak object {} differs between parts {first} and {k}", symbol.name));
+                    }
+                    parts[k].defined_elsewhere.insert(symbol.name.clone());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Local symbols that more than one part defines (in the sections it
+/// keeps) are renamed in each of those parts (private labels, which every
+/// part names its own, aside).
+fn rename_colliding_locals(facts: &[PartFacts], parts: &mut [PartDecisions]) {
+    let mut defined_by: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, f) in facts.iter().enumerate() {
+        let names: BTreeSet<&str> = f
+            .symbols
+            .iter()
+            .filter(|s| s.is_named() && s.binding == elf::STB_LOCAL && !s.name.starts_with(".L"))
+            .filter(|s| s.section.is_none_or(|section| !parts[k].dropped_sections.contains(&section)))
+            .map(|s| s.name.as_str())
+            .collect();
+        for name in names {
+            defined_by.entry(name).or_default().push(k);
+        }
+    }
+    for (name, by) in defined_by.into_iter().filter(|(_, by)| by.len() > 1) {
+        for k in by {
+            parts[k].renamed_locals.insert(name.to_string());
+        }
+    }
+}
+
+/// The pools of the parts' debug string sections, and where each part's
+/// strings are in them.
+fn pool_debug_strings(elves: &[ElfObject<'_>], facts: &[PartFacts], parts: &mut [PartDecisions]) -> Result<Pools, String> {
+    let mut pools: Vec<StringPool> = Vec::new();
+    let mut offsets: Vec<HashMap<&[u8], u64>> = Vec::new();
+    for (k, f) in facts.iter().enumerate() {
+        for (index, section) in f.sections.iter().enumerate() {
+            let Some(starts) = &section.string_starts else { continue };
+            let pool = match pools.iter().position(|p| p.name == section.name) {
+                Some(pool) => pool,
+                None => {
+                    pools.push(StringPool { name: section.name.clone(), bytes: Vec::new() });
+                    offsets.push(HashMap::new());
+                    pools.len() - 1
+                }
+            };
+            let bytes = elves[k].section_bytes(index)?;
+            let mut pooled_at = Vec::with_capacity(starts.len());
+            for (i, &start) in starts.iter().enumerate() {
+                let end = starts.get(i + 1).map_or(bytes.len(), |&next| next as usize);
+                let string = &bytes[start as usize..end];
+                let at = *offsets[pool].entry(string).or_insert_with(|| {
+                    let at = pools[pool].bytes.len() as u64;
+                    pools[pool].bytes.extend_from_slice(string);
+                    at
+                });
+                pooled_at.push(at);
+            }
+            parts[k].pooled.insert(index, PooledStrings { pool, starts: starts.clone(), pooled_at, end: bytes.len() as u64 });
+        }
+    }
+    Ok(Pools(pools))
+}
+
+/// What two parts' copies (of a group's section, or of a weak object) must
+/// share to be the same: the section's attributes, the bytes, the
+/// relocations by target, and the symbols defined there, each with what it
+/// says of itself.
+#[derive(Debug, PartialEq, Eq)]
+struct SectionContent {
+    /// Type, flags (the group's aside), alignment, entry size.
+    attributes: (u32, u64, u64, u64),
+    bytes: Vec<u8>,
+    /// (offset, type, target, addend), by offset.
+    relocations: Vec<(u64, u32, String, i64)>,
+    /// (name, binding, type, other, value, size) of each global or weak
+    /// symbol defined there, by name.
+    symbols: Vec<(String, u8, u8, u8, u64, u64)>,
+}
+
+impl SectionContent {
+    /// Section `index`, whole.
+    fn of_section(elf: &ElfObject<'_>, facts: &PartFacts, index: usize) -> Result<SectionContent, String> {
+        let size = elf.section(index)?.sh_size(elf.endian);
+        SectionContent::of(elf, facts, index, 0..size)
+    }
+
+    /// The bytes symbol `symbol` spans in its section.
+    fn of_symbol(elf: &ElfObject<'_>, facts: &PartFacts, symbol: usize) -> Result<SectionContent, String> {
+        let s = &facts.symbols[symbol];
+        let section = s.section.ok_or_else(|| format!("symbol {} is not in a section", s.name))?;
+        let end = s.value.checked_add(s.size).ok_or_else(|| format!("symbol {} ends past any section", s.name))?;
+        SectionContent::of(elf, facts, section, s.value..end)
+    }
+
+    fn of(elf: &ElfObject<'_>, facts: &PartFacts, index: usize, range: std::ops::Range<u64>) -> Result<SectionContent, String> {
+        let endian = elf.endian;
+        let header = elf.section(index)?;
+        let attributes = (
+            header.sh_type(endian),
+            header.sh_flags(endian) & !(elf::SHF_GROUP as u64),
+            header.sh_addralign(endian),
+            header.sh_entsize(endian),
+        );
+        let name = |s: usize| facts.sections.get(s).map_or("?", |s| s.name.as_str());
+        let bytes = match header.sh_type(endian) {
+            elf::SHT_NOBITS => Vec::new(),
+            _ => {
+                let all = elf.section_bytes(index)?;
+                let range = usize::try_from(range.start).ok().zip(usize::try_from(range.end).ok());
+                range.and_then(|(start, end)| all.get(start..end)).ok_or("a symbol is past its section's end")?.to_vec()
+            }
+        };
+        let mut relocations = Vec::new();
+        for relocation_section in elf.relocation_sections(index) {
+            if relocation_section.sh_type(endian) == elf::SHT_REL {
+                return Err(format!("{} has implicit-addend relocations", name(index)));
+            }
+            for r in elf.relocations(relocation_section)?.into_iter().filter(|r| range.contains(&r.offset)) {
+                let target = facts.symbols.get(r.symbol).ok_or("a relocation names no symbol")?;
+                // Through a section: the same only within the same group.
+                let target = match (target.st_type, target.section) {
+                    (elf::STT_SECTION, Some(s)) => match facts.sections.get(s) {
+                        Some(SectionFacts { group: Some(g), name, .. }) if facts.sections[index].group.as_ref() == Some(g) => format!("[{name}]"),
+                        _ => return Err(format!("{} refers to its part's {} through the section", name(index), name(s))),
+                    },
+                    _ => target.name.clone(),
+                };
+                relocations.push((r.offset - range.start, r.r_type, target, r.addend));
+            }
+        }
+        relocations.sort();
+        let mut symbols: Vec<_> = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.section == Some(index) && s.is_named() && s.binding != elf::STB_LOCAL && range.contains(&s.value))
+            .map(|(i, s)| {
+                let other = elf.symbol(i).map_or(0, |symbol| symbol.st_other);
+                (s.name.clone(), s.binding, s.st_type, other, s.value - range.start, s.size)
+            })
+            .collect();
+        symbols.sort();
+        Ok(SectionContent { attributes, bytes, relocations, symbols })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use object::write::{Comdat, Object, Relocation, StandardSection, Symbol, SymbolSection};
+    use object::{Architecture, BinaryFormat, ComdatKind, Endianness, RelocationFlags, SectionKind, SymbolFlags, SymbolKind, SymbolScope};
+
+    fn symbol(name: &str, kind: SymbolKind, scope: SymbolScope, section: SymbolSection, value: u64, size: u64) -> Symbol {
+        Symbol { name: name.as_bytes().to_vec(), value, size, kind, scope, weak: false, section, flags: SymbolFlags::None }
+    }
+
+    fn reloc(offset: u64, symbol: object::write::SymbolId, addend: i64, r_type: u32) -> Relocation {
+        Relocation { offset, symbol, addend, flags: RelocationFlags::Elf { r_type } }
+    }
+
+    fn object() -> Object<'static> {
+        Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little)
+    }
+
+    /// A part with the personality routine's reference in its group (as
+    /// every C++ part with exceptions writes it), pointing at `target`,
+    /// and a function `own`.
+    fn part_with_personality_reference(target: &str, own: &str) -> Vec<u8> {
+        let mut obj = object();
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xc3], 16);
+        obj.add_symbol(symbol(own, SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 1));
+        let data = obj.add_section(Vec::new(), b".data.DW.ref.__gxx_personality_v0".to_vec(), SectionKind::Data);
+        obj.append_section_data(data, &[0; 8], 8);
+        let mut key = symbol("DW.ref.__gxx_personality_v0", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(data), 0, 8);
+        key.weak = true;
+        let key = obj.add_symbol(key);
+        let personality = obj.add_symbol(symbol(target, SymbolKind::Unknown, SymbolScope::Dynamic, SymbolSection::Undefined, 0, 0));
+        obj.add_relocation(data, reloc(0, personality, 0, elf::R_X86_64_64)).unwrap();
+        obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![data] });
+        obj.write().unwrap()
+    }
+
+    fn decide_parts(objects: &[Vec<u8>]) -> Result<Decisions, String> {
+        let facts: Vec<PartFacts> = objects.iter().map(|o| PartFacts::read(o).unwrap()).collect();
+        let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
+        decide(&refs, &facts)
+    }
+
+    fn section_index(object: &[u8], name: &str) -> usize {
+        PartFacts::read(object).unwrap().sections.iter().position(|s| s.name == name).unwrap()
+    }
+
+    #[test]
+    fn a_group_section_several_parts_write_alike_is_kept_from_the_first() {
+        let parts = [part_with_personality_reference("__gxx_personality_v0", "f"), part_with_personality_reference("__gxx_personality_v0", "g")];
+        let d = decide_parts(&parts).unwrap();
+        let section = section_index(&parts[1], ".data.DW.ref.__gxx_personality_v0");
+        assert!(d.parts[0].dropped_sections.is_empty());
+        assert_eq!(d.parts[1].dropped_sections, BTreeSet::from([section]));
+        // What the dropped copy defined is the first's.
+        assert!(d.parts[1].defined_elsewhere.contains("DW.ref.__gxx_personality_v0"));
+        assert!(d.parts[0].defined_elsewhere.is_empty());
+    }
+
+    #[test]
+    fn copies_of_a_group_section_that_differ_are_an_error() {
+        let parts = [part_with_personality_reference("__gxx_personality_v0", "f"), part_with_personality_reference("other_personality", "g")];
+        let e = decide_parts(&parts).unwrap_err();
+        assert!(e.contains("section .data.DW.ref.__gxx_personality_v0 of group DW.ref.__gxx_personality_v0 differs between parts 0 and 1"), "{e}");
+    }
+
+    #[test]
+    fn a_groups_sections_parts_write_apart_are_all_kept() {
+        let part = |section: &str| {
+            let mut obj = object();
+            let text = obj.add_section(Vec::new(), section.as_bytes().to_vec(), SectionKind::Text);
+            obj.append_section_data(text, &[0xc3], 1);
+            let key = obj.add_symbol(symbol("k", SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(text), 0, 1));
+            obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![text] });
+            obj.write().unwrap()
+        };
+        let d = decide_parts(&[part(".text.k"), part(".text.k.cold")]).unwrap();
+        assert!(d.parts.iter().all(|p| p.dropped_sections.is_empty()));
+    }
+
+    /// A part defining weak data object `name` holding `value`, and a local
+    /// `helper`.
+    fn part_with_weak_object(name: &str, value: u8) -> Vec<u8> {
+        let mut obj = object();
+        let data = obj.section_id(StandardSection::ReadOnlyData);
+        obj.append_section_data(data, &[9, 9, 9, 9], 4);
+        obj.append_section_data(data, &[value, 0, 0, 0], 4);
+        let mut weak = symbol(name, SymbolKind::Data, SymbolScope::Dynamic, SymbolSection::Section(data), 4, 4);
+        weak.weak = true;
+        obj.add_symbol(weak);
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xc3], 1);
+        obj.add_symbol(symbol("helper", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(text), 0, 1));
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn a_weak_object_several_parts_define_alike_is_the_firsts() {
+        let d = decide_parts(&[part_with_weak_object("__msan_track_origins", 1), part_with_weak_object("__msan_track_origins", 1)]).unwrap();
+        assert!(d.parts[0].defined_elsewhere.is_empty());
+        assert_eq!(d.parts[1].defined_elsewhere, HashSet::from(["__msan_track_origins".to_string()]));
+        let e = decide_parts(&[part_with_weak_object("w", 1), part_with_weak_object("w", 2)]).unwrap_err();
+        assert!(e.contains("weak object w differs between parts 0 and 1"), "{e}");
+    }
+
+    #[test]
+    fn locals_several_parts_define_are_renamed_in_each() {
+        let d = decide_parts(&[part_with_weak_object("a", 1), part_with_weak_object("b", 1), part_with_personality_reference("p", "f")]).unwrap();
+        for k in 0..2 {
+            assert_eq!(d.parts[k].renamed_locals, HashSet::from(["helper".to_string()]), "part {k}");
+            assert_eq!(d.parts[k].local_name("helper", k), Some(format!("helper.mtpc{k}")));
+        }
+        assert!(d.parts[2].renamed_locals.is_empty());
+        assert_eq!(d.parts[0].local_name("other", 0), None);
+        // Private labels are every part's own.
+        assert_eq!(d.parts[2].local_name(".L.str.3", 2), Some(".Lmtpc2..str.3".to_string()));
+    }
+
+    /// A part with `.debug_str` holding `strings`, each pointed at from
+    /// `.debug_str_offsets` through the section (as DWARF 5's are).
+    fn part_with_debug_strings(strings: &[&str]) -> Vec<u8> {
+        part_with_debug_strings_flagged(strings, 0)
+    }
+
+    fn part_with_debug_strings_flagged(strings: &[&str], extra_flags: u64) -> Vec<u8> {
+        let mut obj = object();
+        let debug_str = obj.add_section(Vec::new(), b".debug_str".to_vec(), SectionKind::DebugString);
+        obj.section_mut(debug_str).flags = object::SectionFlags::Elf { sh_flags: (elf::SHF_MERGE | elf::SHF_STRINGS) as u64 | extra_flags };
+        let offsets = obj.add_section(Vec::new(), b".debug_str_offsets".to_vec(), SectionKind::Debug);
+        let debug_str_symbol = obj.section_symbol(debug_str);
+        for string in strings {
+            let at = obj.append_section_data(debug_str, format!("{string}\0").as_bytes(), 1);
+            let slot = obj.append_section_data(offsets, &[0; 4], 1);
+            obj.add_relocation(offsets, reloc(slot, debug_str_symbol, at as i64, elf::R_X86_64_32)).unwrap();
+        }
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn debug_strings_are_pooled_once_in_the_order_parts_hold_them() {
+        let parts = [part_with_debug_strings(&["int", "char", "f"]), part_with_debug_strings(&["g", "char", "int", "unsigned"])];
+        let d = decide_parts(&parts).unwrap();
+        assert_eq!(d.pools, Pools(vec![StringPool { name: ".debug_str".into(), bytes: b"int\0char\0f\0g\0unsigned\0".to_vec() }]));
+        let pooled = |k: usize| &d.parts[k].pooled[&section_index(&parts[k], ".debug_str")];
+        // Part 0's strings where they were; part 1's where the pool has them.
+        assert_eq!([0, 4, 9].map(|o| pooled(0).pooled_offset(o)), [Some(0), Some(4), Some(9)]);
+        assert_eq!([0, 2, 7, 11].map(|o| pooled(1).pooled_offset(o)), [Some(11), Some(4), Some(0), Some(13)]);
+        // Inside a string: the same distance from its start; past the last: none.
+        assert_eq!(pooled(1).pooled_offset(12), Some(14));
+        assert_eq!(pooled(1).pooled_offset(20), None);
+        let text = d.pools.text("/proc/self/fd/7");
+        assert_eq!(text, "\t.section .debug_str,\"MS\",@progbits,1\n.Lmtpc.pool0:\n\t.incbin \"/proc/self/fd/7\", 0, 22\n");
+        assert_eq!(d.pools.stand_in(), "\t.section .debug_str,\"MS\",@progbits,1\n.Lmtpc.pool0:\n\t.zero 22\n");
+        assert_eq!(d.pools.bytes(), b"int\0char\0f\0g\0unsigned\0");
+        assert_eq!(d.pools.files_read(), 1);
+    }
+
+    #[test]
+    fn string_sections_with_other_flags_are_left_whole() {
+        let parts = [part_with_debug_strings(&["int"]), part_with_debug_strings_flagged(&["int"], elf::SHF_ALLOC as u64)];
+        let d = decide_parts(&parts).unwrap();
+        assert_eq!(d.pools.0.len(), 1);
+        assert_eq!(d.parts[0].pooled.len(), 1);
+        assert!(d.parts[1].pooled.is_empty(), "a string section the pool could not state alike is the part's own");
+    }
+
+    #[test]
+    fn copies_of_a_group_section_that_define_other_symbols_are_an_error() {
+        // The same bytes and relocations, but the later copy also defines
+        // an alias of the group's data: dropping it would lose the alias.
+        let mut obj = object();
+        let data = obj.add_section(Vec::new(), b".data.DW.ref.__gxx_personality_v0".to_vec(), SectionKind::Data);
+        obj.append_section_data(data, &[0; 8], 8);
+        let mut key = symbol("DW.ref.__gxx_personality_v0", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(data), 0, 8);
+        key.weak = true;
+        let key = obj.add_symbol(key);
+        let mut alias = symbol("alias", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(data), 0, 8);
+        alias.weak = true;
+        obj.add_symbol(alias);
+        let personality = obj.add_symbol(symbol("__gxx_personality_v0", SymbolKind::Unknown, SymbolScope::Dynamic, SymbolSection::Undefined, 0, 0));
+        obj.add_relocation(data, reloc(0, personality, 0, elf::R_X86_64_64)).unwrap();
+        obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![data] });
+        let e = decide_parts(&[part_with_personality_reference("__gxx_personality_v0", "f"), obj.write().unwrap()]).unwrap_err();
+        assert!(e.contains("differs between parts 0 and 1"), "{e}");
+    }
+
+    #[test]
+    fn string_starts_need_a_final_nul() {
+        assert_eq!(string_starts(b"a\0bc\0\0"), Some(vec![0, 2, 5]));
+        assert_eq!(string_starts(b""), Some(vec![]));
+        assert_eq!(string_starts(b"a\0b"), None);
+    }
+
+    #[test]
+    fn comment_strings_are_stated_once() {
+        let part = |idents: &[&str]| {
+            let mut obj = object();
+            let comment = obj.add_section(Vec::new(), b".comment".to_vec(), SectionKind::OtherString);
+            obj.append_section_data(comment, b"\0", 1);
+            for ident in idents {
+                obj.append_section_data(comment, format!("{ident}\0").as_bytes(), 1);
+            }
+            obj.write().unwrap()
+        };
+        let d = decide_parts(&[part(&["clang 16"]), part(&["clang 16", "inline asm's"]), part(&[])]).unwrap();
+        assert!(d.parts[0].idents_stated_before.is_empty());
+        assert_eq!(d.parts[1].idents_stated_before, HashSet::from(["clang 16".to_string()]));
+        assert_eq!(d.parts[2].idents_stated_before, HashSet::from(["clang 16".to_string(), "inline asm's".to_string()]));
+    }
+}
