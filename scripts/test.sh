@@ -33,6 +33,15 @@ lit_tests() {
   python3 -c 'import sys, lit.main; sys.exit(lit.main.main())' -sv lit-tests
 }
 
+# Runs one suite and records its wall time; the times are printed together
+# at the end, so that a CI run that grows longer shows which suite grew.
+timings=""
+step() {
+  local started=$SECONDS
+  "$@"
+  timings+="$(printf '%6d s  LLVM %s: %s' $((SECONDS - started)) "$major" "$*")"$'\n'
+}
+
 majors=${MTPC_LLVMS:-$(for m in 16 22; do if [ -x "/usr/lib/llvm-$m/bin/llvm-config" ]; then echo "$m"; fi; done)}
 for major in $majors; do
   case $major in
@@ -46,28 +55,32 @@ for major in $majors; do
   export MTPC_LLVM=$major
   if [ "$major" = 16 ]; then
     PATH=/usr/lib/llvm-16/bin:$PATH
-    cargo build --release --locked
-    cargo test --release --locked
-    python3 bench/model.py
-    lit_tests
-    python3 tests/e2e_split.py
-    python3 tests/e2e_parallel.py
-    python3 tests/e2e_full_lto.py
-    python3 tests/e2e_fidelity.py
-    python3 tests/e2e_cmake.py
-    python3 tests/e2e_make.py
-    python3 tests/e2e_time_trace.py
-    python3 tests/e2e_distcc.py
-    python3 tests/e2e_race.py
-    python3 tests/e2e_stress.py
+    step cargo build --release --locked
+    step cargo test --release --locked
+    step python3 bench/model.py
+    step lit_tests
+    step python3 tests/e2e_split.py
+    step python3 tests/e2e_parallel.py
+    step python3 tests/e2e_full_lto.py
+    step python3 tests/e2e_fidelity.py
+    step python3 tests/e2e_cmake.py
+    step python3 tests/e2e_make.py
+    step python3 tests/e2e_time_trace.py
+    step python3 tests/e2e_distcc.py
+    step python3 tests/e2e_race.py
+    step python3 tests/e2e_stress.py
   else
-    cargo "build-llvm$major" --locked
-    cargo "test-llvm$major" --locked
-    lit_tests
-    python3 tests/e2e_split.py
-    python3 tests/e2e_parallel.py --skip harfbuzz --skip quickjs
-    python3 tests/e2e_full_lto.py
-    python3 tests/e2e_fidelity.py
-    python3 tests/e2e_cmake.py
+    step cargo "build-llvm$major" --locked
+    step cargo "test-llvm$major" --locked
+    step lit_tests
+    step python3 tests/e2e_split.py
+    step python3 tests/e2e_parallel.py --skip harfbuzz --skip quickjs
+    step python3 tests/e2e_full_lto.py
+    step python3 tests/e2e_fidelity.py
+    step python3 tests/e2e_cmake.py
   fi
 done
+
+echo "=== time per suite"
+printf '%s' "$timings"
+echo "$SECONDS s in all"

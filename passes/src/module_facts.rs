@@ -176,6 +176,8 @@ pub struct ModuleFacts {
     pub has_module_asm: bool,
     /// Some function's inline asm may give a symbol a value (`.set`, `=`).
     pub inline_asm_assigns: bool,
+    /// Some function's inline asm may write a GNU property note.
+    pub inline_asm_notes: bool,
     /// Some function asks for a section the code generator links to the
     /// function's (patchable entries, XRay's map).
     pub linked_order_functions: bool,
@@ -326,7 +328,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
 
     let mut comdats: HashMap<String, u32> = HashMap::default();
     let mut per_kind_index = [0u32; 4];
-    let (mut inline_asm_assigns, mut linked_order_functions) = (false, false);
+    let (mut inline_asm_assigns, mut inline_asm_notes, mut linked_order_functions) = (false, false, false);
     let facts = globals
         .iter()
         .map(|&g| {
@@ -396,6 +398,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
             });
             let is_function = kind == GlobalKind::Function;
             inline_asm_assigns |= walker.asm_assigns;
+            inline_asm_notes |= walker.asm_notes;
             linked_order_functions |= is_function
                 && is_definition
                 && ["patchable-function-entry", "function-instrument", "xray-instruction-threshold"]
@@ -444,6 +447,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         module_asm_locals,
         has_module_asm: !module_asm.trim().is_empty(),
         inline_asm_assigns,
+        inline_asm_notes,
         linked_order_functions,
         is_shared_library_code,
     };
@@ -462,6 +466,13 @@ pub fn asm_may_assign_a_symbol(asm: &str) -> bool {
         || [".set", ".equ", ".equiv", ".eqv", ".symver", ".weakref", ".include"]
             .iter()
             .any(|d| asm.match_indices(d).any(|(at, _)| asm.as_bytes().get(at + d.len()).is_some_and(|b| b.is_ascii_whitespace())))
+}
+
+/// Whether assembly may write to `.note.gnu.property`, which a part's
+/// object transcript leaves to the host (it writes the note of the
+/// module's flags, `-fcf-protection`): any mention counts.
+pub fn asm_may_write_a_property_note(asm: &str) -> bool {
+    asm.to_ascii_lowercase().contains(".note.gnu.property")
 }
 
 struct MdKinds {
@@ -558,6 +569,8 @@ struct RefWalker<'a, 'm> {
     asm_locals: BTreeSet<u32>,
     /// Inline asm it reaches may give a symbol a value (`.set`, `=`).
     asm_assigns: bool,
+    /// Inline asm it reaches may write a GNU property note.
+    asm_notes: bool,
     seen: HashSet<Value<'m>>,
 }
 
@@ -571,6 +584,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
             no_cfi: BTreeSet::new(),
             asm_locals: BTreeSet::new(),
             asm_assigns: false,
+            asm_notes: false,
             seen: Default::default(),
         }
     }
@@ -606,6 +620,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
             }
             Operand::InlineAsm(text) => {
                 self.asm_assigns |= asm_may_assign_a_symbol(&text);
+                self.asm_notes |= asm_may_write_a_property_note(&text);
                 for t in asm_symbol_tokens(&text) {
                     if let Some(&i) = self.local_names.get(t) {
                         self.asm_locals.insert(i);

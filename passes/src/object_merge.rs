@@ -84,6 +84,12 @@ impl SymbolFacts {
 }
 
 impl PartFacts {
+    /// Whether `symbol` is a group's signature that the assembler made in
+    /// the group (no symbol of the part defined it).
+    fn names_a_group(&self, symbol: &SymbolFacts) -> bool {
+        symbol.is_named() && symbol.section.is_some_and(|s| self.sections.get(s).is_some_and(|s| s.sh_type == elf::SHT_GROUP))
+    }
+
     /// Reads what the merge needs of `object` (an x86-64 ELF relocatable
     /// object); `Err` if it cannot be read.
     pub fn read(object: &[u8]) -> Result<PartFacts, String> {
@@ -306,6 +312,7 @@ pub fn decide(objects: &[&[u8]], facts: &[PartFacts]) -> Result<Decisions, Strin
     drop_repeated_group_sections(&elves, facts, &mut parts)?;
     keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
     rename_colliding_locals(facts, &mut parts);
+    written_once_by_name(facts)?;
     let pools = pool_debug_strings(&elves, facts, &mut parts)?;
     let mut stated: HashSet<String> = HashSet::new();
     for (part, f) in parts.iter_mut().zip(facts) {
@@ -329,6 +336,11 @@ fn drop_repeated_group_sections(elves: &[ElfObject<'_>], facts: &[PartFacts], pa
             match kept.get(&(group, section.name.as_str())) {
                 None => {
                     kept.insert((group, section.name.as_str()), (k, index));
+                }
+                Some(&(first, _)) if first == k => {
+                    // Sections of one name told apart by `,unique,N`: which
+                    // copy of another part's stands for which is not known.
+                    return Err(format!("part {k} writes two sections {} in group {group}", section.name));
                 }
                 Some(&(first, first_index)) => {
                     let theirs = SectionContent::of_section(&elves[first], &facts[first], first_index)?;
@@ -385,6 +397,23 @@ fn keep_repeated_weak_objects_once(elves: &[ElfObject<'_>], facts: &[PartFacts],
     Ok(())
 }
 
+/// Groups whose signature no symbol of their part defines (the assembler
+/// makes one in the group: C++ constructors and destructors of an explicit
+/// instantiation, `C5`/`D5`): the host's assembler names them alike, so
+/// they cannot be told apart, and a part's copy is not compared with
+/// another's: each must be written by one part.
+fn written_once_by_name(facts: &[PartFacts]) -> Result<(), String> {
+    let mut written_by: HashMap<&str, usize> = HashMap::new();
+    for (k, f) in facts.iter().enumerate() {
+        for symbol in f.symbols.iter().filter(|s| f.names_a_group(s)) {
+            if let Some(first) = written_by.insert(&symbol.name, k).filter(|&first| first != k) {
+                return Err(format!("group {} is written by parts {first} and {k}", symbol.name));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Local symbols that more than one part defines (in the sections it
 /// keeps) are renamed in each of those parts (private labels, which every
 /// part names its own, aside).
@@ -396,6 +425,7 @@ fn rename_colliding_locals(facts: &[PartFacts], parts: &mut [PartDecisions]) {
             .iter()
             .filter(|s| s.is_named() && s.binding == elf::STB_LOCAL && !s.name.starts_with(".L"))
             .filter(|s| s.section.is_none_or(|section| !parts[k].dropped_sections.contains(&section)))
+            .filter(|s| !f.names_a_group(s))
             .map(|s| s.name.as_str())
             .collect();
         for name in names {
@@ -451,6 +481,8 @@ fn pool_debug_strings(elves: &[ElfObject<'_>], facts: &[PartFacts], parts: &mut 
 struct SectionContent {
     /// Type, flags (the group's aside), alignment, entry size.
     attributes: (u32, u64, u64, u64),
+    /// The bytes' extent (what a section without bytes, `.bss`, has).
+    size: u64,
     bytes: Vec<u8>,
     /// (offset, type, target, addend), by offset.
     relocations: Vec<(u64, u32, String, i64)>,
@@ -460,21 +492,33 @@ struct SectionContent {
 }
 
 impl SectionContent {
-    /// Section `index`, whole.
+    /// Section `index`, whole, with every symbol defined in it (also one
+    /// at its end, or in an empty section: a dropped copy's symbols all
+    /// become references to the kept copy's).
     fn of_section(elf: &ElfObject<'_>, facts: &PartFacts, index: usize) -> Result<SectionContent, String> {
         let size = elf.section(index)?.sh_size(elf.endian);
-        SectionContent::of(elf, facts, index, 0..size)
+        SectionContent::of(elf, facts, index, 0..size, |_, _| true)
     }
 
-    /// The bytes symbol `symbol` spans in its section.
+    /// The bytes symbol `symbol` spans in its section, with the symbols
+    /// defined there and the symbol itself (also when it spans nothing).
     fn of_symbol(elf: &ElfObject<'_>, facts: &PartFacts, symbol: usize) -> Result<SectionContent, String> {
         let s = &facts.symbols[symbol];
         let section = s.section.ok_or_else(|| format!("symbol {} is not in a section", s.name))?;
         let end = s.value.checked_add(s.size).ok_or_else(|| format!("symbol {} ends past any section", s.name))?;
-        SectionContent::of(elf, facts, section, s.value..end)
+        let range = s.value..end;
+        SectionContent::of(elf, facts, section, range.clone(), |i, other| i == symbol || range.contains(&other.value))
     }
 
-    fn of(elf: &ElfObject<'_>, facts: &PartFacts, index: usize, range: std::ops::Range<u64>) -> Result<SectionContent, String> {
+    /// Section `index`'s content in `range`, with the global and weak
+    /// symbols defined in the section that `compared` picks.
+    fn of(
+        elf: &ElfObject<'_>,
+        facts: &PartFacts,
+        index: usize,
+        range: std::ops::Range<u64>,
+        compared: impl Fn(usize, &SymbolFacts) -> bool,
+    ) -> Result<SectionContent, String> {
         let endian = elf.endian;
         let header = elf.section(index)?;
         let attributes = (
@@ -515,14 +559,14 @@ impl SectionContent {
             .symbols
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.section == Some(index) && s.is_named() && s.binding != elf::STB_LOCAL && range.contains(&s.value))
+            .filter(|&(i, s)| s.section == Some(index) && s.is_named() && s.binding != elf::STB_LOCAL && compared(i, s))
             .map(|(i, s)| {
                 let other = elf.symbol(i).map_or(0, |symbol| symbol.st_other);
                 (s.name.clone(), s.binding, s.st_type, other, s.value - range.start, s.size)
             })
             .collect();
         symbols.sort();
-        Ok(SectionContent { attributes, bytes, relocations, symbols })
+        Ok(SectionContent { attributes, size: range.end - range.start, bytes, relocations, symbols })
     }
 }
 
@@ -604,6 +648,59 @@ mod tests {
         };
         let d = decide_parts(&[part(".text.k"), part(".text.k.cold")]).unwrap();
         assert!(d.parts.iter().all(|p| p.dropped_sections.is_empty()));
+    }
+
+    /// A part with group `k`: a section `section` of `size` bytes (`.bss`
+    /// if `bss`) defining `k`, and `also` defined at its end.
+    fn part_with_group_section(section: &str, size: u64, bss: bool, also: Option<&str>) -> Vec<u8> {
+        let mut obj = object();
+        let kind = if bss { SectionKind::UninitializedData } else { SectionKind::Data };
+        let data = obj.add_section(Vec::new(), section.as_bytes().to_vec(), kind);
+        match bss {
+            true => obj.append_section_bss(data, size, 8),
+            false => obj.append_section_data(data, &vec![0; size as usize], 8),
+        };
+        let key = obj.add_symbol(symbol("k", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(data), 0, 8));
+        if let Some(name) = also {
+            obj.add_symbol(symbol(name, SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(data), size, 0));
+        }
+        obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![data] });
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn a_copy_that_defines_more_at_its_end_is_not_the_same() {
+        // Dropped, its k_end would become a reference that no part defines.
+        let parts = [part_with_group_section(".data.k", 8, false, None), part_with_group_section(".data.k", 8, false, Some("k_end"))];
+        let e = decide_parts(&parts).unwrap_err();
+        assert!(e.contains("section .data.k of group k differs between parts 0 and 1"), "{e}");
+        let same = [part_with_group_section(".data.k", 8, false, Some("k_end")), part_with_group_section(".data.k", 8, false, Some("k_end"))];
+        assert!(decide_parts(&same).unwrap().parts[1].defined_elsewhere.contains("k_end"));
+    }
+
+    #[test]
+    fn bss_copies_of_other_sizes_are_not_the_same() {
+        let parts = [part_with_group_section(".bss.k", 8, true, None), part_with_group_section(".bss.k", 16, true, None)];
+        let e = decide_parts(&parts).unwrap_err();
+        assert!(e.contains("section .bss.k of group k differs between parts 0 and 1"), "{e}");
+        let same = [part_with_group_section(".bss.k", 16, true, None), part_with_group_section(".bss.k", 16, true, None)];
+        assert_eq!(decide_parts(&same).unwrap().parts[1].dropped_sections.len(), 1);
+    }
+
+    #[test]
+    fn two_sections_of_one_name_in_a_parts_group_are_an_error() {
+        // `-fno-unique-section-names`: a variable and its guard both in
+        // `.bss`, told apart by `,unique,N`.
+        let mut obj = object();
+        let first = obj.add_section(Vec::new(), b".bss".to_vec(), SectionKind::UninitializedData);
+        obj.append_section_bss(first, 8, 8);
+        let second = obj.add_section(Vec::new(), b".bss".to_vec(), SectionKind::UninitializedData);
+        obj.append_section_bss(second, 8, 8);
+        let key = obj.add_symbol(symbol("k", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(first), 0, 8));
+        obj.add_symbol(symbol("guard", SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(second), 0, 8));
+        obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![first, second] });
+        let e = decide_parts(&[obj.write().unwrap()]).unwrap_err();
+        assert!(e.contains("part 0 writes two sections .bss in group k"), "{e}");
     }
 
     /// A part defining weak data object `name` holding `value`, and a local

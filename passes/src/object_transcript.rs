@@ -279,6 +279,7 @@ impl<'a> Transcriber<'a> {
         // through the section (see `target`), defined after the sections.
         let mut merge_labels = BTreeSet::new();
         let relocations = self.relocations_by_section()?;
+        let named_in = self.sections_naming_symbols()?;
         for (index, plan) in self.plans.iter().enumerate() {
             let Some(plan) = plan else { continue };
             if plan.kind != SectionKind::Chunk {
@@ -289,8 +290,9 @@ impl<'a> Transcriber<'a> {
             let entsize = if plan.flags & elf::SHF_MERGE as u64 != 0 { plan.entsize } else { 0 };
             stated.sections.push(((plan.name.clone(), plan.group.clone()), (plan.sh_type, plan.flags, entsize)));
             // An empty section's alignment is the assembler's default
-            // (4 for .text), not its content's: no padding for it.
-            if plan.align > 1 && plan.size > 0 {
+            // (4 for .text), not its content's: no padding for it, unless
+            // a symbol there has it (`int m[0] __attribute__((aligned(64)))`).
+            if plan.align > 1 && (plan.size > 0 || named_in.contains(&index)) {
                 let _ = writeln!(out, "\t.p2align {}", plan.align.trailing_zeros());
             }
             let _ = writeln!(out, "{}:", self.chunk_label(index));
@@ -333,6 +335,19 @@ impl<'a> Transcriber<'a> {
         Ok(Transcript { text: out, address_significance, files_read, stated })
     }
 
+    /// The sections that symbols (not a section's or the file's) are
+    /// defined in.
+    fn sections_naming_symbols(&self) -> Result<BTreeSet<usize>, String> {
+        let mut sections = BTreeSet::new();
+        for index in 1..self.elf.symbols.len() {
+            let symbol = self.elf.symbol(index)?;
+            if !matches!(symbol.st_type(), elf::STT_SECTION | elf::STT_FILE) {
+                sections.extend(self.elf.defined_in(symbol));
+            }
+        }
+        Ok(sections)
+    }
+
     /// What each section is for the transcript; declines a section it
     /// cannot state.
     fn plan_sections(&mut self) -> Result<(), String> {
@@ -359,8 +374,12 @@ impl<'a> Transcriber<'a> {
                 SHT_LLVM_ADDRSIG => SectionKind::AddressSignificance,
                 SHT_LLVM_CALL_GRAPH_PROFILE => SectionKind::CallGraphProfile,
                 _ if name == ".comment" => SectionKind::Identification,
-                // The host writes the module's own.
-                elf::SHT_NOTE if name == ".note.gnu.property" => SectionKind::Bookkeeping,
+                // The host writes the module's own (the code generator's,
+                // from the module's flags: a part's is the same).
+                elf::SHT_NOTE if name == ".note.gnu.property" => match is_the_feature_note(self.elf.section_bytes(index)?) {
+                    true => SectionKind::Bookkeeping,
+                    false => return Err(format!("{name} holds more than the x86 feature note the host writes")),
+                },
                 _ if self.decisions.dropped_sections.contains(&index) => SectionKind::Dropped,
                 _ if self.decisions.pooled.contains_key(&index) => SectionKind::Pooled,
                 _ => {
@@ -519,6 +538,11 @@ impl<'a> Transcriber<'a> {
                 return Err(format!("symbol {name} has other bits {:#x}", symbol.st_other));
             }
             let mut shndx = symbol.st_shndx(endian);
+            if self.kind(shndx as usize) == Some(SectionKind::Bookkeeping) && self.elf.section(shndx as usize)?.sh_type(endian) == elf::SHT_GROUP {
+                // A signature the assembler made in its group: the group's
+                // `.section` makes it again.
+                continue;
+            }
             let in_dropped = shndx != elf::SHN_UNDEF && self.kind(shndx as usize) == Some(SectionKind::Dropped);
             if symbol.st_bind() != elf::STB_LOCAL && shndx != elf::SHN_UNDEF && (in_dropped || self.defined_elsewhere(index)?) {
                 // Another part's definition stands for this one: a reference.
@@ -754,6 +778,20 @@ impl<'a> Transcriber<'a> {
 }
 
 /// The `.section` directive of a chunk.
+/// Whether `note` is the one GNU property note x86's code generator
+/// writes for `-fcf-protection` (its feature bits aside): the host writes
+/// it from the same module flags.
+fn is_the_feature_note(note: &[u8]) -> bool {
+    const NT_GNU_PROPERTY_TYPE_0: u32 = 5;
+    const GNU_PROPERTY_X86_FEATURE_1_AND: u32 = 0xc000_0002;
+    let word = |at: usize| note.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    note.len() == 32
+        && [word(0), word(4), word(8)] == [Some(4), Some(16), Some(NT_GNU_PROPERTY_TYPE_0)]
+        && &note[12..16] == b"GNU\0"
+        && [word(16), word(20)] == [Some(GNU_PROPERTY_X86_FEATURE_1_AND), Some(4)]
+        && word(28) == Some(0)
+}
+
 fn section_directive(plan: &SectionPlan) -> Result<String, String> {
     let mut flags = section_flags(plan.flags & !(elf::SHF_GROUP as u64)).unwrap_or_default();
     if plan.group.is_some() {
@@ -1058,8 +1096,10 @@ mod tests {
         let personality = obj.add_symbol(symbol("__gxx_personality_v0", SymbolKind::Unknown, SymbolScope::Dynamic, SymbolSection::Undefined, 0, 0));
         obj.add_relocation(data, reloc(0, personality, 0, elf::R_X86_64_64)).unwrap();
         obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![data] });
+        // `-fcf-protection`'s note.
         let note = obj.add_section(Vec::new(), b".note.gnu.property".to_vec(), SectionKind::Note);
-        obj.append_section_data(note, &[0; 16], 8);
+        let words = |words: &[u32]| words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        obj.append_section_data(note, &[words(&[4, 16, 5]), b"GNU\0".to_vec(), words(&[0xc000_0002, 4, 3, 0])].concat(), 8);
         obj.write().unwrap()
     }
 
@@ -1137,6 +1177,19 @@ mod tests {
         assert_eq!(names(&transcript.stated.references), ["ext:Reference".to_string()].into());
         let text = transcript.stated.sections.iter().find(|((name, _), _)| name == ".rodata.str1.1").unwrap();
         assert_eq!(text.1, (elf::SHT_PROGBITS, (elf::SHF_ALLOC | elf::SHF_MERGE | elf::SHF_STRINGS) as u64, 1));
+    }
+
+    #[test]
+    fn only_the_code_generators_feature_note_is_left_to_the_host() {
+        let note = |pr_type: u32, bits: u32| {
+            [4u32, 16, 5].iter().flat_map(|w| w.to_le_bytes()).chain(*b"GNU\0").chain([pr_type, 4, bits, 0].iter().flat_map(|w| w.to_le_bytes())).collect::<Vec<u8>>()
+        };
+        assert!(is_the_feature_note(&note(0xc000_0002, 3)));
+        assert!(is_the_feature_note(&note(0xc000_0002, 1)));
+        // An ISA level (written by inline asm, say), or a second note.
+        assert!(!is_the_feature_note(&note(0xc000_8002, 1)));
+        assert!(!is_the_feature_note(&[note(0xc000_0002, 3), note(0xc000_8002, 1)].concat()));
+        assert!(!is_the_feature_note(&[]));
     }
 
     #[test]

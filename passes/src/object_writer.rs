@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 use crate::ir::host_pipeline::{HostFacts, HostOutput, PartOutput};
 use crate::ir::PipelinePhase;
-use crate::module_facts::{asm_may_assign_a_symbol, ModuleFacts};
+use crate::module_facts::{asm_may_assign_a_symbol, asm_may_write_a_property_note, ModuleFacts};
 use crate::object_transcript::MAX_FILES_READ;
 
 /// The environment variable that turns mtpc's writing of the object off.
@@ -147,6 +147,9 @@ fn text_needed(module: &ModuleOutline<'_>, command_line: &[String], partitions: 
     }
     if facts.inline_asm_assigns {
         return Some("inline assembly may assign a symbol, which a part's object can leave out".into());
+    }
+    if asm_may_write_a_property_note(module.module_asm) || facts.inline_asm_notes {
+        return Some("assembly may write a GNU property note, which the host writes from the module's flags alone".into());
     }
     if facts.linked_order_functions {
         return Some(format!("a function's attributes give the parts' objects {LINKED_ORDER}"));
@@ -287,6 +290,7 @@ mod tests {
             text_needed_for(&facts, &[]).unwrap_or_else(|| panic!("not foreseen"))
         };
         assert!(with(&|f| f.inline_asm_assigns = true).contains("inline assembly"));
+        assert!(with(&|f| f.inline_asm_notes = true).contains("GNU property note"));
         assert!(with(&|f| f.linked_order_functions = true).contains("attributes"));
         assert!(with(&|f| f.globals[1].associated = Some(0)).contains("!associated"));
         assert!(with(&|f| f.globals[1].name = "a\"b".into()).contains("cannot be quoted"));

@@ -651,7 +651,13 @@ fn join_objects(
         true => None,
         false => Some(MemoryFile::with_bytes(&decisions.pools.bytes())?),
     };
-    let address_significance = facts.iter().any(PartFacts::has_address_significance);
+    // A part without the table says every symbol of it is significant,
+    // which a table for the others would not say.
+    let address_significance = match facts.iter().filter(|f| f.has_address_significance()).count() {
+        0 => false,
+        n if n == facts.len() => true,
+        _ => return Err("some parts' objects have an address-significance table, others none".into()),
+    };
     stats.merge_ms = ms(t);
 
     let t = Instant::now();

@@ -21,7 +21,10 @@ use object::LittleEndian;
 
 /// One function of each kind the code generator writes: a call to an
 /// external function and to a local one, a string read by its address, a
-/// jump table, thread-local data, a C++ inline function in its group,
+/// jump table, thread-local data, a C++ inline function in its group, a
+/// constructor of an explicit instantiation in a group no symbol names
+/// (`C5`: the assembler makes its signature), an aligned object of no
+/// size in a section of its own (`-fdata-sections`),
 /// constants and zeroed data, the once-per-object directives.
 const PART: &str = r#"	.text
 	.globl	f
@@ -77,6 +80,15 @@ _Z6inlinev:
 	retq
 .Lfunc_end2:
 	.size	_Z6inlinev, .Lfunc_end2-_Z6inlinev
+	.section	.text._ZN1SIiEC2Ev,"axG",@progbits,_ZN1SIiEC5Ev,comdat
+	.weak	_ZN1SIiEC2Ev
+	.p2align	4, 0x90
+	.type	_ZN1SIiEC2Ev,@function
+_ZN1SIiEC2Ev:
+	movl	$1, (%rdi)
+	retq
+.Lfunc_end3:
+	.size	_ZN1SIiEC2Ev, .Lfunc_end3-_ZN1SIiEC2Ev
 	.section	.rodata.str1.1,"aMS",@progbits,1
 .L.str.0:
 	.asciz	"hi"
@@ -103,6 +115,12 @@ names:
 zeros:
 	.zero	64
 	.size	zeros, 64
+	.type	m,@object
+	.section	.bss.m,"aw",@nobits
+	.globl	m
+	.p2align	6
+m:
+	.size	m, 0
 	.ident	"clang version 16.0.6"
 	.section	".note.GNU-stack","",@progbits
 	.addrsig
@@ -113,12 +131,14 @@ zeros:
 
 type Header = elf::FileHeader64<LittleEndian>;
 
-/// What an object says, by name: each section's type, flags and bytes
-/// (the tables aside), each symbol's binding, type, visibility, place and
-/// size, each section's relocations, the address-significant symbols.
+/// What an object says, by name: each section's type, flags, alignment
+/// and bytes (the tables aside), each group's members, each symbol's
+/// binding, type, visibility, place and size, each section's relocations,
+/// the address-significant symbols.
 #[derive(Debug, PartialEq, Eq)]
 struct Said {
-    sections: BTreeMap<String, (u32, u64, Vec<u8>)>,
+    sections: BTreeMap<String, (u32, u64, u64, Vec<u8>)>,
+    groups: BTreeMap<String, Vec<String>>,
     symbols: BTreeMap<String, (u8, u8, u8, String, u64, u64)>,
     relocations: BTreeMap<String, Vec<(u64, u32, String, i64)>>,
     address_significant: Vec<String>,
@@ -140,11 +160,19 @@ fn said(data: &[u8]) -> Said {
         }
         String::from_utf8(symbols.symbol_name(endian, symbol).unwrap().to_vec()).unwrap()
     };
-    let mut out = Said { sections: BTreeMap::new(), symbols: BTreeMap::new(), relocations: BTreeMap::new(), address_significant: Vec::new() };
+    let mut out =
+        Said { sections: BTreeMap::new(), groups: BTreeMap::new(), symbols: BTreeMap::new(), relocations: BTreeMap::new(), address_significant: Vec::new() };
     for (index, section) in sections.iter().enumerate().skip(1) {
         let name = section_name(index);
         match section.sh_type(endian) {
-            elf::SHT_SYMTAB | elf::SHT_STRTAB | elf::SHT_GROUP => {}
+            elf::SHT_SYMTAB | elf::SHT_STRTAB => {}
+            elf::SHT_GROUP => {
+                let (flag, members) = section.group(endian, data).unwrap().unwrap();
+                assert_eq!(flag, elf::GRP_COMDAT);
+                let mut members: Vec<String> = members.iter().map(|m| section_name(m.get(endian) as usize)).collect();
+                members.sort();
+                out.groups.insert(symbol_name(section.sh_info(endian) as usize), members);
+            }
             elf::SHT_RELA => {
                 let (relas, _) = section.rela(endian, data).unwrap().unwrap();
                 let list = relas
@@ -166,7 +194,7 @@ fn said(data: &[u8]) -> Said {
                 let bytes = if sh_type == elf::SHT_NOBITS { Vec::new() } else { section.data(endian, data).unwrap().to_vec() };
                 // The group flag is the group's to say.
                 let flags = section.sh_flags(endian) & !(elf::SHF_GROUP as u64);
-                out.sections.insert(name, (sh_type, flags, bytes));
+                out.sections.insert(name, (sh_type, flags, section.sh_addralign(endian), bytes));
             }
         }
     }
@@ -204,12 +232,16 @@ fn a_transcribed_object_assembles_into_the_same_object() {
         relocations.iter_mut().for_each(|r| r.2 = own(&r.2));
     }
     assert_eq!(before.sections, after.sections);
+    assert_eq!(before.groups, after.groups);
     assert_eq!(before.symbols, after.symbols);
     assert_eq!(before.relocations, after.relocations);
     assert_eq!(before.address_significant, after.address_significant);
     // The cases the transcript takes care of are in the part: a string
     // pointed to through its mergeable section, a call to a function only
-    // a relocation names, a group, thread-local data, .ident.
+    // a relocation names, groups (one whose signature the assembler made),
+    // thread-local data, .ident.
+    assert_eq!(before.groups["_ZN1SIiEC5Ev"], [".text._ZN1SIiEC2Ev"]);
+    assert_eq!(after.sections[".bss.m"].2, 64);
     assert!(before.relocations[".data"].iter().any(|r| r.2 == ".rodata.str1.1"), "{:?}", before.relocations);
     assert!(before.symbols.contains_key("puts") && before.symbols.contains_key("tls"));
     assert!(before.sections.contains_key(".text._Z6inlinev") && before.sections.contains_key(".comment"));
@@ -275,6 +307,7 @@ fn parts_transcribed_apart_assemble_together_as_their_texts_do() {
     assert_eq!(before.symbols, after.symbols);
     assert_eq!(before.relocations, after.relocations);
     assert_eq!(before.sections, after.sections);
+    assert_eq!(before.groups, after.groups);
 }
 
 /// The transcripts of `parts`' objects, each assembled from its text alone.
@@ -399,7 +432,7 @@ g:
 
 /// The string a 32-bit relocation into `.debug_str` names.
 fn debug_string(said: &Said, addend: i64) -> String {
-    let bytes = &said.sections[".debug_str"].2[addend as usize..];
+    let bytes = &said.sections[".debug_str"].3[addend as usize..];
     String::from_utf8(bytes[..bytes.iter().position(|&b| b == 0).unwrap()].to_vec()).unwrap()
 }
 
@@ -442,7 +475,7 @@ fn parts_with_debug_information_hold_each_string_once() {
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
     let (joined, objects) = joined(&host, DEBUG_TABLE, &[DEBUG_PART_A, DEBUG_PART_B]);
     let (parts, after) = (objects.iter().map(|o| said(o)).collect::<Vec<_>>(), said(&joined));
-    assert_eq!(after.sections[".debug_str"].2, b"clang version 16.0.6\0f\0int\0unsigned int\0g\0".to_vec());
+    assert_eq!(after.sections[".debug_str"].3, b"clang version 16.0.6\0f\0int\0unsigned int\0g\0".to_vec());
     // Each unit names the strings it named in its own object.
     let names = |s: &Said, from: usize, to: usize| -> Vec<String> {
         s.relocations[".debug_info"][from..to].iter().filter(|r| r.2 == ".debug_str").map(|r| debug_string(s, r.3)).collect()
@@ -454,11 +487,11 @@ fn parts_with_debug_information_hold_each_string_once() {
     // Two line tables, one per unit, each the one its part wrote: the
     // second unit's starts where the first part's ends.
     let line_tables = |s: &Said| s.relocations[".debug_info"].iter().filter(|r| r.2 == ".debug_line").map(|r| r.3).collect::<Vec<_>>();
-    let first_lines = parts[0].sections[".debug_line"].2.len() as i64;
+    let first_lines = parts[0].sections[".debug_line"].3.len() as i64;
     assert_eq!(line_tables(&after), [0, first_lines]);
-    let mut lines = parts[0].sections[".debug_line"].2.clone();
-    lines.extend_from_slice(&parts[1].sections[".debug_line"].2);
-    assert_eq!(after.sections[".debug_line"].2, lines);
+    let mut lines = parts[0].sections[".debug_line"].3.clone();
+    lines.extend_from_slice(&parts[1].sections[".debug_line"].3);
+    assert_eq!(after.sections[".debug_line"].3, lines);
     // The line tables' file names (the same in both parts) are held once,
     // and both tables' names point into them.
     assert_eq!(after.sections[".debug_line_str"], parts[0].sections[".debug_line_str"]);
@@ -471,7 +504,7 @@ fn parts_with_debug_information_hold_each_string_once() {
     // put it.
     let addresses = |s: &Said| s.relocations[".debug_line"].iter().filter(|r| r.2 == ".text").map(|r| r.3).collect::<Vec<_>>();
     assert_eq!(addresses(&after), [0, after.symbols["g"].4 as i64]);
-    assert!(after.symbols["g"].4 >= parts[0].sections[".text"].2.len() as u64);
+    assert!(after.symbols["g"].4 >= parts[0].sections[".text"].3.len() as u64);
 }
 
 /// Two C++ parts as the code generator writes them: each a function of
@@ -540,10 +573,11 @@ fn parts_objects_joined_say_what_their_merged_text_says() {
     }
     assert_eq!(from_objects.sections[".text"], from_text.sections[".text"]);
     assert_eq!(from_objects.sections[".data.DW.ref.__gxx_personality_v0"], from_text.sections[".data.DW.ref.__gxx_personality_v0"]);
+    assert_eq!(from_objects.groups, from_text.groups);
     assert_eq!(from_objects.relocations[".text"], from_text.relocations[".text"]);
     assert_eq!(from_objects.relocations[".data.DW.ref.__gxx_personality_v0"], from_text.relocations[".data.DW.ref.__gxx_personality_v0"]);
     // Both parts' exception tables, each named by its own part.
-    assert_eq!(from_objects.sections[".gcc_except_table"].2, [255, 1, 255, 2]);
+    assert_eq!(from_objects.sections[".gcc_except_table"].3, [255, 1, 255, 2]);
 }
 
 /// The call graph profile of an object: (caller, callee, weight) by name.

@@ -1,7 +1,7 @@
 // C++ constructs the split must handle: vtables (external and inline key
 // functions), templates in COMDATs, exceptions, static initializers,
-// anonymous namespaces, thread_local with dynamic initialization, lambdas
-// and std:: containers. Output compared stock vs split (tests/e2e_split.py).
+// anonymous namespaces, thread_local with dynamic initialization, lambdas,
+// std:: containers and an explicit instantiation. Output compared stock vs split (tests/e2e_split.py).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -81,6 +81,20 @@ struct Tracker {
 };
 static Tracker global_tracker("global");
 
+// An explicit instantiation: its constructor's and destructor's variants
+// are in groups that no symbol names (C5, D5), whose signatures the
+// assembler makes.
+template <typename T> struct Counter {
+  explicit Counter(T start);
+  ~Counter();
+  T next();
+  T value;
+};
+template <typename T> Counter<T>::Counter(T start) : value(start) {}
+template <typename T> Counter<T>::~Counter() { std::printf("counter ends at %ld\n", (long)value); }
+template <typename T> T Counter<T>::next() { return ++value; }
+template struct Counter<long>;
+
 double total_area(const std::vector<std::unique_ptr<Shape>> &shapes) {
   double t = 0;
   for (auto &s : shapes) t += s->area();
@@ -114,6 +128,11 @@ int main() {
   std::sort(names.begin(), names.end());
   for (auto &n : names) std::printf("%s ", n.c_str());
   std::printf("\n");
+  {
+    Counter<long> counter(40);
+    counter.next();
+    std::printf("counter %ld\n", counter.next());
+  }
   Tracker local("local");
   return 0;
 }
