@@ -11,22 +11,33 @@
 # distcc (tests/e2e_distcc.py), a race detector on the host's module
 # (tests/e2e_race.py, helgrind; and memcheck on the host's module after the
 # merge), random modules and C programs split and
-# compiled (tests/e2e_stress.py, its quick run; `--long` for thousands), and
-# the benchmark's critical-path model (bench/model.py). Prints each suite's
-# summary.
+# compiled (tests/e2e_stress.py, its quick run), and the benchmark's
+# critical-path model (bench/model.py). Prints each suite's summary, and
+# each suite's time at the end.
+#
+# `scripts/test.sh --long` adds the slow checks, against LLVM 16: the
+# parallel pipeline's tests on HarfBuzz and QuickJS (as long as the rest of
+# that suite together, about 10 minutes) and the stress test's long run
+# (thousands of modules, about 35 minutes).
 #
 # Then, against LLVM 22 if it is installed (scripts/setup.sh installs it),
 # or against the majors MTPC_LLVMS lists ("16 19 22"; LLVM 19 is built but
 # not in CI, and has one known failure: see the README), the plugin
 # built for it (cargo build-llvmN) runs the unit tests, the lit tests and the
 # end-to-end tests of the split, the parallel pipeline (sqlite3 and our C and
-# C++ programs, ThinLTO among them; HarfBuzz and QuickJS, as long as the rest
-# together, run against LLVM 16 only), full LTO, host fidelity and the CMake
+# C++ programs, ThinLTO among them), full LTO, host fidelity and the CMake
 # package (which picks the plugin of the compiler's major). Make, the time
 # trace, distcc, the race detector and the stress test run against LLVM 16
 # only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+long=()
+case "${1-}" in
+  "") ;;
+  --long) long=(--long) ;;
+  *) echo "usage: scripts/test.sh [--long]" >&2; exit 2 ;;
+esac
 
 lit_tests() {
   # lit's entry point through the same python3 that pip installed it for.
@@ -60,7 +71,7 @@ for major in $majors; do
     step python3 bench/model.py
     step lit_tests
     step python3 tests/e2e_split.py
-    step python3 tests/e2e_parallel.py
+    step python3 tests/e2e_parallel.py "${long[@]}"
     step python3 tests/e2e_full_lto.py
     step python3 tests/e2e_fidelity.py
     step python3 tests/e2e_cmake.py
@@ -68,13 +79,13 @@ for major in $majors; do
     step python3 tests/e2e_time_trace.py
     step python3 tests/e2e_distcc.py
     step python3 tests/e2e_race.py
-    step python3 tests/e2e_stress.py
+    step python3 tests/e2e_stress.py "${long[@]}"
   else
     step cargo "build-llvm$major" --locked
     step cargo "test-llvm$major" --locked
     step lit_tests
     step python3 tests/e2e_split.py
-    step python3 tests/e2e_parallel.py --skip harfbuzz --skip quickjs
+    step python3 tests/e2e_parallel.py
     step python3 tests/e2e_full_lto.py
     step python3 tests/e2e_fidelity.py
     step python3 tests/e2e_cmake.py

@@ -290,7 +290,7 @@ def main():
     require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-full-lto-")
     checker = Checker()
-    for p in programs():
+    for p in programs(large=False):
         if p.name not in ("constructs-c", "constructs-cpp", "sqlite3") or (a.only and p.name != a.only):
             continue
         try:

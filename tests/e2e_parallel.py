@@ -7,9 +7,10 @@ and the stats (MTPC_STATS) must show the module was really split.
 
   * clang-16 -fpass-plugin, automatic mode, forced split (MTPC_MIN_SIZE=0,
     MTPC_PARTITIONS=8) at -O0, -O2 and -Os, on our C and C++ programs,
-    and at -O2 on sqlite3, HarfBuzz (C++, its unity build, driven by its
-    shaping benchmark) and QuickJS (a JavaScript engine's 54,000-line core,
-    running a script); for C++, the object defines no weak symbol (an
+    and at -O2 on sqlite3, and with --long on HarfBuzz (C++, its unity
+    build, driven by its shaping benchmark) and QuickJS (a JavaScript
+    engine's 54,000-line core, running a script), whose checks take as long
+    as the rest together; for C++, the object defines no weak symbol (an
     inline function, a template) that stock's left out and nothing in it
     uses: every partition drops the copies it inlined;
   * -g: llvm-dwarfdump --verify finds no error, and gdb stops in functions
@@ -36,7 +37,7 @@ and the stats (MTPC_STATS) must show the module was really split.
     (stock's object) at -O0; with every core busy, whole at -O2 too, and
     with SOURCE_DATE_EPOCH split into the idle machine's object.
 
-  tests/e2e_parallel.py [--only NAME]
+  tests/e2e_parallel.py [--long] [--only NAME] [--skip NAME]
 Prints one line per check and 'N passed, N failed' at the end.
 """
 import argparse
@@ -72,7 +73,11 @@ class Program:
         return tool("clang++") if self.cxx else tool("clang")
 
 
-def programs():
+# Large programs, checked with --long (or --only NAME).
+LARGE = ("harfbuzz", "quickjs")
+
+
+def programs(large):
     yield Program("constructs-c", os.path.join(PROGRAMS_DIR, "constructs.c"), cflags=["-fcommon"], libs=["-lpthread"],
                   functions=["work_a", "work_b", "work_c", "impl_sum"])
     yield Program("constructs-cpp", os.path.join(PROGRAMS_DIR, "constructs.cpp"), cxx=True,
@@ -82,6 +87,8 @@ def programs():
                   cflags=["-I" + sq] + SQLITE_DEFINES,
                   extra=[os.path.join(PROGRAMS_DIR, "sqlite_workload.c")], libs=["-lm"], args=["1000"],
                   functions=["sqlite3_exec", "sqlite3VdbeExec"])
+    if not large:
+        return
     hb = harfbuzz_dir()
     yield Program("harfbuzz", os.path.join(hb, "src", "harfbuzz.cc"), cxx=True,
                   cflags=["-std=c++11", "-DHAVE_PTHREAD=1", "-I" + os.path.join(hb, "src")],
@@ -739,11 +746,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="run only the program with this name")
     ap.add_argument("--skip", action="append", default=[], help="leave out the program with this name (repeatable)")
+    ap.add_argument("--long", action="store_true", help="also the large programs: %s" % ", ".join(LARGE))
     a = ap.parse_args()
     require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-parallel-")
     checker = Checker()
-    for p in programs():
+    for p in programs(a.long or a.only in LARGE):
         if (a.only and p.name != a.only) or p.name in a.skip:
             continue
         small = p.name not in ("sqlite3", "harfbuzz", "quickjs")

@@ -616,3 +616,30 @@ fn a_call_graph_profile_names_the_same_edges_transcribed() {
     assert_eq!(call_graph_profile(&objects[0]), expected);
     assert_eq!(call_graph_profile(&joined), expected);
 }
+
+/// A constructor of an explicit instantiation in its `C5` group, whose
+/// signature no symbol defines (the assembler makes it in the group).
+const C5_PART: &str = r#"	.section	.text._ZN1SIiEC2Ev,"axG",@progbits,_ZN1SIiEC5Ev,comdat
+	.weak	_ZN1SIiEC2Ev
+	.type	_ZN1SIiEC2Ev,@function
+_ZN1SIiEC2Ev:
+	retq
+"#;
+
+#[test]
+fn a_group_no_symbol_names_is_one_parts() {
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    // Written by one part and called from another: joined, the group named
+    // as the part's object names it.
+    let caller = "\t.text\n\t.globl\tg\n\t.type\tg,@function\ng:\n\tjmp\t_ZN1SIiEC2Ev\n";
+    let (object, parts) = joined(&host, "", &[C5_PART, caller]);
+    assert_eq!(said(&object).groups, said(&parts[0]).groups);
+    assert_eq!(said(&object).groups["_ZN1SIiEC5Ev"], [".text._ZN1SIiEC2Ev"]);
+    // Written by two parts: the host's assembler would name both groups
+    // alike, and nothing compares the copies.
+    let object = host.assemble_object(&[C5_PART.as_bytes()], DebugSections::AsHost).unwrap().to_vec();
+    let objects = [object.clone(), object];
+    let facts: Vec<PartFacts> = objects.iter().map(|o| PartFacts::read(o).unwrap()).collect();
+    let e = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts).unwrap_err();
+    assert!(e.contains("group _ZN1SIiEC5Ev is written by parts 0 and 1"), "{e}");
+}
