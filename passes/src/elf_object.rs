@@ -86,6 +86,14 @@ impl<'a> ElfObject<'a> {
         (shndx != elf::SHN_UNDEF && shndx < elf::SHN_LORESERVE).then_some(shndx as usize)
     }
 
+    /// Whether `symbol` is a group's signature that the assembler made in
+    /// the group section itself, no symbol of the object having defined it
+    /// (C++ constructors and destructors of an explicit instantiation,
+    /// `C5`/`D5`): a group's `.section` makes it again.
+    pub fn names_its_group(&self, symbol: &Symbol) -> bool {
+        self.defined_in(symbol).and_then(|s| self.section(s).ok()).is_some_and(|h| h.sh_type(self.endian) == elf::SHT_GROUP)
+    }
+
     /// The object's COMDAT groups; `Err` for a group of another kind.
     pub fn groups(&self) -> Result<Vec<Group>, String> {
         let endian = self.endian;

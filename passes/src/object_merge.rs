@@ -74,6 +74,8 @@ struct SymbolFacts {
     section: Option<usize>,
     value: u64,
     size: u64,
+    /// A group's signature the assembler made (`ElfObject::names_its_group`).
+    names_a_group: bool,
 }
 
 impl SymbolFacts {
@@ -84,12 +86,6 @@ impl SymbolFacts {
 }
 
 impl PartFacts {
-    /// Whether `symbol` is a group's signature that the assembler made in
-    /// the group (no symbol of the part defined it).
-    fn names_a_group(&self, symbol: &SymbolFacts) -> bool {
-        symbol.is_named() && symbol.section.is_some_and(|s| self.sections.get(s).is_some_and(|s| s.sh_type == elf::SHT_GROUP))
-    }
-
     /// Reads what the merge needs of `object` (an x86-64 ELF relocatable
     /// object); `Err` if it cannot be read.
     pub fn read(object: &[u8]) -> Result<PartFacts, String> {
@@ -127,6 +123,7 @@ impl PartFacts {
                 elf::STT_SECTION | elf::STT_FILE => String::new(),
                 _ => String::from_utf8_lossy(elf.symbol_name(index)?).into_owned(),
             };
+            let names_a_group = !name.is_empty() && elf.names_its_group(symbol);
             facts.symbols.push(SymbolFacts {
                 name,
                 binding: symbol.st_bind(),
@@ -134,6 +131,7 @@ impl PartFacts {
                 section: elf.defined_in(symbol),
                 value: symbol.st_value(endian),
                 size: symbol.st_size(endian),
+                names_a_group,
             });
         }
         Ok(facts)
@@ -405,7 +403,7 @@ fn keep_repeated_weak_objects_once(elves: &[ElfObject<'_>], facts: &[PartFacts],
 fn written_once_by_name(facts: &[PartFacts]) -> Result<(), String> {
     let mut written_by: HashMap<&str, usize> = HashMap::new();
     for (k, f) in facts.iter().enumerate() {
-        for symbol in f.symbols.iter().filter(|s| f.names_a_group(s)) {
+        for symbol in f.symbols.iter().filter(|s| s.names_a_group) {
             if let Some(first) = written_by.insert(&symbol.name, k).filter(|&first| first != k) {
                 return Err(format!("group {} is written by parts {first} and {k}", symbol.name));
             }
@@ -425,7 +423,7 @@ fn rename_colliding_locals(facts: &[PartFacts], parts: &mut [PartDecisions]) {
             .iter()
             .filter(|s| s.is_named() && s.binding == elf::STB_LOCAL && !s.name.starts_with(".L"))
             .filter(|s| s.section.is_none_or(|section| !parts[k].dropped_sections.contains(&section)))
-            .filter(|s| !f.names_a_group(s))
+            .filter(|s| !s.names_a_group)
             .map(|s| s.name.as_str())
             .collect();
         for name in names {

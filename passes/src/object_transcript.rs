@@ -279,7 +279,6 @@ impl<'a> Transcriber<'a> {
         // through the section (see `target`), defined after the sections.
         let mut merge_labels = BTreeSet::new();
         let relocations = self.relocations_by_section()?;
-        let named_in = self.sections_naming_symbols()?;
         for (index, plan) in self.plans.iter().enumerate() {
             let Some(plan) = plan else { continue };
             if plan.kind != SectionKind::Chunk {
@@ -292,7 +291,7 @@ impl<'a> Transcriber<'a> {
             // An empty section's alignment is the assembler's default
             // (4 for .text), not its content's: no padding for it, unless
             // a symbol there has it (`int m[0] __attribute__((aligned(64)))`).
-            if plan.align > 1 && (plan.size > 0 || named_in.contains(&index)) {
+            if plan.align > 1 && (plan.size > 0 || self.defines_a_symbol_in(index)?) {
                 let _ = writeln!(out, "\t.p2align {}", plan.align.trailing_zeros());
             }
             let _ = writeln!(out, "{}:", self.chunk_label(index));
@@ -335,17 +334,16 @@ impl<'a> Transcriber<'a> {
         Ok(Transcript { text: out, address_significance, files_read, stated })
     }
 
-    /// The sections that symbols (not a section's or the file's) are
-    /// defined in.
-    fn sections_naming_symbols(&self) -> Result<BTreeSet<usize>, String> {
-        let mut sections = BTreeSet::new();
+    /// Whether a symbol (not a section's or the file's) is defined in
+    /// section `section` (asked of empty sections only).
+    fn defines_a_symbol_in(&self, section: usize) -> Result<bool, String> {
         for index in 1..self.elf.symbols.len() {
             let symbol = self.elf.symbol(index)?;
-            if !matches!(symbol.st_type(), elf::STT_SECTION | elf::STT_FILE) {
-                sections.extend(self.elf.defined_in(symbol));
+            if !matches!(symbol.st_type(), elf::STT_SECTION | elf::STT_FILE) && self.elf.defined_in(symbol) == Some(section) {
+                return Ok(true);
             }
         }
-        Ok(sections)
+        Ok(false)
     }
 
     /// What each section is for the transcript; declines a section it
@@ -538,9 +536,7 @@ impl<'a> Transcriber<'a> {
                 return Err(format!("symbol {name} has other bits {:#x}", symbol.st_other));
             }
             let mut shndx = symbol.st_shndx(endian);
-            if self.kind(shndx as usize) == Some(SectionKind::Bookkeeping) && self.elf.section(shndx as usize)?.sh_type(endian) == elf::SHT_GROUP {
-                // A signature the assembler made in its group: the group's
-                // `.section` makes it again.
+            if self.elf.names_its_group(symbol) {
                 continue;
             }
             let in_dropped = shndx != elf::SHN_UNDEF && self.kind(shndx as usize) == Some(SectionKind::Dropped);
@@ -777,7 +773,6 @@ impl<'a> Transcriber<'a> {
     }
 }
 
-/// The `.section` directive of a chunk.
 /// Whether `note` is the one GNU property note x86's code generator
 /// writes for `-fcf-protection` (its feature bits aside): the host writes
 /// it from the same module flags.
@@ -792,6 +787,7 @@ fn is_the_feature_note(note: &[u8]) -> bool {
         && word(28) == Some(0)
 }
 
+/// The `.section` directive of a chunk.
 fn section_directive(plan: &SectionPlan) -> Result<String, String> {
     let mut flags = section_flags(plan.flags & !(elf::SHF_GROUP as u64)).unwrap_or_default();
     if plan.group.is_some() {
@@ -1096,10 +1092,8 @@ mod tests {
         let personality = obj.add_symbol(symbol("__gxx_personality_v0", SymbolKind::Unknown, SymbolScope::Dynamic, SymbolSection::Undefined, 0, 0));
         obj.add_relocation(data, reloc(0, personality, 0, elf::R_X86_64_64)).unwrap();
         obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![data] });
-        // `-fcf-protection`'s note.
         let note = obj.add_section(Vec::new(), b".note.gnu.property".to_vec(), SectionKind::Note);
-        let words = |words: &[u32]| words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
-        obj.append_section_data(note, &[words(&[4, 16, 5]), b"GNU\0".to_vec(), words(&[0xc000_0002, 4, 3, 0])].concat(), 8);
+        obj.append_section_data(note, &property_note(0xc000_0002, 3), 8);
         obj.write().unwrap()
     }
 
@@ -1179,11 +1173,16 @@ mod tests {
         assert_eq!(text.1, (elf::SHT_PROGBITS, (elf::SHF_ALLOC | elf::SHF_MERGE | elf::SHF_STRINGS) as u64, 1));
     }
 
+    /// A GNU property note with one 4-byte property (`-fcf-protection`'s:
+    /// `0xc000_0002`, its feature bits `bits`).
+    fn property_note(pr_type: u32, bits: u32) -> Vec<u8> {
+        let words = |words: &[u32]| words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        [words(&[4, 16, 5]), b"GNU\0".to_vec(), words(&[pr_type, 4, bits, 0])].concat()
+    }
+
     #[test]
     fn only_the_code_generators_feature_note_is_left_to_the_host() {
-        let note = |pr_type: u32, bits: u32| {
-            [4u32, 16, 5].iter().flat_map(|w| w.to_le_bytes()).chain(*b"GNU\0").chain([pr_type, 4, bits, 0].iter().flat_map(|w| w.to_le_bytes())).collect::<Vec<u8>>()
-        };
+        let note = property_note;
         assert!(is_the_feature_note(&note(0xc000_0002, 3)));
         assert!(is_the_feature_note(&note(0xc000_0002, 1)));
         // An ISA level (written by inline asm, say), or a second note.
