@@ -32,6 +32,7 @@ and the stats (MTPC_STATS) must show the module was really split.
     and explicit with --lto-newpm-passes), and the pre-link compile left as
     bitcode;
   * the host's settings reach the partitions (-ffunction-sections);
+  * compiled -fPIC, the split object links -shared as stock's does;
   * invalid MTPC_* values: a clear message and a normal build;
   * sqlite3 with default settings (the cost model): split at -O2, whole
     (stock's object) at -O0; with every core busy, whole at -O2 too, and
@@ -581,6 +582,32 @@ def test_host_settings(p, work, checker):
                   "in plain sections: %s\nmisnamed sections: %s" % (sorted(plain - stock_plain)[:20], misnamed[:20]))
 
 
+def links_shared(obj):
+    """(links, ld.lld's errors) for ld.lld -shared obj."""
+    r = subprocess.run([tool("ld.lld"), "-shared", obj, "-o", obj[:-2] + ".so"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    return r.returncode == 0, r.stderr[-2000:]
+
+
+def test_shared_library(p, work, checker):
+    """Compiled -fPIC and split, the object links into a shared library as
+    stock's does: a partition that reads a thread-local through an alias of
+    another model (constructs.c's tls_exec_alias of a local-exec variable)
+    uses the alias's model, not the aliasee's, which -shared refuses."""
+    flags = ["-O2", "-fPIC"]
+    stock = os.path.join(work, p.name + ".pic-stock.o")
+    run([p.driver] + flags + p.cflags + ["-c", p.source, "-o", stock])
+    stock_links, stock_errors = links_shared(stock)
+    checker.check(stock_links, "%s -fPIC: stock's object links -shared (what the next check compares with)" % p.name,
+                  stock_errors)
+    stats, obj = os.path.join(work, p.name + ".pic.jsonl"), os.path.join(work, p.name + ".pic.o")
+    run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
+        env=env_with(MTPC_STATS=stats, **FORCE_SPLIT))
+    checker.check(*split_happened(read_stats(stats), "%s -fPIC: the module was split" % p.name))
+    links, errors = links_shared(obj)
+    checker.check(links, "%s -fPIC, split: the object links -shared as stock's does" % p.name, errors)
+
+
 # Settings under which the object mtpc writes in clang 22 must be the one
 # the host writes from the same text, byte for byte (what the object's
 # bytes depend on: debug info and its version and compression, sections,
@@ -769,6 +796,7 @@ def main():
                 test_thinlto(p, work, checker)
             if p.name == "constructs-c":
                 test_host_settings(p, work, checker)
+                test_shared_library(p, work, checker)
                 test_bad_environment(p, work, checker)
         except RuntimeError as e:
             checker.check(False, p.name + ": builds", str(e))

@@ -317,38 +317,30 @@ def check_split(case, module, ll, n):
 
 
 def links_shared(obj, module):
-    """(links, errors, known) for ld.lld-16 -shared obj. Not counted as
-    errors: a hidden or protected symbol the module only declares (or
-    defines available_externally) left undefined (the module promises it is
-    defined elsewhere in the same program); and, returned as known, an
-    initial- or local-exec relocation against a thread-local that a
-    thread_local alias of another model points to (README, known limits:
-    the partitions that declare the alias use its aliasee's model)."""
+    """(links, errors) for ld.lld-16 -shared obj. Not counted as errors: a
+    hidden or protected symbol the module only declares (or defines
+    available_externally) left undefined (the module promises it is defined
+    elsewhere in the same program). An initial- or local-exec relocation
+    against a thread-local is an error like any other: a partition reading
+    it through a thread_local alias of another model uses the alias's."""
     r = run([tool("ld.lld"), "-shared", "--error-limit=0", obj, "-o", obj[:-2] + ".so"])
     errors = [l for l in r.stderr.splitlines() if "error:" in l]
-    real, known = [], []
-    tls_aliased = {name for name, mode in module.tls_alias_aliasees().items() if mode}
+    real = []
     for l in errors:
         m = re.search(r"undefined (hidden|protected) symbol: (\S+)", l)
         if m and m.group(2) in module.declared_names():
             continue
-        m = re.search(r"relocation R_X86_64_(TPOFF32|GOTTPOFF) against (\S+) cannot be used with -shared", l)
-        if m and PROMOTED.sub(r"\1", m.group(2)) in tls_aliased:
-            known.append(l)
-            continue
         real.append(l)
-    return r.returncode == 0 or bool(errors and not real), r.stderr[-3000:], known
+    return r.returncode == 0 or bool(errors and not real), r.stderr[-3000:]
 
 
 def check_links_shared(case, module, reference, obj, what, command=None):
-    """If reference links -shared (without a known error), obj must too."""
-    linked, _, known = links_shared(reference, module)
-    if linked and not known:
-        ok, err, known = links_shared(obj, module)
+    """If reference links -shared, obj must too."""
+    linked, _ = links_shared(reference, module)
+    if linked:
+        ok, err = links_shared(obj, module)
         if not ok:
             raise Failure(what, err, command or shell([tool("ld.lld"), "-shared", obj, "-o", obj[:-2] + ".so"]))
-        if known:
-            case.notes.append("documented limit (thread_local alias model): " + known[0][:200])
         case.ok()
 
 

@@ -106,11 +106,6 @@ class Module:
         g = self.globals.get(name)
         return g.linkage if g else None
 
-    def tls_alias_aliasees(self):
-        """Names of the thread-locals a thread_local alias (of the default
-        model) points to, with the model of each ('' for the default)."""
-        return {g.target.name: g.target.mode for g in self.globals.values() if g.kind == "tlsalias"}
-
     def declared_names(self):
         """Names the module only declares (external and extern_weak
         declarations, asm-defined functions) or defines available_externally."""

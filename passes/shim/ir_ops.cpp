@@ -43,6 +43,10 @@ bool mtpc_is_dso_local(LLVMValueRef V) { return unwrap<GlobalValue>(V)->isDSOLoc
 
 void mtpc_set_dso_local(LLVMValueRef V, bool Local) { unwrap<GlobalValue>(V)->setDSOLocal(Local); }
 
+// Whether a global value (a variable or an alias: LLVMIsThreadLocal takes
+// variables only) has a thread-local mode.
+bool mtpc_is_thread_local(LLVMValueRef V) { return unwrap<GlobalValue>(V)->isThreadLocal(); }
+
 // The text of an inline asm callee, or null if V is not inline asm.
 const char *mtpc_inline_asm_string(LLVMValueRef V, size_t *Len) {
   auto *IA = dyn_cast<InlineAsm>(unwrap(V));

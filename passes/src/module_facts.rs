@@ -103,6 +103,7 @@ pub struct GlobalFacts {
     /// COMDAT group (an index into `ModuleFacts::comdat_count`).
     pub comdat: Option<u32>,
     pub section: Option<String>,
+    /// A variable or an alias with a thread-local mode of its own.
     pub thread_local: bool,
     pub is_constant: bool,
     pub unnamed_addr: bool,
@@ -150,6 +151,14 @@ impl GlobalFacts {
     pub fn is_strong_alias(&self) -> bool {
         self.id.kind == GlobalKind::Alias
             && matches!(self.linkage, Linkage::External | Linkage::Internal | Linkage::Private)
+    }
+    /// A strong alias that a partition only referring to it resolves to
+    /// its aliasee: any but a thread-local one, which is declared as itself.
+    /// Accesses through a thread-local alias use its own model, not its
+    /// aliasee's: resolved, a general-dynamic alias of a local-exec
+    /// variable would give code that cannot link into a shared library.
+    pub fn resolves_to_aliasee(&self) -> bool {
+        self.is_strong_alias() && !self.thread_local
     }
     pub fn display_name(&self) -> String {
         if self.name.is_empty() {

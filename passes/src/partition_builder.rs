@@ -187,7 +187,7 @@ impl PartitionEditor<'_, '_> {
                 continue;
             }
             match self.decision(i) {
-                Decision::Declare if f.is_strong_alias() => {
+                Decision::Declare if f.resolves_to_aliasee() => {
                     self.globals.resolve_alias(i);
                 }
                 Decision::Declare => {

@@ -16,7 +16,7 @@
 //! | declarations, `extern_weak` | — | declared as they were |
 //! | targets of indirect calls (`!callees`, value profile) | — | declared even if unused, so indirect-call promotion finds them |
 //! | local constant a function's `!func_sanitize` names (its type info proxy) | kept local | its own local copy (metadata does not keep a global alive) |
-//! | strong alias | with its aliasee | uses resolved to the aliasee |
+//! | strong alias | with its aliasee | uses resolved to the aliasee; a thread-local one declared (its own TLS model) |
 //! | weak alias | with its aliasee, in the primary | declared |
 //! | ifunc | with its resolver, in the primary | declared |
 //! | `llvm.global_ctors`/`dtors`, other appending arrays | primary only | dropped |
@@ -156,7 +156,8 @@ impl CopyLimits {
 pub enum Decision {
     /// Not in this partition.
     Drop,
-    /// A declaration (aliases and ifuncs become one; strong aliases are resolved).
+    /// A declaration (aliases and ifuncs become one; strong aliases are
+    /// resolved, but thread-local ones: [`GlobalFacts::resolves_to_aliasee`]).
     Declare,
     /// A copy of the body or initializer that is not emitted.
     AvailableExternally,
@@ -511,7 +512,7 @@ impl<'a> Rules<'a> {
                 || (self.odr.sole_callee[r] && self.refs_reachable_from(g, p))
             {
                 Decision::LocalCopy
-            } else if g.is_strong_alias() {
+            } else if g.resolves_to_aliasee() {
                 // Resolved to its aliasee expression, which this partition
                 // then needs; an aliasee that is itself a strong alias is
                 // resolved in turn.
@@ -1056,6 +1057,32 @@ mod tests {
         assert_eq!(sp.decision(1, 0), Decision::AvailableExternally);
         assert_eq!(sp.decision(1, 2), Decision::Declare);
         assert_eq!(sp.decision(1, 3), Decision::Declare);
+    }
+
+    #[test]
+    fn a_thread_local_alias_is_declared_as_itself_and_a_local_one_promoted() {
+        // tls (local-exec, say) with two thread-local aliases, one external
+        // and one internal; a function in the other partition reads both.
+        let mut tls = internal(var("tls", 8, &[]));
+        tls.thread_local = true;
+        let mut external = alias("external", 0);
+        external.linkage = Linkage::External;
+        external.thread_local = true;
+        let mut local = alias("local", 0);
+        local.linkage = Linkage::Internal;
+        local.thread_local = true;
+        let facts = module(vec![tls, external, local, func("reader", 5, &[(1, Ref), (2, Ref)])]);
+        let sp = split(&facts, &[Some(0), Some(0), Some(0), Some(1)]);
+        // Declared (with their own model), not resolved: the reader's
+        // partition needs nothing of the aliasee, which stays local.
+        assert_eq!(sp.decision(1, 1), Decision::Declare);
+        assert_eq!(sp.decision(1, 2), Decision::Declare);
+        assert_eq!(sp.decision(1, 0), Decision::Drop);
+        assert!(sp.promotions[0].is_none());
+        // The internal alias is named across partitions: promoted, hidden.
+        let promoted = sp.promotions[2].as_ref().expect("the local alias is promoted");
+        assert_eq!((promoted.linkage, promoted.visibility), (Linkage::External, Visibility::Hidden));
+        assert!(sp.promotions[1].is_none());
     }
 
     #[test]

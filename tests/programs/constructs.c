@@ -12,6 +12,11 @@ extern int weak_missing(void) __attribute__((weak));
 /* thread-local variables, internal and external */
 static __thread int tls_local = 7;
 __thread long tls_global = 100;
+/* a thread-local alias of another model than its aliasee's, which code
+ * reads only through the alias: its model, not local-exec, lets the
+ * object link into a shared library (tests/e2e_parallel.py) */
+static __thread long tls_exec __attribute__((tls_model("local-exec"))) = 5;
+extern __thread long tls_exec_alias __attribute__((alias("tls_exec")));
 
 /* internal state shared by many functions: promoted when split */
 static int state[64];
@@ -110,7 +115,7 @@ static unsigned long hash_words(int rounds) {
 }
 unsigned long work_a(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s += hash_words(i % 5) ^ (unsigned long)handlers[i % 3](i); return s; }
 unsigned long work_b(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s = s * 31 + (unsigned long)count_bits((unsigned)i * 2654435761u); return s; }
-unsigned long work_c(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s += (unsigned long)big_table[(i * 37) % 8192] + (unsigned long)is_even((unsigned)i % 50); return s; }
+unsigned long work_c(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s += (unsigned long)big_table[(i * 37) % 8192] + (unsigned long)is_even((unsigned)i % 50) + (unsigned long)tls_exec_alias; return s; }
 
 static void *thread_fn(void *arg) { tls_local += 1; tls_global += (long)arg; return NULL; }
 
@@ -123,7 +128,8 @@ int main(void) {
   printf("goto %d\n", interpret(program, (int)sizeof program));
   printf("asm %d %d\n", count_bits(0xF0F0u), asm_entry(5));
   thread_fn((void *)5);
-  printf("tls %d %ld\n", tls_local, tls_global);
+  tls_exec_alias += 2;
+  printf("tls %d %ld %ld\n", tls_local, tls_global, tls_exec_alias);
   for (const struct reg *r = __start_mtpc_regs; r < __stop_mtpc_regs; r++) printf("reg %s %d\n", r->name, r->prio);
   printf("ids %d %d literal %d\n", next_id(), next_id(), sum_literal());
   printf("work %lu %lu %lu state %d\n", work_a(300), work_b(300), work_c(300), state[2]);

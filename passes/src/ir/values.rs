@@ -11,7 +11,7 @@ use llvm_sys::comdat::{LLVMGetComdat, LLVMSetComdat};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::LLVMABISizeOfType;
-use llvm_sys::{LLVMLinkage, LLVMThreadLocalMode, LLVMUnnamedAddr, LLVMValueKind, LLVMVisibility};
+use llvm_sys::{LLVMLinkage, LLVMUnnamedAddr, LLVMValueKind, LLVMVisibility};
 
 use super::ffi::*;
 use super::module::DataLayout;
@@ -369,11 +369,11 @@ impl<'m> Global<'m> {
         }
     }
 
+    /// A variable or an alias with a thread-local mode (an alias's is its
+    /// own: accesses through it use it).
     pub fn is_thread_local(self) -> bool {
-        // SAFETY: only variables have a thread-local mode.
-        self.kind() == GlobalKind::Variable
-            && unsafe { LLVMGetThreadLocalMode(self.raw) }
-                != LLVMThreadLocalMode::LLVMNotThreadLocal
+        // SAFETY: raw is a live global value of one of these kinds.
+        matches!(self.kind(), GlobalKind::Variable | GlobalKind::Alias) && unsafe { mtpc_is_thread_local(self.raw) }
     }
 
     pub fn is_constant(self) -> bool {
