@@ -8,7 +8,9 @@
 ; thread-local model (here the default, general-dynamic): resolved to the
 ; aliasee, its accesses would take @tls's local-exec model, which code in a
 ; shared library cannot use. The internal alias is promoted (hidden) for
-; that. A direct use of @tls keeps @tls's model. (A strong alias that is not
+; that. A direct use of @tls keeps @tls's model. The module is shared-library
+; code (PIC, not PIE), so the declaration of the default-visibility alias is
+; not dso_local, though its definition is. (A strong alias that is not
 ; thread-local is still resolved: aliases.ll.)
 ; Fails if: GlobalFacts::resolves_to_aliasee resolves thread-local aliases
 ; (P0 would load both aliases from @tls).
@@ -20,11 +22,11 @@
 ; P0: load i64, ptr @tls_external
 ; P0-NEXT: load i64, ptr @tls_internal.mtpc.[[HASH]]
 ; P1: @tls.mtpc.[[HASH:[0-9a-f]+]] = hidden thread_local(localexec) global i64 7
-; P1: @tls_external = thread_local alias i64, ptr @tls.mtpc.[[HASH]]
+; P1: @tls_external = dso_local thread_local alias i64, ptr @tls.mtpc.[[HASH]]
 ; P1-NEXT: @tls_internal.mtpc.[[HASH]] = hidden thread_local alias i64, ptr @tls.mtpc.[[HASH]]
 
 @tls = internal thread_local(localexec) global i64 7, align 8
-@tls_external = thread_local alias i64, ptr @tls
+@tls_external = dso_local thread_local alias i64, ptr @tls
 @tls_internal = internal thread_local alias i64, ptr @tls
 
 define i64 @reader() {
@@ -43,3 +45,6 @@ define i64 @uses_all_three() {
   %y = add i64 %x, %b
   ret i64 %y
 }
+
+!llvm.module.flags = !{!0}
+!0 = !{i32 8, !"PIC Level", i32 2}

@@ -43,6 +43,7 @@ Prints one line per check and 'N passed, N failed' at the end.
 """
 import argparse
 import collections
+import glob
 import json
 import os
 import re
@@ -593,8 +594,18 @@ def test_shared_library(p, work, checker):
     """Compiled -fPIC and split, the object links into a shared library as
     stock's does: a partition that reads a thread-local through an alias of
     another model (constructs.c's tls_exec_alias of a local-exec variable)
-    uses the alias's model, not the aliasee's, which -shared refuses."""
+    uses the alias's model, not the aliasee's, which -shared refuses. That
+    such a partition exists is checked first, on the split alone (the plan
+    mtpc-split makes of the module clang's pipeline starts with)."""
     flags = ["-O2", "-fPIC"]
+    bc, prefix = os.path.join(work, p.name + ".pic.bc"), os.path.join(work, p.name + ".pic-part")
+    run([p.driver] + flags + p.cflags + ["-Xclang", "-disable-llvm-passes", "-emit-llvm", "-c", p.source, "-o", bc])
+    run([tool("opt"), "-load-pass-plugin=" + PLUGIN, "-passes=mtpc-split<partitions=%s;min-size=0;out=%s>"
+         % (FORCE_SPLIT["MTPC_PARTITIONS"], prefix), bc, "-o", os.devnull])
+    parts = [run([tool("llvm-dis"), part, "-o", "-"]) for part in sorted(glob.glob(prefix + ".*.bc"))]
+    declaring = [k for k, text in enumerate(parts) if re.search(r"^@tls_exec_alias = external thread_local global", text, re.M)]
+    checker.check(bool(declaring), "%s -fPIC, split: a partition reads tls_exec_alias, which another defines" % p.name,
+                  "no partition of %d declares it" % len(parts))
     stock = os.path.join(work, p.name + ".pic-stock.o")
     run([p.driver] + flags + p.cflags + ["-c", p.source, "-o", stock])
     stock_links, stock_errors = links_shared(stock)

@@ -152,11 +152,12 @@ impl GlobalFacts {
         self.id.kind == GlobalKind::Alias
             && matches!(self.linkage, Linkage::External | Linkage::Internal | Linkage::Private)
     }
-    /// A strong alias that a partition only referring to it resolves to
-    /// its aliasee: any but a thread-local one, which is declared as itself.
-    /// Accesses through a thread-local alias use its own model, not its
-    /// aliasee's: resolved, a general-dynamic alias of a local-exec
-    /// variable would give code that cannot link into a shared library.
+    /// Whether a partition that only refers to this strong alias resolves
+    /// it to its aliasee: yes unless it is thread-local; then it is
+    /// declared as itself. Accesses through a thread-local alias use its own
+    /// model, not its aliasee's: resolved, a general-dynamic alias of a
+    /// local-exec variable would give code that cannot link into a shared
+    /// library.
     pub fn resolves_to_aliasee(&self) -> bool {
         self.is_strong_alias() && !self.thread_local
     }
@@ -195,6 +196,16 @@ pub struct ModuleFacts {
 }
 
 impl ModuleFacts {
+    /// The COMDAT of global `i`; an alias has none of its own but is in its
+    /// aliasee's group (the assembler defines it in the aliasee's section).
+    pub fn comdat_of(&self, i: usize) -> Option<u32> {
+        let g = &self.globals[i];
+        match g.id.kind {
+            GlobalKind::Alias => g.target.and_then(|t| self.globals[t as usize].comdat),
+            _ => g.comdat,
+        }
+    }
+
     pub fn total_instructions(&self) -> u64 {
         self.globals.iter().map(|g| u64::from(g.instructions)).sum()
     }
@@ -279,7 +290,8 @@ impl ModuleFacts {
 
     /// The globals inline asm (module asm or a function's) names, which
     /// must keep their names, and the aliases of those: a partition that
-    /// only declares an alias refers to its aliasee instead.
+    /// only declares an alias (unless thread-local) refers to its aliasee
+    /// instead.
     pub fn asm_named(&self) -> Vec<bool> {
         let mut named = vec![false; self.globals.len()];
         for &l in self.module_asm_locals.iter().chain(self.globals.iter().flat_map(|g| &g.asm_local_refs)) {

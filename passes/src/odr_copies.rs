@@ -80,7 +80,7 @@ impl OdrGroups {
         let mut candidates: Vec<Vec<u32>> = Vec::new();
         let mut by_comdat: HashMap<u32, usize> = HashMap::new();
         for (i, g) in facts.globals.iter().enumerate() {
-            let member_of_comdat = g.comdat.or_else(|| alias_comdat(facts, g));
+            let member_of_comdat = facts.comdat_of(i);
             let slot = match member_of_comdat {
                 Some(c) => *by_comdat.entry(c).or_insert_with(|| {
                     candidates.push(Vec::new());
@@ -245,11 +245,6 @@ impl OdrGroups {
     }
 }
 
-/// The COMDAT of an alias: its aliasee's (an alias has none of its own).
-fn alias_comdat(facts: &ModuleFacts, g: &GlobalFacts) -> Option<u32> {
-    (g.id.kind == GlobalKind::Alias).then(|| g.target.and_then(|t| facts.globals[t as usize].comdat)).flatten()
-}
-
 fn is_discardable_definition(g: &GlobalFacts) -> bool {
     g.is_definition && matches!(g.linkage, Linkage::LinkOnceOdr | Linkage::LinkOnceAny) && g.special.is_none()
 }
@@ -283,7 +278,7 @@ fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
         }
         GlobalKind::Variable => g.size <= copy_limits().constant_bytes,
         // An alias of a member (its aliasee has a COMDAT, so is in the
-        // same group: see `alias_comdat`).
+        // same group: see `ModuleFacts::comdat_of`).
         GlobalKind::Alias => g.target.is_some_and(|t| facts.globals[t as usize].comdat.is_some()),
         GlobalKind::IFunc => false,
     };

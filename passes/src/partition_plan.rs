@@ -1006,9 +1006,10 @@ fn groups(facts: &ModuleFacts, cg: &CallGraph, odr: &OdrGroups) -> (Vec<usize>, 
         for &(r, _) in &g.refs {
             let target = &facts.globals[r as usize];
             // A symbol inline asm names cannot be renamed, so cannot be
-            // promoted; a local in a COMDAT cannot be promoted either (the
-            // linker may discard the group). Their users stay with them.
-            if asm_named[r as usize] || (target.linkage.is_local() && target.comdat.is_some()) {
+            // promoted; a local in a COMDAT (an alias: in its aliasee's)
+            // cannot be promoted either (the linker may discard the group).
+            // Their users stay with them.
+            if asm_named[r as usize] || (target.linkage.is_local() && facts.comdat_of(r as usize).is_some()) {
                 uf.union(i, r as usize);
             }
         }
@@ -1102,6 +1103,29 @@ mod tests {
         facts.comdat_count = 1;
         let plan = plan(&facts, 4);
         assert_eq!(plan.owner[0], plan.owner[2]);
+    }
+
+    #[test]
+    fn users_of_a_local_alias_of_a_comdat_member_stay_with_it() {
+        // An internal thread-local alias of an inline thread_local variable
+        // is in the variable's group, which the linker may discard: it
+        // cannot be promoted, so its readers stay where it is.
+        let mut inline_tls = linkonce(var("inline_tls", 8, &[]), 0);
+        inline_tls.thread_local = true;
+        let mut local_alias = alias("local_alias", 0);
+        local_alias.linkage = Linkage::Internal;
+        local_alias.thread_local = true;
+        let mut facts = module(vec![
+            inline_tls,
+            local_alias,
+            func("reader_a", 100, &[(1, Ref)]),
+            func("reader_b", 100, &[(1, Ref)]),
+            func("other", 100, &[]),
+        ]);
+        facts.comdat_count = 1;
+        let plan = plan(&facts, 3);
+        assert_eq!(plan.owner[2], plan.owner[1]);
+        assert_eq!(plan.owner[3], plan.owner[1]);
     }
 
     #[test]

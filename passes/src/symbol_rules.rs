@@ -157,7 +157,8 @@ pub enum Decision {
     /// Not in this partition.
     Drop,
     /// A declaration (aliases and ifuncs become one; strong aliases are
-    /// resolved, but thread-local ones: [`GlobalFacts::resolves_to_aliasee`]).
+    /// resolved to their aliasees unless thread-local: see
+    /// [`GlobalFacts::resolves_to_aliasee`]).
     Declare,
     /// A copy of the body or initializer that is not emitted.
     AvailableExternally,
@@ -345,8 +346,9 @@ impl<'a> Rules<'a> {
 
     /// Can partition `p` refer to `r` by name? A global can, unless it is an
     /// alias of a local that asm names and `p` does not own it (a partition
-    /// that declares a strong alias refers to its aliasee instead); a local
-    /// can if `p` owns it, copies it, or it can be promoted.
+    /// that declares a strong alias, unless thread-local, refers to its
+    /// aliasee instead); a local can if `p` owns it, copies it, or it can be
+    /// promoted (named by no asm, in no COMDAT).
     fn local_reachable_from(&self, r: usize, p: u32) -> bool {
         let g = &self.facts.globals[r];
         if g.id.kind == GlobalKind::Alias && self.asm_named[r] && self.plan.owner[r] != Some(p) {
@@ -355,7 +357,7 @@ impl<'a> Rules<'a> {
         !g.linkage.is_local()
             || self.plan.owner[r] == Some(p)
             || is_local_copyable(g)
-            || (!self.asm_named[r] && g.comdat.is_none())
+            || (!self.asm_named[r] && self.facts.comdat_of(r).is_none())
     }
 
     /// A local constant that a function's metadata names (a type info
@@ -515,7 +517,7 @@ impl<'a> Rules<'a> {
             } else if g.resolves_to_aliasee() {
                 // Resolved to its aliasee expression, which this partition
                 // then needs; an aliasee that is itself a strong alias is
-                // resolved in turn.
+                // resolved in turn (declared, if thread-local).
                 work.extend(g.refs.iter().map(|&(x, _)| (x as usize, kind)));
                 Decision::Declare
             } else if (kind == RefKind::Call && self.copy_function(r, p)) || self.copy_constant(r, p) {

@@ -372,8 +372,8 @@ impl<'m> Global<'m> {
     /// A variable or an alias with a thread-local mode (an alias's is its
     /// own: accesses through it use it).
     pub fn is_thread_local(self) -> bool {
-        // SAFETY: raw is a live global value of one of these kinds.
-        matches!(self.kind(), GlobalKind::Variable | GlobalKind::Alias) && unsafe { mtpc_is_thread_local(self.raw) }
+        // SAFETY: raw is a live global value.
+        unsafe { mtpc_is_thread_local(self.raw) }
     }
 
     pub fn is_constant(self) -> bool {
