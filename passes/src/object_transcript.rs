@@ -314,7 +314,7 @@ impl<'a> Transcriber<'a> {
                     .find(|(number, _)| *number == r_type)
                     .map(|(_, name)| *name)
                     .ok_or_else(|| format!("relocation type {r_type} has no name for .reloc"))?;
-                let target = self.target(symbol, addend, &mut merge_labels)?;
+                let target = self.target(symbol, addend, r_type, &mut merge_labels)?;
                 let _ = writeln!(out, "\t.reloc {}+{}, {}, {}", self.chunk_label(index), offset, name, target);
             }
         }
@@ -442,9 +442,9 @@ impl<'a> Transcriber<'a> {
         Ok(by_section)
     }
 
-    /// The expression a relocation against symbol `index` plus `addend`
-    /// becomes.
-    fn target(&self, index: usize, addend: i64, merge_labels: &mut BTreeSet<(usize, i64)>) -> Result<String, String> {
+    /// The expression a relocation of type `r_type` against symbol `index`
+    /// plus `addend` becomes.
+    fn target(&self, index: usize, addend: i64, r_type: u32, merge_labels: &mut BTreeSet<(usize, i64)>) -> Result<String, String> {
         if index == 0 {
             return Err("a relocation has no symbol".into());
         }
@@ -496,10 +496,13 @@ impl<'a> Transcriber<'a> {
             _ => {}
         }
         if symbol.st_bind() == elf::STB_LOCAL && !self.local_kept_in_relocations(symbol, addend) {
-            // The part's assembler kept a local symbol for a reason the
-            // transcript does not carry (a GOT or PLT reference to it); the
-            // host's would relocate through its section.
-            return Err(format!("a relocation names local symbol {name} (a GOT or PLT reference)"));
+            // The part's assembler kept a local symbol because the reference
+            // was through the GOT or the PLT (`f@PLT - .` in a relative
+            // table, `f@GOTPCREL(%rip)`): said so again, the host's keeps it
+            // too, where it would otherwise relocate through the section.
+            let modifier = got_or_plt_modifier(r_type)
+                .ok_or_else(|| format!("a relocation of type {r_type} names local symbol {name}"))?;
+            return Ok(format!("{name}{modifier}{}", signed(addend)));
         }
         Ok(format!("{name}{}", signed(addend)))
     }
@@ -776,6 +779,17 @@ impl<'a> Transcriber<'a> {
 /// Whether `note` is the one GNU property note x86's code generator
 /// writes for `-fcf-protection` (its feature bits aside): the host writes
 /// it from the same module flags.
+/// The modifier that makes the assembler relocate against a local symbol
+/// itself, for the relocation types that reach it through the GOT or the
+/// PLT (LLVM's `ELFObjectWriter::shouldRelocateWithSymbol`).
+fn got_or_plt_modifier(r_type: u32) -> Option<&'static str> {
+    match r_type {
+        elf::R_X86_64_PLT32 => Some("@PLT"),
+        elf::R_X86_64_GOTPCREL | elf::R_X86_64_GOTPCRELX | elf::R_X86_64_REX_GOTPCRELX => Some("@GOTPCREL"),
+        _ => None,
+    }
+}
+
 fn is_the_feature_note(note: &[u8]) -> bool {
     const NT_GNU_PROPERTY_TYPE_0: u32 = 5;
     const GNU_PROPERTY_X86_FEATURE_1_AND: u32 = 0xc000_0002;
@@ -966,6 +980,26 @@ mod tests {
     }
 
     #[test]
+    fn a_got_or_plt_reference_to_a_local_keeps_its_symbol() {
+        // `f@GOTPCREL(%rip)` in code and `f@PLT - .` in a relative table:
+        // the part's assembler relocates against local `f` itself, and so
+        // must the host's (without the modifier it would use the section).
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0x48, 0x8b, 0x05, 0, 0, 0, 0, 0xc3], 16);
+        let table = obj.section_id(StandardSection::ReadOnlyData);
+        obj.append_section_data(table, &[0; 4], 4);
+        let f = obj.add_symbol(symbol("f", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(text), 7, 1));
+        obj.add_relocation(text, reloc(3, f, -4, elf::R_X86_64_REX_GOTPCRELX)).unwrap();
+        obj.add_relocation(table, reloc(0, f, 0, elf::R_X86_64_PLT32)).unwrap();
+        let text_of = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap().text;
+        let code = chunk_label(&text_of, ".text");
+        let rodata = chunk_label(&text_of, ".rodata");
+        assert!(has_line(&text_of, &format!("\t.reloc {code}+3, R_X86_64_REX_GOTPCRELX, f@GOTPCREL-4")), "{text_of}");
+        assert!(has_line(&text_of, &format!("\t.reloc {rodata}+0, R_X86_64_PLT32, f@PLT")), "{text_of}");
+    }
+
+    #[test]
     fn a_comdat_member_names_its_group() {
         let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
         let section = obj.add_section(Vec::new(), b".text._Z1fv".to_vec(), SectionKind::Text);
@@ -1001,13 +1035,15 @@ mod tests {
         let e = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap_err();
         assert!(e.contains("cannot be quoted"), "{e}");
         assert!(transcribe(b"not an object", PATH, 0, &PartDecisions::default()).unwrap_err().contains("cannot be read"));
-        // A GOT reference to a local function: the part's assembler kept
-        // the symbol for the GOT, which a transcript's host would not.
+        // A relocation against a local symbol the part's assembler kept for
+        // no reason a transcript can say (not through the GOT or the PLT,
+        // not thread-local, not into a mergeable section): its host would
+        // relocate through the section.
         let (mut obj, section) = with_section(".text", SectionKind::Text);
         let local = obj.add_symbol(symbol("helper", SymbolKind::Text, SymbolScope::Compilation, SymbolSection::Section(section), 1, 1));
-        obj.add_relocation(section, reloc(0, local, -4, elf::R_X86_64_REX_GOTPCRELX)).unwrap();
+        obj.add_relocation(section, reloc(0, local, -4, elf::R_X86_64_PC32)).unwrap();
         let e = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap_err();
-        assert!(e.contains("local symbol helper (a GOT or PLT reference)"), "{e}");
+        assert!(e.contains("a relocation of type 2 names local symbol helper"), "{e}");
         // Two sections of one name (unique ids): .section would merge them.
         let (mut obj, _) = with_section(".text.cold", SectionKind::Text);
         let second = obj.add_section(Vec::new(), b".text.cold".to_vec(), SectionKind::Text);
