@@ -113,7 +113,7 @@ impl OdrGroups {
         let qualifies = |members: &[u32]| {
             members.iter().all(|&m| {
                 let (m, g) = (m as usize, &facts.globals[m as usize]);
-                member_qualifies(facts, g)
+                member_qualifies(facts, m)
                     && !asm_named[m]
                     && !pinned_in_place[m]
                     && g.refs.iter().all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable(r as usize))
@@ -261,7 +261,8 @@ fn is_plain_copyable_constant(g: &GlobalFacts) -> bool {
     g.is_variable() && g.is_constant && g.unnamed_addr && g.refs.is_empty() && !g.thread_local && g.section.is_none()
 }
 
-fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
+fn member_qualifies(facts: &ModuleFacts, i: usize) -> bool {
+    let g = &facts.globals[i];
     let kind_ok = match g.id.kind {
         // A local function within the limits for any callee or its own,
         // and that may be inlined; a C++ inline function (linkonce) within
@@ -277,9 +278,8 @@ fn member_qualifies(facts: &ModuleFacts, g: &GlobalFacts) -> bool {
             copied && g.asm_local_refs.is_empty()
         }
         GlobalKind::Variable => g.size <= copy_limits().constant_bytes,
-        // An alias of a member (its aliasee has a COMDAT, so is in the
-        // same group: see `ModuleFacts::comdat_of`).
-        GlobalKind::Alias => g.target.is_some_and(|t| facts.globals[t as usize].comdat.is_some()),
+        // An alias of a member (in its aliasee's group).
+        GlobalKind::Alias => facts.comdat_of(i).is_some(),
         GlobalKind::IFunc => false,
     };
     kind_ok
