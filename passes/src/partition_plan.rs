@@ -643,7 +643,7 @@ fn rebalance(units: &[Unit], traits: &UnitTraits, loads: &mut Loads<'_>, placed:
                     }
                     let b = loads.work[to] + loads.added(u, to);
                     let after = a.max(b) + a + b;
-                    (after < before && b <= ceiling).then_some((before - after, to))
+                    (after < before && b <= ceiling).then(|| (before - after, to))
                 })
                 .max_by_key(|&(gain, to)| (gain, Reverse(to)));
             if let Some((_, to)) = best {
