@@ -7,12 +7,13 @@
 ; @slow is local and only @wrapper calls it, but it calls back into
 ; @wrapper's callers (a cycle of direct calls, as QuickJS's
 ; JS_ToFloat64Free and __JS_ToFloat64Free through the interpreter). Its
-; size is not counted into @wrapper's: @wrapper stays small enough to be
-; copied where @user_b calls it, so that call can still be inlined, and
-; @slow is shared as any local several partitions call (copied
-; discardable: it is within the local-function limit), not taken along as
-; a private copy of @wrapper's.
-; Fails if: module_facts.rs inlinable_sole_callers() keeps a sole callee in a cycle with its caller (then @wrapper weighs 70 and is only declared in P1).
+; size (89) is not counted into @wrapper's (3): @wrapper stays small
+; enough to be copied where @user_b calls it, so that call can still be
+; inlined, and @slow is shared as any local several partitions call
+; (copied discardable: it is within the local-function limit, 150, though
+; beyond the limit for any callee, 80), not taken along as a private copy
+; of @wrapper's.
+; Fails if: module_facts.rs inlinable_sole_callers() keeps a sole callee in a cycle with its caller (then @wrapper weighs 92 and is only declared in P1).
 ; P0: define i32 @wrapper(
 ; P0: define linkonce_odr hidden i32 @slow.mtpc.
 ; P0: define i32 @user_a(
@@ -97,7 +98,27 @@ work:
   %v61 = mul i32 %v60, 64
   %v62 = mul i32 %v61, 65
   %v63 = mul i32 %v62, 66
-  ret i32 %v63
+  %v64 = mul i32 %v63, 67
+  %v65 = mul i32 %v64, 68
+  %v66 = mul i32 %v65, 69
+  %v67 = mul i32 %v66, 70
+  %v68 = mul i32 %v67, 71
+  %v69 = mul i32 %v68, 72
+  %v70 = mul i32 %v69, 73
+  %v71 = mul i32 %v70, 74
+  %v72 = mul i32 %v71, 75
+  %v73 = mul i32 %v72, 76
+  %v74 = mul i32 %v73, 77
+  %v75 = mul i32 %v74, 78
+  %v76 = mul i32 %v75, 79
+  %v77 = mul i32 %v76, 80
+  %v78 = mul i32 %v77, 81
+  %v79 = mul i32 %v78, 82
+  %v80 = mul i32 %v79, 83
+  %v81 = mul i32 %v80, 84
+  %v82 = mul i32 %v81, 85
+  %v83 = mul i32 %v82, 86
+  ret i32 %v83
 }
 define i32 @user_a(i32 %x) {
   %w = call i32 @wrapper(i32 %x)

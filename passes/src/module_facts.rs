@@ -193,6 +193,10 @@ pub struct ModuleFacts {
     pub linked_order_functions: bool,
     /// PIC without PIE: default-visibility symbols may be preempted.
     pub is_shared_library_code: bool,
+    /// Each global's cycle of direct calls (`call_graph::call_cycles`),
+    /// worked out when first asked: the globals and what they refer to do
+    /// not change once collected.
+    pub(crate) call_cycles: once_cell::sync::OnceCell<Vec<Option<u32>>>,
 }
 
 impl ModuleFacts {
@@ -261,22 +265,8 @@ impl ModuleFacts {
         if pairs.is_empty() {
             return pairs;
         }
-        let cycle = self.call_cycle_of();
+        let cycle = self.call_cycles.get_or_init(|| crate::call_graph::call_cycles(self));
         pairs.into_iter().filter(|&(callee, caller)| cycle[callee].is_none() || cycle[callee] != cycle[caller]).collect()
-    }
-
-    /// For each global, the cycle of direct calls (recursive SCC of the
-    /// call graph, see [`CallGraph::recursive_sccs`]) it is in, if any.
-    ///
-    /// [`CallGraph::recursive_sccs`]: crate::call_graph::CallGraph::recursive_sccs
-    pub fn call_cycle_of(&self) -> Vec<Option<u32>> {
-        let mut cycle = vec![None; self.globals.len()];
-        for (id, members) in crate::call_graph::CallGraph::build(self).recursive_sccs().into_iter().enumerate() {
-            for m in members {
-                cycle[m as usize] = Some(id as u32);
-            }
-        }
-        cycle
     }
 
     /// Adds to each function's `inline_size` that of the local functions
@@ -498,6 +488,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         inline_asm_notes,
         linked_order_functions,
         is_shared_library_code,
+        call_cycles: Default::default(),
     };
     facts.add_sole_callees_to_inline_sizes();
     facts

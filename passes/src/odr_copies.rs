@@ -20,7 +20,8 @@
 //! outside the group, and every global its members refer to can be named
 //! from any partition. Any other group keeps the rule for definitions: one
 //! owner, made `weak_odr` if other partitions refer to it. A local function
-//! only a member calls rides with the group (`OdrGroups::rider_of`).
+//! only a member calls (and that does not call it back, directly or in
+//! turn) rides with the group (`OdrGroups::rider_of`).
 //!
 //! A local function (C's `static`) that several partitions use is one too,
 //! a group of its own: promoted, it becomes `linkonce_odr` under its unique
@@ -53,7 +54,7 @@ pub struct OdrGroups {
     /// The riders of each group (global indices, in module order).
     pub riders: Vec<Vec<u32>>,
     /// The local functions only one other function calls, which may be
-    /// inlined (see `symbol_rules::sole_callees`).
+    /// inlined and do not call it back (see `symbol_rules::sole_callees`).
     pub sole_callee: Vec<bool>,
 }
 
@@ -250,8 +251,9 @@ fn is_discardable_definition(g: &GlobalFacts) -> bool {
 }
 
 /// A local function defined outside any COMDAT: partitions copy it, if
-/// several use it (one that only one function calls has a local copy
-/// wherever that function is: `symbol_rules::sole_callees`).
+/// several use it (one that only one function calls, and does not call
+/// back, has a local copy wherever that function is:
+/// `symbol_rules::sole_callees`).
 fn is_local_function(g: &GlobalFacts) -> bool {
     g.is_function() && g.is_definition && g.linkage.is_local() && g.comdat.is_none()
 }

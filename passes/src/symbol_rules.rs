@@ -536,7 +536,9 @@ impl<'a> Rules<'a> {
 }
 
 /// The local functions that one other function alone uses, by calling
-/// them, and that may be inlined: a partition with a copy of that caller
+/// them, and that may be inlined and do not call it back (directly or in
+/// turn; see [`ModuleFacts::inlinable_sole_callers`]): a partition with a
+/// copy of that caller
 /// gets a local copy of its own, which its inliner takes into the caller
 /// whatever its size and then deletes, as the whole module's does (the
 /// caller's copy limits count the callee in: `GlobalFacts::inline_size`).
