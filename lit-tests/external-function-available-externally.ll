@@ -6,7 +6,7 @@
 
 ; An external function is defined only in its owner partition; partitions
 ; that call it get its body as available_externally so they can inline it.
-; Fails if: symbol_rules.rs COPY_LIMITS.function lowered from 60 to 0 (no body copied).
+; Fails if: symbol_rules.rs COPY_LIMITS.function lowered from 80 to 0 (no body copied).
 ; P0: define i32 @caller_a(
 ; P0: define available_externally i32 @leaf(
 ; P1: define i32 @caller_b(

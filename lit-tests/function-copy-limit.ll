@@ -3,10 +3,12 @@
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 
-; The function copy limit is 60 instructions of inline size: a callee of 55
+; The function copy limit is 80 instructions of inline size: a callee of 75
 ; is copied (available_externally) into the partition that calls it but
-; does not own it, one of 65 is only declared there.
-; Fails if: symbol_rules.rs COPY_LIMITS.function lowered below 55 or raised to 65 or more.
+; does not own it, one of 85 is only declared there. (QuickJS's
+; JS_NewObjectProtoClass, 75 with the local functions only it calls, is
+; inlined at each of its 63 calls in stock's object.)
+; Fails if: symbol_rules.rs COPY_LIMITS.function lowered below 75 (it was 60) or raised to 85 or more.
 ; P0: define available_externally i32 @within(
 ; P0: define i32 @beyond(
 ; P0: define i32 @caller_b(
@@ -14,7 +16,7 @@
 ; P1: declare i32 @beyond(
 ; P1: define i32 @caller_a(
 
-; 55 instructions.
+; 75 instructions.
 define i32 @within(i32 %x) {
   %v0 = mul i32 %x, 3
   %v1 = mul i32 %v0, 4
@@ -70,10 +72,30 @@ define i32 @within(i32 %x) {
   %v51 = mul i32 %v50, 54
   %v52 = mul i32 %v51, 55
   %v53 = mul i32 %v52, 56
-  ret i32 %v53
+  %v54 = mul i32 %v53, 57
+  %v55 = mul i32 %v54, 58
+  %v56 = mul i32 %v55, 59
+  %v57 = mul i32 %v56, 60
+  %v58 = mul i32 %v57, 61
+  %v59 = mul i32 %v58, 62
+  %v60 = mul i32 %v59, 63
+  %v61 = mul i32 %v60, 64
+  %v62 = mul i32 %v61, 65
+  %v63 = mul i32 %v62, 66
+  %v64 = mul i32 %v63, 67
+  %v65 = mul i32 %v64, 68
+  %v66 = mul i32 %v65, 69
+  %v67 = mul i32 %v66, 70
+  %v68 = mul i32 %v67, 71
+  %v69 = mul i32 %v68, 72
+  %v70 = mul i32 %v69, 73
+  %v71 = mul i32 %v70, 74
+  %v72 = mul i32 %v71, 75
+  %v73 = mul i32 %v72, 76
+  ret i32 %v73
 }
 
-; 65 instructions.
+; 85 instructions.
 define i32 @beyond(i32 %x) {
   %v0 = mul i32 %x, 3
   %v1 = mul i32 %v0, 4
@@ -139,7 +161,27 @@ define i32 @beyond(i32 %x) {
   %v61 = mul i32 %v60, 64
   %v62 = mul i32 %v61, 65
   %v63 = mul i32 %v62, 66
-  ret i32 %v63
+  %v64 = mul i32 %v63, 67
+  %v65 = mul i32 %v64, 68
+  %v66 = mul i32 %v65, 69
+  %v67 = mul i32 %v66, 70
+  %v68 = mul i32 %v67, 71
+  %v69 = mul i32 %v68, 72
+  %v70 = mul i32 %v69, 73
+  %v71 = mul i32 %v70, 74
+  %v72 = mul i32 %v71, 75
+  %v73 = mul i32 %v72, 76
+  %v74 = mul i32 %v73, 77
+  %v75 = mul i32 %v74, 78
+  %v76 = mul i32 %v75, 79
+  %v77 = mul i32 %v76, 80
+  %v78 = mul i32 %v77, 81
+  %v79 = mul i32 %v78, 82
+  %v80 = mul i32 %v79, 83
+  %v81 = mul i32 %v80, 84
+  %v82 = mul i32 %v81, 85
+  %v83 = mul i32 %v82, 86
+  ret i32 %v83
 }
 
 define i32 @caller_a(i32 %x) {

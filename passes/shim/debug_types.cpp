@@ -11,10 +11,22 @@
 // code still uses; every other partition describes it as a declaration, as
 // a translation unit does whose class is defined in another one (clang's
 // default -fno-standalone-debug). Debuggers find the definition by name.
+//
+// A member function a class does not list among its elements (an instance
+// of a member template, an implicit constructor) is declared in the class's
+// DWARF description by the unit that emits or calls it. A partition that
+// declares the class would put such a member under its declaration, where a
+// debugger looking at the definition does not see it (gdb's ptype). So the
+// module partitions are built from lists, in each shared class, every
+// member declaration the module's code names (ClassMemberListing): the
+// partition that describes the class describes them all, as stock's one
+// unit does.
 #include "shim.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -101,7 +113,72 @@ void declareEverywhere(Module &M, const DenseMap<const MDNode *, DICompositeType
     }
 }
 
+// The member function declarations of shared class definitions that M's
+// functions name (their own, or those of what they call or inlined) and
+// that their class does not list among its elements, by class, in the
+// order the functions name them.
+MapVector<DICompositeType *, SmallSetVector<DISubprogram *, 4>> unlistedMembers(const Module &M) {
+  MapVector<DICompositeType *, SmallSetVector<DISubprogram *, 4>> Found;
+  auto Consider = [&](DISubprogram *SP) {
+    if (SP && SP->getDeclaration())
+      SP = SP->getDeclaration();
+    if (!SP || SP->isDefinition())
+      return;
+    if (auto *C = dyn_cast_or_null<DICompositeType>(SP->getScope()); isSharedClassDefinition(C))
+      Found[C].insert(SP);
+  };
+  // A location not inlined is in its function's own subprogram; each
+  // inlined scope and call site is followed once.
+  DenseSet<const Metadata *> Seen;
+  for (const Function &F : M) {
+    Consider(F.getSubprogram());
+    for (const Instruction &I : instructions(F)) {
+      const DILocation *L = I.getDebugLoc();
+      for (; L && L->getInlinedAt(); L = L->getInlinedAt()) {
+        if (Seen.insert(L->getScope()).second)
+          Consider(L->getScope()->getSubprogram());
+        if (!Seen.insert(L->getInlinedAt()).second)
+          break;
+      }
+    }
+  }
+  for (auto &[C, Members] : Found) {
+    DenseSet<const Metadata *> Listed;
+    for (const DINode *E : C->getElements())
+      Listed.insert(E);
+    Members.remove_if([&](DISubprogram *SP) { return Listed.count(SP); });
+  }
+  return Found;
+}
+
+// Replaces C's elements by Elements in place, whatever they were.
+void setElements(DICompositeType *C, MDTuple *Elements) {
+  for (unsigned I = 0, E = C->getNumOperands(); I != E; ++I)
+    if (C->getOperand(I) == C->getRawElements()) {
+      C->replaceOperandWith(I, Elements);
+      return;
+    }
+}
+
 } // namespace
+
+mtpc::ClassMemberListing::ClassMemberListing(Module &M) {
+  if (!cxxUnit(M))
+    return;
+  for (auto &[C, Members] : unlistedMembers(M)) {
+    if (Members.empty())
+      continue;
+    SmallVector<Metadata *, 0> Elements(C->getElements().begin(), C->getElements().end());
+    Elements.append(Members.begin(), Members.end());
+    Restore.push_back({C, cast_or_null<MDTuple>(C->getRawElements())});
+    setElements(C, MDTuple::get(M.getContext(), Elements));
+  }
+}
+
+mtpc::ClassMemberListing::~ClassMemberListing() {
+  for (auto &[C, Elements] : Restore)
+    setElements(C, Elements);
+}
 
 extern "C" {
 

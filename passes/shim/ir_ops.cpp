@@ -224,10 +224,13 @@ void mtpc_resolve_alias(LLVMValueRef V) {
   GA->eraseFromParent();
 }
 
-// Writes M as bitcode. Returns the buffer the writer filled, as an opaque
-// handle (free with mtpc_buffer_dispose), and its bytes in *Data, *Size:
-// the caller reads them in place, without a copy.
-void *mtpc_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
+// Writes M as bitcode, as partitions are built from it: with every shared
+// C++ class listing the member declarations M's code names (see
+// ClassMemberListing); M is left as it was. Returns the buffer the writer
+// filled, as an opaque handle (free with mtpc_buffer_dispose), and its bytes
+// in *Data, *Size: the caller reads them in place, without a copy.
+void *mtpc_split_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
+  mtpc::ClassMemberListing Listing(*unwrap(M));
   auto *Buffer = new SmallVector<char, 0>(writeBitcode(*unwrap(M)));
   *Data = Buffer->data();
   *Size = Buffer->size();

@@ -61,6 +61,11 @@
 // callbacks compiled into libLLVM compare with; a copy of its own would be
 // private to libmtpc.so (a Rust cdylib exports only its entry point), and
 // every any_cast in those callbacks would fail.
+namespace llvm {
+class DICompositeType;
+class MDTuple;
+} // namespace llvm
+
 extern template struct llvm::Any::TypeId<const llvm::Module *>;
 extern template struct llvm::Any::TypeId<const llvm::Function *>;
 extern template struct llvm::Any::TypeId<const llvm::LazyCallGraph::SCC *>;
@@ -156,6 +161,22 @@ std::optional<ObjectFrame> printObjectFrame(llvm::Module &M, const HostSettings 
 // (the same for every partition): Enter(N) is called for each node, and
 // says whether to walk N's operands (debug_info.cpp).
 void walkDebugMetadata(const llvm::Module &M, llvm::function_ref<bool(const llvm::MDNode *)> Enter);
+
+// While it lives, each shared C++ class definition of M (debug_types.cpp)
+// lists among its elements every member function declaration of it that
+// M's code names; M is as it was once it is gone. What the module that
+// partitions are built from is written as.
+class ClassMemberListing {
+public:
+  explicit ClassMemberListing(llvm::Module &M);
+  ~ClassMemberListing();
+  ClassMemberListing(const ClassMemberListing &) = delete;
+  ClassMemberListing &operator=(const ClassMemberListing &) = delete;
+
+private:
+  // Each class changed, with the elements it had.
+  std::vector<std::pair<llvm::DICompositeType *, llvm::MDTuple *>> Restore;
+};
 
 // Replaces everything the module defines by Asm, as module-level inline asm
 // (ir_ops.cpp).

@@ -193,6 +193,10 @@ pub struct ModuleFacts {
     pub linked_order_functions: bool,
     /// PIC without PIE: default-visibility symbols may be preempted.
     pub is_shared_library_code: bool,
+    /// Each global's cycle of direct calls (`call_graph::call_cycles`),
+    /// worked out when first asked: the globals and what they refer to do
+    /// not change once collected.
+    pub(crate) call_cycles: once_cell::sync::OnceCell<Vec<Option<u32>>>,
 }
 
 impl ModuleFacts {
@@ -246,10 +250,23 @@ impl ModuleFacts {
 
     /// Those of [`Self::sole_callers`] whose callee the inliner may take
     /// into its caller: not `noinline`, naming no local through inline asm,
-    /// in no COMDAT.
+    /// in no COMDAT, and not calling its caller back (directly or in turn).
+    ///
+    /// Within one cycle of direct calls the inliner's order decides: it
+    /// often inlines the caller into the caller's own callers first, and
+    /// the callee, now called from many places, stays out of line (QuickJS:
+    /// `JS_ToFloat64Free` is inlined everywhere, `__JS_ToFloat64Free`, its
+    /// only callee, is not). Counted into its caller, such a callee would
+    /// make the caller too big to copy, and its calls would stay out of line.
     pub fn inlinable_sole_callers(&self) -> Vec<(usize, usize)> {
         let inlinable = |g: &GlobalFacts| !g.no_inline && g.asm_local_refs.is_empty() && g.comdat.is_none();
-        self.sole_callers().into_iter().filter(|&(callee, _)| inlinable(&self.globals[callee])).collect()
+        let pairs: Vec<(usize, usize)> =
+            self.sole_callers().into_iter().filter(|&(callee, _)| inlinable(&self.globals[callee])).collect();
+        if pairs.is_empty() {
+            return pairs;
+        }
+        let cycle = self.call_cycles.get_or_init(|| crate::call_graph::call_cycles(self));
+        pairs.into_iter().filter(|&(callee, caller)| cycle[callee].is_none() || cycle[callee] != cycle[caller]).collect()
     }
 
     /// Adds to each function's `inline_size` that of the local functions
@@ -471,6 +488,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         inline_asm_notes,
         linked_order_functions,
         is_shared_library_code,
+        call_cycles: Default::default(),
     };
     facts.add_sole_callees_to_inline_sizes();
     facts
@@ -744,5 +762,22 @@ mod tests {
         let sizes: Vec<u32> = facts.globals.iter().map(|g| g.inline_size).collect();
         assert_eq!(sizes, vec![60, 50, 30, 5, 500]);
         assert_eq!(facts.inlinable_sole_callers(), vec![(1, 0), (2, 1)]);
+    }
+
+    #[test]
+    fn a_sole_callee_that_calls_its_caller_back_is_not_counted_into_it() {
+        // a -> b -> c -> a: b and c are local and only called once, but in
+        // one cycle with their callers; d is c's sole callee outside the
+        // cycle. Only d is counted into c, and no one into a or b.
+        let facts = module(vec![
+            func("a", 10, &[(1, Call)]),
+            internal(func("b", 20, &[(2, Call)])),
+            internal(func("c", 30, &[(0, Call), (3, Call)])),
+            internal(func("d", 40, &[])),
+        ]);
+        assert_eq!(facts.sole_callers(), vec![(1, 0), (2, 1), (3, 2)]);
+        assert_eq!(facts.inlinable_sole_callers(), vec![(3, 2)]);
+        let sizes: Vec<u32> = facts.globals.iter().map(|g| g.inline_size).collect();
+        assert_eq!(sizes, vec![10, 20, 70, 40]);
     }
 }

@@ -135,7 +135,7 @@ pub fn plan_module_sized(
     let (bitcode, (partitions, mut symbols)) = match serialize {
         Serialize::IfSplit if count > 1 => {
             let t = Instant::now();
-            let (bitcode, planned) = module.to_bitcode_while(|| plan(&facts));
+            let (bitcode, planned) = module.to_split_bitcode_while(|| plan(&facts));
             log::debug!("serialized {} bytes in {:.1} ms, while planning", bitcode.len(), elapsed_ms(t));
             facts.content_digest = bitcode.digest();
             (Some(bitcode), planned)
@@ -219,7 +219,7 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
     };
     let (split, bitcode) = plan_module_sized(module, opts, |_, _, requested| requested, Serialize::IfSplit)?;
     // One partition: written as the module is (nothing is promoted).
-    let bitcode = bitcode.unwrap_or_else(|| module.to_bitcode());
+    let bitcode = bitcode.unwrap_or_else(|| module.to_split_bitcode());
     let summary = split.summary();
     let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
     let input_verdict = Arc::new(InputVerdict::default());

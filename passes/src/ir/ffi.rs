@@ -34,7 +34,7 @@ extern "C" {
     ) -> bool;
     pub(super) fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_resolve_alias(v: LLVMValueRef);
-    pub(super) fn mtpc_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
+    pub(super) fn mtpc_split_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
     pub(super) fn mtpc_buffer_dispose(buffer: *mut std::ffi::c_void);
     pub(super) fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);

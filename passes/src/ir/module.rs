@@ -229,23 +229,27 @@ impl<'m> ModuleRef<'m> {
     }
 
     /// Serializes the module to bitcode in memory (without the LTO symbol
-    /// table, which only linkers read).
-    pub fn to_bitcode(&self) -> Bitcode {
+    /// table, which only linkers read), as partitions are built from it:
+    /// each shared C++ class (`shim/debug_types.cpp`) lists among its
+    /// elements every member function declaration the module's code names,
+    /// so that the partition describing the class describes them all. The
+    /// module is as it was once this returns.
+    pub fn to_split_bitcode(&self) -> Bitcode {
         let mut data = std::ptr::null();
         let mut len = 0usize;
         // SAFETY: the shim returns the writer's buffer, which holds `len`
         // bytes at `data` until it is disposed of.
-        Bitcode(unsafe { ShimBuffer::new(mtpc_bitcode_write(self.raw, &mut data, &mut len), data.cast(), len) })
+        Bitcode(unsafe { ShimBuffer::new(mtpc_split_bitcode_write(self.raw, &mut data, &mut len), data.cast(), len) })
     }
 
-    /// [`to_bitcode`](Self::to_bitcode), while `work` runs on a helper
+    /// [`to_split_bitcode`](Self::to_split_bitcode), while `work` runs on a helper
     /// thread: what a thread may do while the module is being written.
     /// `work` is `Send`, so it holds no handle on this module or its
     /// context (those are neither `Send` nor `Sync`); the module is written
     /// on this thread, the only one to touch it. A panic in `work` resumes
     /// here once the module is written; without a thread to be had, `work`
     /// runs here, after the writing.
-    pub fn to_bitcode_while<R: Send>(&self, work: impl FnOnce() -> R + Send) -> (Bitcode, R) {
+    pub fn to_split_bitcode_while<R: Send>(&self, work: impl FnOnce() -> R + Send) -> (Bitcode, R) {
         let mut work = Some(work);
         let (bitcode, done) = std::thread::scope(|scope| {
             let slot = &mut work;
@@ -253,7 +257,7 @@ impl<'m> ModuleRef<'m> {
                 .name("mtpc-plan".into())
                 .stack_size(crate::worker::WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || slot.take().map(|work| work()));
-            let bitcode = self.to_bitcode();
+            let bitcode = self.to_split_bitcode();
             match helper.map(|helper| helper.join()) {
                 Ok(Ok(done)) => (bitcode, done),
                 Ok(Err(panic)) => std::panic::resume_unwind(panic),
