@@ -22,7 +22,7 @@
 ; CHECK-NEXT: DW_AT_byte_size (0x08)
 ; CHECK-NOT: DW_TAG_{{compile_unit|base_type|pointer_type|const_type}}
 ; CHECK: DW_AT_name ("y")
-; CHECK-NOT: DW_TAG_{{compile_unit|base_type|pointer_type|const_type}}
+; CHECK-NOT: {{DW_TAG|NULL}}
 ; CHECK: DW_TAG_subprogram
 ; CHECK-NEXT: DW_AT_linkage_name ("_ZNK5Point3getIlEET_v")
 ; CHECK-NEXT: DW_AT_name ("get<long>")

@@ -280,7 +280,7 @@ def test_debug_info(p, work, checker):
         # ODR identifier more often than in stock's one unit. (A class
         # without one, which clang gives no name other units could find it
         # by, is described by each unit using it.)
-        (a, _), (b, declared) = class_descriptions(stock_obj), class_descriptions(obj)
+        (a, _, a_members), (b, declared, b_members) = class_descriptions(stock_obj), class_descriptions(obj)
         odr = odr_class_names(p)
         extra = sorted((n for n in b if n[-1] in odr and b[n] > a.get(n, 0)), key=lambda n: b[n] - a.get(n, 0), reverse=True)
         checker.check(not extra,
@@ -290,6 +290,16 @@ def test_debug_info(p, work, checker):
         missing = sorted(n for n in declared if n[-1] in odr and a.get(n) and not b.get(n))
         checker.check(not missing, label + ": every class a unit declares (%d) and stock describes is described" % len(declared),
                       "declared only: %s" % ["::".join(n) for n in missing[:15]])
+        # A class's full description lists every member function stock's
+        # does, whichever partition emits it (shim ClassMemberListing);
+        # it may list more: those stock's optimizer removed entirely.
+        lacking = {n: a_members[n] - b_members.get(n, set()) for n in a_members if n[-1] in odr and b.get(n)}
+        lacking = {n: m for n, m in lacking.items() if m}
+        more = sum(len(m - a_members.get(n, set())) for n, m in b_members.items())
+        checker.check(not lacking,
+                      label + ": classes' full descriptions list the %d member functions stock's list (and %d more)"
+                      % (sum(len(a_members[n]) for n in a_members if n[-1] in odr and b.get(n)), more),
+                      "lacking: %s" % ["%s: %s" % ("::".join(n), sorted(m)[:3]) for n, m in list(lacking.items())[:10]])
         declared = sum(x["classes_declared"] for s in read_stats(stats["MTPC_STATS"]) for x in s["parts"])
         checker.check(declared > 0, label + ": partitions declare %d classes another one describes" % declared)
     # Where a partition declares a class, gdb finds its definition elsewhere:
@@ -312,15 +322,21 @@ CLASS_TAGS = ("class_type", "structure_type", "union_type")
 def class_descriptions(obj):
     """The class, structure and union types `obj`'s DWARF describes, by
     qualified name (a tuple: enclosing namespaces and classes, then the
-    type's name): how many times in full, and the set of those it declares
-    somewhere. Not those local to a function, an anonymous namespace or an
-    unnamed type, whose names may repeat."""
-    counts, declared, stack = {}, set(), []
+    type's name): how many times in full, the set of those it declares
+    somewhere, and the member functions their full descriptions list (by
+    linkage name, else name; the union of every description of a class).
+    Not those local to a function, an anonymous namespace or an unnamed
+    type, whose names may repeat."""
+    counts, declared, members, stack = {}, set(), {}, []
 
     def record(die):
+        parent = stack[-2] if len(stack) > 1 else None
+        if die["tag"] == "subprogram" and parent and parent.get("key") and not parent["declaration"]:
+            members.setdefault(parent["key"], set()).add(die["linkage"] or die["name"])
         if die["tag"] not in CLASS_TAGS or die["name"] is None or die["local"]:
             return
         key = tuple(a["name"] or "" for a in stack[:-1] if a["tag"] in CLASS_TAGS + ("namespace",)) + (die["name"],)
+        die["key"] = key
         if die["declaration"]:
             declared.add(key)
         else:
@@ -335,7 +351,8 @@ def class_descriptions(obj):
             del stack[len(found.group(1)) // 2:]
             local = any(a["local"] or a["tag"] in ("subprogram", "lexical_block") or
                         (a["tag"] == "namespace" and a["name"] is None) for a in stack)
-            stack.append({"tag": found.group(2), "name": None, "declaration": False, "local": local, "recorded": False})
+            stack.append({"tag": found.group(2), "name": None, "linkage": None, "declaration": False, "local": local,
+                          "recorded": False})
             continue
         if not stack:
             continue
@@ -344,10 +361,13 @@ def class_descriptions(obj):
         if name and die["name"] is None:
             die["name"] = name.group(1)
             die["local"] |= "(unnamed" in die["name"] or "(anonymous" in die["name"]
+        linkage = re.search(r'DW_AT_linkage_name\s+\("(.*)"\)', line)
+        if linkage and die["linkage"] is None:
+            die["linkage"] = linkage.group(1)
         die["declaration"] |= "DW_AT_declaration" in line
     if stack and not stack[-1]["recorded"]:
         record(stack[-1])
-    return counts, declared
+    return counts, declared, members
 
 
 def odr_class_names(p):

@@ -151,33 +151,31 @@ MapVector<DICompositeType *, SmallSetVector<DISubprogram *, 4>> unlistedMembers(
   return Found;
 }
 
-// Replaces C's elements by Elements in place, whatever they were.
-void setElements(DICompositeType *C, MDTuple *Elements) {
-  for (unsigned I = 0, E = C->getNumOperands(); I != E; ++I)
-    if (C->getOperand(I) == C->getRawElements()) {
-      C->replaceOperandWith(I, Elements);
-      return;
-    }
-}
-
 } // namespace
 
 mtpc::ClassMemberListing::ClassMemberListing(Module &M) {
   if (!cxxUnit(M))
     return;
   for (auto &[C, Members] : unlistedMembers(M)) {
-    if (Members.empty())
+    if (Members.empty() || !C->isResolved())
       continue;
+    // The elements are replaced where DICompositeType keeps them (which
+    // operand that is differs between LLVM majors), and that operand is
+    // found by what changed, whatever it held before (a class may have no
+    // element tuple at all).
+    SmallVector<Metadata *, 16> Before(C->op_begin(), C->op_end());
     SmallVector<Metadata *, 0> Elements(C->getElements().begin(), C->getElements().end());
     Elements.append(Members.begin(), Members.end());
-    Restore.push_back({C, cast_or_null<MDTuple>(C->getRawElements())});
-    setElements(C, MDTuple::get(M.getContext(), Elements));
+    C->replaceElements(MDTuple::get(M.getContext(), Elements));
+    for (unsigned I = 0, E = C->getNumOperands(); I != E; ++I)
+      if (C->getOperand(I) != Before[I])
+        Restore.push_back({C, I, Before[I]});
   }
 }
 
 mtpc::ClassMemberListing::~ClassMemberListing() {
-  for (auto &[C, Elements] : Restore)
-    setElements(C, Elements);
+  for (auto &[C, Operand, Before] : Restore)
+    C->replaceOperandWith(Operand, Before);
 }
 
 extern "C" {

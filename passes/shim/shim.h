@@ -63,7 +63,7 @@
 // every any_cast in those callbacks would fail.
 namespace llvm {
 class DICompositeType;
-class MDTuple;
+class Metadata;
 } // namespace llvm
 
 extern template struct llvm::Any::TypeId<const llvm::Module *>;
@@ -174,8 +174,13 @@ public:
   ClassMemberListing &operator=(const ClassMemberListing &) = delete;
 
 private:
-  // Each class changed, with the elements it had.
-  std::vector<std::pair<llvm::DICompositeType *, llvm::MDTuple *>> Restore;
+  // Each operand changed, by class and position, with what it held.
+  struct ChangedOperand {
+    llvm::DICompositeType *Class;
+    unsigned Operand;
+    llvm::Metadata *Before;
+  };
+  std::vector<ChangedOperand> Restore;
 };
 
 // Replaces everything the module defines by Asm, as module-level inline asm

@@ -218,7 +218,8 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
         PathBuf::from(p)
     };
     let (split, bitcode) = plan_module_sized(module, opts, |_, _, requested| requested, Serialize::IfSplit)?;
-    // One partition: written as the module is (nothing is promoted).
+    // One partition: nothing is promoted, so its bitcode is the module's
+    // (with the member listing every split's bitcode has).
     let bitcode = bitcode.unwrap_or_else(|| module.to_split_bitcode());
     let summary = split.summary();
     let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
