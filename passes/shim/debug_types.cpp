@@ -19,8 +19,9 @@
 // debugger looking at the definition does not see it (gdb's ptype). So the
 // module partitions are built from lists, in each shared class, every
 // member declaration the module's code names (ClassMemberListing): the
-// partition that describes the class describes them all, as stock's one
-// unit does.
+// partition that describes the class describes them all, whichever
+// partition emits them. (Named before optimization: those stock's optimizer
+// removes without a trace are described too, which stock's unit does not.)
 #include "shim.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -114,9 +115,9 @@ void declareEverywhere(Module &M, const DenseMap<const MDNode *, DICompositeType
 }
 
 // The member function declarations of shared class definitions that M's
-// functions name (their own, or those of what they call or inlined) and
-// that their class does not list among its elements, by class, in the
-// order the functions name them.
+// functions name (the subprograms of the functions themselves, defined or
+// declared, and of what they inlined) and that their class does not list
+// among its elements, by class, in the order the functions name them.
 MapVector<DICompositeType *, SmallSetVector<DISubprogram *, 4>> unlistedMembers(const Module &M) {
   MapVector<DICompositeType *, SmallSetVector<DISubprogram *, 4>> Found;
   auto Consider = [&](DISubprogram *SP) {
