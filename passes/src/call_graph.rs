@@ -35,20 +35,15 @@ impl CallGraph {
         }
         CallGraph { graph, node_of }
     }
-
-    /// Strongly connected components of the direct call edges alone
-    /// (mutual recursion), with more than one member; members are global
-    /// indices. Address references and metadata-resolved indirect calls
-    /// still place callees with callers, but do not force them together.
-    pub fn recursive_sccs(&self) -> Vec<Vec<u32>> {
-        let calls = self.graph.filter_map(|_, &w| Some(w), |_, &k| (k == RefKind::Call).then_some(k));
-        recursive_sccs_of(&calls)
-    }
 }
 
-/// For each global, the cycle of direct calls it is in, if any: an id
-/// shared by the members of one of [`CallGraph::recursive_sccs`], found
-/// from the direct calls alone, without a graph of every reference.
+/// For each global, the cycle of direct calls (mutual recursion) it is in,
+/// if any: an id shared by the members of one strongly connected component
+/// of more than one member, numbered in order of their first member; found
+/// from the direct calls alone (address references and metadata-resolved
+/// indirect calls still place callees with callers, but do not force them
+/// together), without a graph of every reference. `ModuleFacts` keeps them
+/// (`ModuleFacts::recursive_sccs`).
 pub fn call_cycles(facts: &ModuleFacts) -> Vec<Option<u32>> {
     let mut calls = DiGraph::<u32, ()>::new();
     let node_of = definition_nodes(facts, &mut calls);
@@ -116,8 +111,7 @@ mod tests {
             func("c", 10, &[(3, RefKind::Ref)]),
             func("d", 10, &[(2, RefKind::Call)]),
         ]);
-        let cg = CallGraph::build(&facts);
-        assert_eq!(cg.recursive_sccs(), vec![vec![0, 1]]);
+        assert_eq!(facts.recursive_sccs(), vec![vec![0, 1]]);
     }
 
     #[test]
@@ -136,7 +130,7 @@ mod tests {
         ]);
         let cycles = call_cycles(&facts);
         assert_eq!(cycles, vec![Some(0), Some(0), Some(1), Some(1), Some(1), None, None, None]);
-        assert_eq!(CallGraph::build(&facts).recursive_sccs(), vec![vec![0, 1], vec![2, 3, 4]]);
+        assert_eq!(facts.recursive_sccs(), vec![vec![0, 1], vec![2, 3, 4]]);
     }
 
     #[test]

@@ -265,8 +265,29 @@ impl ModuleFacts {
         if pairs.is_empty() {
             return pairs;
         }
-        let cycle = self.call_cycles.get_or_init(|| crate::call_graph::call_cycles(self));
+        let cycle = self.call_cycles();
         pairs.into_iter().filter(|&(callee, caller)| cycle[callee].is_none() || cycle[callee] != cycle[caller]).collect()
+    }
+
+    /// Each global's cycle of direct calls (`call_graph::call_cycles`).
+    pub fn call_cycles(&self) -> &[Option<u32>] {
+        self.call_cycles.get_or_init(|| crate::call_graph::call_cycles(self))
+    }
+
+    /// The cycles of direct calls with more than one member (mutual
+    /// recursion), as global indices: each sorted, in order of their first
+    /// member.
+    pub fn recursive_sccs(&self) -> Vec<Vec<u32>> {
+        let mut sccs: Vec<Vec<u32>> = Vec::new();
+        for (i, &cycle) in self.call_cycles().iter().enumerate() {
+            if let Some(c) = cycle {
+                if sccs.len() <= c as usize {
+                    sccs.resize(c as usize + 1, Vec::new());
+                }
+                sccs[c as usize].push(i as u32);
+            }
+        }
+        sccs
     }
 
     /// Adds to each function's `inline_size` that of the local functions

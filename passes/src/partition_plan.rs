@@ -266,7 +266,7 @@ impl GroupGraph {
     fn build(facts: &ModuleFacts, cg: &CallGraph) -> Self {
         let n = facts.globals.len();
         let odr = OdrGroups::find(facts);
-        let (leader, pinned_global) = groups(facts, cg, &odr);
+        let (leader, pinned_global) = groups(facts, &odr);
         let mut id_of_leader: Vec<Option<usize>> = vec![None; n];
         let mut group_of = vec![None; n];
         let (mut cost, mut code, mut pinned) = (Vec::new(), Vec::new(), Vec::new());
@@ -974,11 +974,11 @@ fn cut_units(children: &[Vec<usize>], cost: &[u64], root: usize, cap: u64) -> Ve
 
 /// Unites the definitions that must share a partition; also says which
 /// must be in the primary partition. Returns each global's group leader.
-fn groups(facts: &ModuleFacts, cg: &CallGraph, odr: &OdrGroups) -> (Vec<usize>, Vec<bool>) {
+fn groups(facts: &ModuleFacts, odr: &OdrGroups) -> (Vec<usize>, Vec<bool>) {
     let n = facts.globals.len();
     let mut uf = UnionFind::<usize>::new(n);
     let mut pinned = vec![false; n];
-    for scc in cg.recursive_sccs() {
+    for scc in facts.recursive_sccs() {
         for w in scc.windows(2) {
             uf.union(w[0] as usize, w[1] as usize);
         }
