@@ -1,7 +1,9 @@
 // ir_ops.cpp - operations on modules and globals that LLVM-C 16 lacks, and
 // the time-trace hooks of the worker threads. See shim.h for the rules.
 #include "shim.h"
+#include "llvm_compat.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -73,6 +75,29 @@ LLVMValueRef mtpc_wrapped_global(LLVMValueRef V, bool *NoCFI) {
     return wrap(N->getGlobalValue());
   }
   return nullptr;
+}
+
+// The global values that F's debug variable locations name
+// (`llvm.dbg.value(metadata ptr @g, ...)`, or its debug record), through
+// casts and constant offsets, each once, in order of first mention: the
+// first Capacity of them in Out. Returns how many there are. Only reads.
+size_t mtpc_debug_location_globals(LLVMValueRef FRef, LLVMValueRef *Out, size_t Capacity) {
+  SmallSetVector<const GlobalValue *, 8> Named;
+  auto Note = [&](const Value *V) {
+    while (auto *CE = dyn_cast_or_null<ConstantExpr>(V)) {
+      if (!CE->isCast() && CE->getOpcode() != Instruction::GetElementPtr)
+        break;
+      V = CE->getOperand(0);
+    }
+    if (auto *G = dyn_cast_or_null<GlobalValue>(V))
+      Named.insert(G);
+  };
+  for (const BasicBlock &B : *unwrap<Function>(FRef))
+    for (const Instruction &I : B)
+      mtpc::forEachDebugLocationValue(I, Note);
+  for (size_t K = 0; K < Named.size() && K < Capacity; ++K)
+    Out[K] = wrap(Named[K]);
+  return Named.size();
 }
 
 // Reading metadata without changing the context. LLVM-C hands metadata out

@@ -6,6 +6,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/IntrinsicInst.h"
 #if LLVM_VERSION_MAJOR >= 19
 #include "llvm/IR/DebugProgramInstruction.h"
 #endif
@@ -97,6 +98,23 @@ void mtpc::forEachDebugRecordMetadata(const Instruction &I, function_ref<void(co
   }
 #else
   (void)I, (void)Each;
+#endif
+}
+
+void mtpc::forEachDebugLocationValue(const Instruction &I, function_ref<void(const Value *)> Each) {
+  if (auto *DVI = dyn_cast<DbgVariableIntrinsic>(&I)) {
+    for (const Value *V : DVI->location_ops())
+      Each(V);
+    if (auto *DAI = dyn_cast<DbgAssignIntrinsic>(DVI))
+      Each(DAI->getAddress());
+  }
+#if LLVM_VERSION_MAJOR >= 19
+  for (const DbgVariableRecord &R : filterDbgVars(I.getDbgRecordRange())) {
+    for (const Value *V : R.location_ops())
+      Each(V);
+    if (R.isDbgAssign())
+      Each(R.getAddress());
+  }
 #endif
 }
 

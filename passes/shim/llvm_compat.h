@@ -124,6 +124,12 @@ bool isCxxUnit(const llvm::DICompileUnit &CU);
 // variable or label, expression and location; none in LLVM 16).
 void forEachDebugRecordMetadata(const llvm::Instruction &I, llvm::function_ref<void(const llvm::Metadata *)> Each);
 
+// Calls Each with every value that a debug variable location of I names:
+// the location operands (a DIArgList's each) and an assignment's address,
+// of I itself if it is a debug intrinsic (llvm.dbg.value and friends) and,
+// from LLVM 19, of the debug records attached to I. Only reads.
+void forEachDebugLocationValue(const llvm::Instruction &I, llvm::function_ref<void(const llvm::Value *)> Each);
+
 // A YAML remark serializer writing to OS.
 std::unique_ptr<llvm::remarks::RemarkSerializer> createYamlRemarkSerializer(llvm::raw_ostream &OS);
 

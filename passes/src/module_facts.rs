@@ -122,6 +122,13 @@ pub struct GlobalFacts {
     pub size: u64,
     /// Globals referenced by this one's body, initializer or target, sorted.
     pub refs: Vec<(u32, RefKind)>,
+    /// Globals this function's debug variable locations name
+    /// (`llvm.dbg.value(metadata ptr @g, ...)`, found in optimized input:
+    /// ThinLTO and full LTO backends), sorted. Not uses: they never bind
+    /// the plan, which stays what it is without `-g`; a partition holding
+    /// the function declares those it can (`symbol_rules`), so that the
+    /// variable keeps its location.
+    pub debug_locations: Vec<u32>,
     /// Functions whose `blockaddress` this global uses.
     pub block_address_of: Vec<u32>,
     /// Globals this one names through `no_cfi` (also in `refs`).
@@ -377,6 +384,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
     };
     let source_filename = module.source_filename();
     let layout = module.data_layout();
+    let debug_info = module.has_debug_info();
     let pgo_names = PgoNameIndex { globals: &globals, source_filename: &source_filename, by_hash: Default::default() };
     let local_names: HashMap<String, u32> = globals
         .iter()
@@ -399,6 +407,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
             let comdat = g.comdat_key().map(|key| *comdats.entry(key).or_insert(next_comdat));
             let mut walker = RefWalker::new(&index, &local_names);
             let (mut instructions, mut inline_size) = (0u32, 0u32);
+            let mut debug_locations = Vec::new();
             let is_definition = !g.is_declaration();
             match kind {
                 GlobalKind::Function if is_definition => {
@@ -418,6 +427,11 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                         instructions += u32::from(code);
                         inline_size += u32::from(code && !inst.is_local_variable_access());
                         walker.walk_instruction(&inst, &kinds, &pgo_names);
+                    }
+                    if debug_info {
+                        debug_locations = g.debug_location_globals().iter().filter_map(|x| index.get(x).copied()).collect();
+                        debug_locations.sort_unstable();
+                        debug_locations.dedup();
                     }
                 }
                 GlobalKind::Variable => {
@@ -478,6 +492,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 inline_size,
                 size: if kind == GlobalKind::Variable && is_definition { g.definition_size(&layout) } else { 0 },
                 refs: walker.refs.into_iter().collect(),
+                debug_locations,
                 block_address_of: walker.block_addresses.into_iter().collect(),
                 no_cfi_of: walker.no_cfi.into_iter().collect(),
                 associated,

@@ -531,8 +531,45 @@ impl<'a> Rules<'a> {
             }
             d[r] = choice;
         }
+        // What the bodies held here name as a variable's debug location,
+        // and nothing here uses: declared where that changes nothing else.
+        for (i, g) in facts.globals.iter().enumerate() {
+            if g.debug_locations.is_empty() || !holds_body(d[i]) {
+                continue;
+            }
+            for &x in &g.debug_locations {
+                let x = x as usize;
+                if d[x] == Decision::Drop && declarable_for_debug_location(&facts.globals[x]) {
+                    d[x] = Decision::Declare;
+                }
+            }
+        }
         d
     }
+}
+
+/// Does a partition that decided `d` for a function hold its body?
+fn holds_body(d: Decision) -> bool {
+    matches!(d, Decision::Define | Decision::OdrCopy | Decision::LocalCopy | Decision::AvailableExternally)
+}
+
+/// May a partition that uses `g` only as a debug variable's location (see
+/// `GlobalFacts::debug_locations`) declare it? A declaration keeps the
+/// location (a relocation against `g`'s symbol, in the debug sections);
+/// erased, as an unused global is, the variable would show as optimized
+/// out where stock shows it. Only where the symbol is sure to be defined
+/// as it is in stock's object, and nothing else changes: a function or
+/// variable of the module's that is not local (promoting it would rename a
+/// symbol of the object) and not discardable (stock's object may not
+/// define it: `linkonce_odr` copies, `available_externally`), or any
+/// declaration; never one of LLVM's special arrays or intrinsics.
+fn declarable_for_debug_location(g: &GlobalFacts) -> bool {
+    matches!(g.id.kind, GlobalKind::Function | GlobalKind::Variable)
+        && g.special.is_none()
+        && !g.name.is_empty()
+        && !g.name.starts_with("llvm.")
+        && !g.linkage.is_local()
+        && (!g.is_definition || !g.linkage.is_discardable())
 }
 
 /// The local functions that one other function alone uses, by calling
@@ -719,6 +756,39 @@ mod tests {
         assert_eq!(sp.bodies_held(&facts, 1), 35);
         assert_eq!(sp.bodies_held(&facts, 2), 30);
         assert_eq!(sp.largest_first(&facts), vec![1, 0, 2]);
+    }
+
+    #[test]
+    fn debug_location_alone_declares_what_stock_defines_surely() {
+        // `look` (partition 1) names four globals of partition 0's only as a
+        // debug variable's location: the external variable and function are
+        // declared there (the location stays), the internal one and the
+        // linkonce_odr one are not (a declaration would need a promoted name,
+        // or a symbol stock's object may not define); nothing is copied.
+        let mut look = func("look", 10, &[]);
+        look.debug_locations = vec![1, 2, 3, 4];
+        let mut odr = var("odr", 4, &[]);
+        odr.linkage = Linkage::LinkOnceOdr;
+        let facts = module(vec![
+            func("set", 10, &[(1, Ref), (2, Call), (3, Ref), (4, Ref)]),
+            var("g", 4, &[]),
+            func("ext", 5000, &[]),
+            internal(var("local", 4, &[])),
+            odr,
+            look,
+        ]);
+        let sp = split(&facts, &[Some(0), Some(0), Some(0), Some(0), Some(0), Some(1)]);
+        assert_eq!(sp.decision(1, 1), Decision::Declare, "external variable");
+        assert_eq!(sp.decision(1, 2), Decision::Declare, "external function");
+        assert_eq!(sp.decision(1, 3), Decision::Drop, "internal variable");
+        assert_eq!(sp.decision(1, 4), Decision::Drop, "linkonce_odr variable");
+        assert!(sp.promotions[3].is_none(), "a debug location promotes nothing");
+        assert_eq!(sp.bodies_held(&facts, 1), 10);
+        // Without the debug location, partition 1 keeps none of them.
+        let mut plain = facts.clone();
+        plain.globals[5].debug_locations.clear();
+        let sp = split(&plain, &[Some(0), Some(0), Some(0), Some(0), Some(0), Some(1)]);
+        assert!((1..5).all(|i| sp.decision(1, i) == Decision::Drop));
     }
 
     #[test]

@@ -20,6 +20,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         inline_size: 0,
         size: 0,
         refs: Vec::new(),
+        debug_locations: Vec::new(),
         block_address_of: Vec::new(),
         no_cfi_of: Vec::new(),
         associated: None,

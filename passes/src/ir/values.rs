@@ -464,6 +464,26 @@ impl<'m> Global<'m> {
         unsafe { !LLVMGetStringAttributeAtIndex(self.raw, u32::MAX, key.as_ptr().cast(), key.len() as u32).is_null() }
     }
 
+    /// The globals this function's debug variable locations name
+    /// (`llvm.dbg.value(metadata ptr @g, ...)` or its debug record; through
+    /// casts and constant offsets), each once: not uses, which LLVM does
+    /// not count. Only reads (see `mtpc_debug_location_globals`).
+    pub fn debug_location_globals(self) -> Vec<Global<'m>> {
+        let mut out: Vec<LLVMValueRef> = Vec::new();
+        loop {
+            // SAFETY: self is a live function; the shim writes at most
+            // `capacity` values into `out`'s spare room and returns how
+            // many it has.
+            let n = unsafe { mtpc_debug_location_globals(self.raw, out.as_mut_ptr(), out.capacity()) };
+            if n <= out.capacity() {
+                // SAFETY: the first n were written.
+                unsafe { out.set_len(n) };
+                return out.into_iter().map(Global::new).collect();
+            }
+            out.reserve_exact(n);
+        }
+    }
+
     /// The instructions of a function body, in order.
     pub fn instructions(self) -> Vec<Instruction<'m>> {
         let mut out = Vec::new();
