@@ -496,16 +496,22 @@ fn optimize_partition(
         Error(String),
     }
     let built = PartitionModule::build(ctx, input.clone(), |ctx, input| {
+        let t = Instant::now();
         let mut m = partition_builder::build(ctx, input, k, identifier).map_err(NotBuilt::Error)?;
         if injected.break_ir == Some(k) {
             break_for_test(&m.as_module());
         }
+        let read_ms = ms(t);
+        let t = Instant::now();
         if let Err(e) = m.as_module().verify() {
             return Err(NotBuilt::Invalid(format!("{label}: partition fails the verifier: {e}")));
         }
+        let verify_ms = ms(t);
+        let t = Instant::now();
         // Frees the bitcode reader, whose tables would otherwise stay
         // allocated through optimization and code generation.
         m.as_module().finish_lazy_load().map_err(|e| NotBuilt::Error(format!("{label}: {e}")))?;
+        log::debug!("{label}: read and edited in {read_ms:.1} ms, verified in {verify_ms:.1} ms, load finished in {:.1} ms", ms(t));
         Ok(m)
     });
     let mut module = match built {
