@@ -4,8 +4,10 @@ the README between its bench markers."""
 import json
 import os
 import statistics
+import sys
 
-import levels
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+import levels  # noqa: E402
 
 README_BEGIN = "<!-- bench:begin (written by bench/suite.py --update-readme) -->"
 README_END = "<!-- bench:end -->"
@@ -43,12 +45,19 @@ def size_kib(b):
     return "%.0f KiB" % (b / 1024.0)
 
 
-def unit_table(unit):
+def configs_in_order(unit, order):
+    """The unit's configurations in the suite's order (`order`: their names;
+    latest.json keeps them in a dict sorted by name), then any others."""
+    configs = unit["configs"]
+    return [configs[n] for n in order if n in configs] + [c for n, c in configs.items() if n not in order]
+
+
+def unit_table(unit, order):
     stock = unit["configs"]["stock"]
     lines = ["| configuration | wall | speedup | CPU | work inflation | peak RSS | .text | calls stock inlined | "
              "debug sections (-g) | variable coverage (-g) | workload runtime |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for c in unit["configs"].values():
+    for c in configs_in_order(unit, order):
         if c["failure"] or "median" not in c:
             first = (c["failure"] or "no run").splitlines()[0]
             lines.append("| %s | FAILED: %s |  |  |  |  |  |  |  |  |  |" % (c["label"], first.replace("|", "/")[:160]))
@@ -126,28 +135,40 @@ def model_table(unit):
         return table
     b = mdl["bound"]
     held = b.get("largest_unit_held", b["largest_unit_instructions"])
-    return table + ("\n\nCritical-path bound (estimated; see bench/model.py): front end %.2f s + the largest "
-                    "indivisible unit (the group heaviest with the copies it needs: %d IR instructions, %d with them) %.2f s + the smallest "
-                    "serial tail %.2f s = %.2f s, a speedup of at most %.2fx over stock (stock's back end: %.2f s). Each "
-                    "tail is what that run spent from the pass's start to the compile's end outside its partitions (the "
-                    "front end is timed alone, once per round, for the bound only): the split, the merge (clang 16: what each part's transcript leaves out; elsewhere the parts' segments of the merged text written side by side on that many cores), the check (clang 16: the partitions' objects transcribed, side by side; elsewhere the parts' segments assembled side by side), the host "
-                    "assembling the text (clang 16: the transcript of the partitions' objects), exit." % (b["front_end"], b["largest_unit_instructions"], held,
-                                                           b["largest_unit"], b["tail"], b["wall"], b["speedup"], back_end))
+    return table + ("\n\nCritical-path bound: front end %.2f s + the largest indivisible unit (%d IR instructions, %d "
+                    "with the copies it needs) %.2f s + the smallest serial tail %.2f s = %.2f s, a speedup of at most "
+                    "%.2fx over stock (stock's back end: %.2f s)."
+                    % (b["front_end"], b["largest_unit_instructions"], held, b["largest_unit"], b["tail"], b["wall"],
+                       b["speedup"], back_end))
+
+
+# How to read every unit's critical-path model and bound: said once, above
+# the units.
+READING = (
+    "How to read each unit's critical-path model (bench/model.py): front end + split + the partitions, then the "
+    "parts' checks (and segments, where the partitions print text), on the cores + the merge's decisions + host "
+    "assembly. The 1- and 2-thread times are predicted from each other's stats; the projection to more cores comes "
+    "from %s-partition runs, made on one thread (their work inflation is the CPU time of that many partitions; in "
+    "brackets, the instructions the partitions hold, copies included, against the module's). Its **bound** is an "
+    "estimate: the front end + the largest indivisible unit (the group heaviest with the copies it needs) + the "
+    "smallest serial tail seen. Each **tail** is what that run spent from the pass's start to the compile's end "
+    "outside its partitions (the front end is timed alone, once per round, for the bound only): the split, the "
+    "merge (clang 16: what each part's transcript leaves out; elsewhere the parts' segments of the merged text "
+    "written side by side on that many cores), the check (clang 16: the partitions' objects transcribed, side by "
+    "side; elsewhere the parts' segments assembled side by side), the host assembling the text (clang 16: the "
+    "transcript of the partitions' objects), exit.")
 
 
 def markdown(results):
     m, s = results["machine"], results["settings"]
+    order = [c["name"] for c in s["configs"]]
     out = ["Measured %s on %d cores (%s), LLVM %s, mtpc %s; median of %d alternating rounds; speedup and work "
            "inflation are medians of per-round ratios against stock; sizes and runtime against stock."
-           % (m["date"], m["cores"], m["cpu"], m["llvm"], m["mtpc_commit"], s["rounds"])]
+           % (m["date"], m["cores"], m["cpu"], m["llvm"], m["mtpc_commit"], s["rounds"]),
+           "", READING % "/".join(str(c) for c in s["projection_cores"])]
     for unit in results["units"]:
-        out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit), "",
-                "Critical-path model (front end + split + the partitions, then the parts' checks (and segments, where the partitions print text), on the cores + "
-                "the merge's decisions + host assembly): the 1- and "
-                "2-thread times predicted from each other's stats, and the projection from %s-partition runs (made on one "
-                "thread: their work inflation is the CPU time of that many partitions, and in brackets the "
-                "instructions the partitions hold, copies included, against the module's):"
-                % "/".join(str(c) for c in s["projection_cores"]), "", model_table(unit)]
+        out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit, order), "",
+                "Critical-path model:", "", model_table(unit)]
         if unit.get("levels"):
             out += ["", "With mtpc's default settings (the cost model decides; %d threads), at four levels, in "
                     "alternating rounds (at least %d; short compiles get more; speedup: median of the rounds' ratios):"
@@ -215,3 +236,25 @@ def update_readme(results, readme):
     _, tail = rest.split(README_END, 1)
     with open(readme, "w") as f:
         f.write(head + README_BEGIN + "\n" + markdown(results) + README_END + tail)
+
+
+def main():
+    import argparse
+    ap = argparse.ArgumentParser(description="Writes the report of a suite run again from its JSON (the markdown, "
+                                 "and with --update-readme the README's tables; the chart with --chart).")
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("results", nargs="?", default=os.path.join(here, "results", "latest.json"))
+    ap.add_argument("--update-readme", action="store_true", help="put the tables in README.md")
+    ap.add_argument("--chart", help="write the chart to this PNG")
+    args = ap.parse_args()
+    with open(args.results) as f:
+        results = json.load(f)
+    if args.update_readme:
+        update_readme(results, os.path.join(os.path.dirname(here), "README.md"))
+    if args.chart:
+        chart(results, args.chart)
+    print(markdown(results))
+
+
+if __name__ == "__main__":
+    main()
