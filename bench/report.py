@@ -240,20 +240,25 @@ def update_readme(results, readme):
 
 def main():
     import argparse
-    ap = argparse.ArgumentParser(description="Writes the report of a suite run again from its JSON (the markdown, "
-                                 "and with --update-readme the README's tables; the chart with --chart).")
     here = os.path.dirname(os.path.abspath(__file__))
+    ap = argparse.ArgumentParser(description="Writes the report of a suite run again from its JSON: the markdown "
+                                 "beside it (latest.md for latest.json), the README's tables with --update-readme, "
+                                 "the chart with --chart. Measures nothing.")
     ap.add_argument("results", nargs="?", default=os.path.join(here, "results", "latest.json"))
     ap.add_argument("--update-readme", action="store_true", help="put the tables in README.md")
     ap.add_argument("--chart", help="write the chart to this PNG")
     args = ap.parse_args()
     with open(args.results) as f:
         results = json.load(f)
+    md = os.path.splitext(args.results)[0] + ".md"
+    with open(md, "w") as f:
+        f.write(markdown(results))
+    print("wrote", md)
     if args.update_readme:
         update_readme(results, os.path.join(os.path.dirname(here), "README.md"))
+        print("wrote the tables of", os.path.join(os.path.dirname(here), "README.md"))
     if args.chart:
-        chart(results, args.chart)
-    print(markdown(results))
+        print("wrote", chart(results, args.chart))
 
 
 if __name__ == "__main__":

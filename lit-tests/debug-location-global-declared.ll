@@ -19,12 +19,12 @@
 ; P1-NOT: @local_var
 ; P1-NOT: @odr_var
 ; P1: declare void @ext_fn()
+; P1-NOT: define void @set(
 ; P1: define void @look(
 ; P1: dbg{{[._]}}value({{(metadata )?}}ptr @ext_var,
-; P1: dbg{{[._]}}value({{(metadata )?}}ptr @ext_fn,
 ; P1-NOT: @local_var
 ; P1-NOT: @odr_var
-; P1-NOT: define void @set(
+; P1: dbg{{[._]}}value({{(metadata )?}}ptr @ext_fn,
 
 @ext_var = global i32 0
 @local_var = internal global i32 0

@@ -126,8 +126,8 @@ pub struct GlobalFacts {
     /// (`llvm.dbg.value(metadata ptr @g, ...)`, found in optimized input:
     /// ThinLTO and full LTO backends), sorted. Not uses: they never bind
     /// the plan, which stays what it is without `-g`; a partition holding
-    /// the function declares those it can (`symbol_rules`), so that the
-    /// variable keeps its location.
+    /// the function declares those it can (`symbol_rules`), so that its IR
+    /// keeps the location.
     pub debug_locations: Vec<u32>,
     /// Functions whose `blockaddress` this global uses.
     pub block_address_of: Vec<u32>,

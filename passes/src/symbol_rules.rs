@@ -532,7 +532,8 @@ impl<'a> Rules<'a> {
             d[r] = choice;
         }
         // What the bodies held here name as a variable's debug location,
-        // and nothing here uses: declared where that changes nothing else.
+        // and nothing here uses: declared where that changes nothing else,
+        // so that the location stays (`declarable_for_debug_location`).
         for (i, g) in facts.globals.iter().enumerate() {
             if g.debug_locations.is_empty() || !holds_body(d[i]) {
                 continue;
@@ -554,15 +555,18 @@ fn holds_body(d: Decision) -> bool {
 }
 
 /// May a partition that uses `g` only as a debug variable's location (see
-/// `GlobalFacts::debug_locations`) declare it? A declaration keeps the
-/// location (a relocation against `g`'s symbol, in the debug sections);
-/// erased, as an unused global is, the variable would show as optimized
-/// out where stock shows it. Only where the symbol is sure to be defined
-/// as it is in stock's object, and nothing else changes: a function or
-/// variable of the module's that is not local (promoting it would rename a
-/// symbol of the object) and not discardable (stock's object may not
-/// define it: `linkonce_odr` copies, `available_externally`), or any
-/// declaration; never one of LLVM's special arrays or intrinsics.
+/// `GlobalFacts::debug_locations`) declare it? The declaration keeps the
+/// location in the partition's IR, as it is in the module's; erased, as an
+/// unused global is, the location would be left empty. (LLVM 16's and
+/// 22's code generators give such a location no place unless code in its
+/// block uses the address, so the objects are the same either way: this
+/// is for the split's partitions, which other tools compile.) Only where
+/// nothing else changes: a function or variable that is not local
+/// (declaring one would need a promoted name, a symbol of the object
+/// renamed), and that is a declaration (it adds nothing unless
+/// referenced) or a definition stock's object surely has (not
+/// discardable: `linkonce_odr` copies, `available_externally`); never an
+/// alias or ifunc, one of LLVM's special arrays or an intrinsic.
 fn declarable_for_debug_location(g: &GlobalFacts) -> bool {
     matches!(g.id.kind, GlobalKind::Function | GlobalKind::Variable)
         && g.special.is_none()
@@ -760,35 +764,45 @@ mod tests {
 
     #[test]
     fn debug_location_alone_declares_what_stock_defines_surely() {
-        // `look` (partition 1) names four globals of partition 0's only as a
-        // debug variable's location: the external variable and function are
-        // declared there (the location stays), the internal one and the
-        // linkonce_odr one are not (a declaration would need a promoted name,
-        // or a symbol stock's object may not define); nothing is copied.
+        // `look` (partition 1) names six globals only as a debug variable's
+        // location: partition 0's external variable and function, and the
+        // module's declaration, are declared there (the location stays);
+        // the internal variable, the linkonce_odr one and the alias are not
+        // (a declaration would need a promoted name, or a symbol stock's
+        // object may not define, or an alias resolved); nothing is copied.
         let mut look = func("look", 10, &[]);
-        look.debug_locations = vec![1, 2, 3, 4];
+        look.debug_locations = vec![1, 2, 3, 4, 5, 6];
         let mut odr = var("odr", 4, &[]);
         odr.linkage = Linkage::LinkOnceOdr;
+        let mut outside = var("outside", 4, &[]);
+        outside.is_definition = false;
         let facts = module(vec![
-            func("set", 10, &[(1, Ref), (2, Call), (3, Ref), (4, Ref)]),
+            func("set", 10, &[(1, Ref), (2, Call), (3, Ref), (4, Ref), (5, Ref)]),
             var("g", 4, &[]),
             func("ext", 5000, &[]),
             internal(var("local", 4, &[])),
             odr,
+            outside,
+            alias("g_alias", 1),
             look,
         ]);
-        let sp = split(&facts, &[Some(0), Some(0), Some(0), Some(0), Some(0), Some(1)]);
+        let owners = [Some(0), Some(0), Some(0), Some(0), Some(0), None, Some(0), Some(1)];
+        let sp = split(&facts, &owners);
         assert_eq!(sp.decision(1, 1), Decision::Declare, "external variable");
         assert_eq!(sp.decision(1, 2), Decision::Declare, "external function");
         assert_eq!(sp.decision(1, 3), Decision::Drop, "internal variable");
         assert_eq!(sp.decision(1, 4), Decision::Drop, "linkonce_odr variable");
+        assert_eq!(sp.decision(1, 5), Decision::Declare, "declaration of the module's");
+        assert_eq!(sp.decision(1, 6), Decision::Drop, "alias");
         assert!(sp.promotions[3].is_none(), "a debug location promotes nothing");
         assert_eq!(sp.bodies_held(&facts, 1), 10);
-        // Without the debug location, partition 1 keeps none of them.
+        // Without the debug location, partition 1 keeps none of them; the
+        // owner's decisions are the same either way.
         let mut plain = facts.clone();
-        plain.globals[5].debug_locations.clear();
-        let sp = split(&plain, &[Some(0), Some(0), Some(0), Some(0), Some(0), Some(1)]);
-        assert!((1..5).all(|i| sp.decision(1, i) == Decision::Drop));
+        plain.globals[7].debug_locations.clear();
+        let without = split(&plain, &owners);
+        assert!((1..7).all(|i| without.decision(1, i) == Decision::Drop));
+        assert!((0..8).all(|i| without.decision(0, i) == sp.decision(0, i)));
     }
 
     #[test]

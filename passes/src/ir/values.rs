@@ -469,7 +469,8 @@ impl<'m> Global<'m> {
     /// casts and constant offsets), each once: not uses, which LLVM does
     /// not count. Only reads (see `mtpc_debug_location_globals`).
     pub fn debug_location_globals(self) -> Vec<Global<'m>> {
-        let mut out: Vec<LLVMValueRef> = Vec::new();
+        // Room for what a function names (few), so that one walk is enough.
+        let mut out: Vec<LLVMValueRef> = Vec::with_capacity(8);
         loop {
             // SAFETY: self is a live function; the shim writes at most
             // `capacity` values into `out`'s spare room and returns how
