@@ -13,7 +13,9 @@ every compile through CMAKE_C_FLAGS / CMAKE_CXX_FLAGS with default settings.
                   as on an idle machine (what mtpc did before it looked at
                   the load)
 
-The configurations build in alternating rounds; configuring is not timed.
+The configurations build in alternating rounds, each round starting with
+the next one (give a multiple of their count for balance); configuring is
+not timed.
 The machine-wide slots are this user's lock files in /tmp/mtpc-slots-UID:
 any other mtpc compile this user runs meanwhile shares them, so run it on
 an otherwise idle machine.
@@ -21,8 +23,8 @@ Every mtpc object must define what stock's defines (checked on the first
 round). Target (issue 14): mtpc never slower than stock, faster when large
 files dominate the build's tail.
 
-  python3 bench/project_build.py              # 2 rounds, about 15 minutes on 2 cores
-  python3 bench/project_build.py --rounds 4 --configs mtpc    # stock and mtpc only
+  python3 bench/project_build.py --rounds 3   # about 20 minutes on 2 cores
+  python3 bench/project_build.py --rounds 2 --configs mtpc    # stock and mtpc only
 Needs cmake and ninja (scripts/setup.sh installs them). Writes
 bench/results/project_build.json.
 """
@@ -216,7 +218,10 @@ def main():
         runs = {name: [] for name, _, _, _ in configs}
         split = {}
         for r in range(a.rounds):
-            for name, label, plugin, extra in configs:
+            # Each round starts with the next configuration: the first build
+            # of a round, always stock's before, was the slowest on
+            # 2026-11-26 and 11-28.
+            for name, label, plugin, extra in configs[r % len(configs):] + configs[:r % len(configs)]:
                 stats = os.path.join(work, name + ".stats.jsonl")
                 wall, cpu = build(src_dir, os.path.join(work, "build-" + name), plugin, extra, a.jobs, stats)
                 runs[name].append({"wall": wall, "cpu": cpu})
