@@ -111,7 +111,10 @@ def measure_unit(unit, configs, args, progress, work):
             print("  %.2f s wall" % front_end[-1], flush=True)
         except BuildFailed as e:
             print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
-        for c in configs:
+        # Each round starts with the next configuration, so that none is
+        # always the first compile of a round (bench/project_build.py found
+        # the first build of its rounds the slowest).
+        for c in configs[r % len(configs):] + configs[:r % len(configs)]:
             res = results[c.name]
             progress.step("%s: %s, round %d/%d" % (unit.name, c.label, r + 1, args.rounds))
             if res["failure"]:
