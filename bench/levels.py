@@ -12,7 +12,7 @@ import os
 import statistics
 
 from harness import PLUGIN
-from measure import BuildFailed, clean_env, defined_symbols, missing_definitions, run_steps, take_stats_lines
+from measure import BuildFailed, clean_env, defined_symbols, missing_definitions, rotated, run_steps, take_stats_lines
 
 import configs
 
@@ -50,7 +50,7 @@ def one_round(unit, flags, r, work):
     take_stats_lines(stats)  # nothing left from an earlier failed run
     runs = {"stock": ([command(unit, flags, stock_obj, False)], clean_env()),
             "mtpc": ([command(unit, flags, mtpc_obj, True)], clean_env(MTPC_STATS=stats))}
-    order = ("stock", "mtpc") if r % 2 == 0 else ("mtpc", "stock")
+    order = rotated(("stock", "mtpc"), r)
     wall = {name: run_steps([runs[name][0]], runs[name][1]).wall for name in order}
     chose, reason, own = choice(stats)
     missing = missing_definitions(mtpc_obj, defined_symbols(stock_obj))

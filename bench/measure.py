@@ -20,6 +20,14 @@ def clean_env(**extra):
     return env
 
 
+def rotated(items, r):
+    """`items` in the order round `r` builds them: each round starts with
+    the next one, so that none is always the first build of a round (which
+    ran slowest: bench/project_build.py, 2026-11-28)."""
+    k = r % len(items) if items else 0
+    return items[k:] + items[:k]
+
+
 def take_stats_lines(path):
     """The MTPC_STATS lines written to `path` (none if it does not exist);
     the file is removed, so that the next run starts without it."""

@@ -46,7 +46,7 @@ sys.path.insert(0, HERE)
 
 import corpus  # noqa: E402
 from harness import PLUGIN, QUICKJS_DEFINES, QUICKJS_OPTIONS, QUICKJS_OTHER_SOURCES, quickjs_dir, tool  # noqa: E402
-from measure import clean_env, defined_symbols, missing_definitions, take_stats_lines  # noqa: E402
+from measure import clean_env, defined_symbols, missing_definitions, rotated, take_stats_lines  # noqa: E402
 
 
 class Library:
@@ -218,10 +218,7 @@ def main():
         runs = {name: [] for name, _, _, _ in configs}
         split = {}
         for r in range(a.rounds):
-            # Each round starts with the next configuration: the first build
-            # of a round, always stock's before, was the slowest on
-            # 2026-11-26 and 11-28.
-            for name, label, plugin, extra in configs[r % len(configs):] + configs[:r % len(configs)]:
+            for name, label, plugin, extra in rotated(configs, r):
                 stats = os.path.join(work, name + ".stats.jsonl")
                 wall, cpu = build(src_dir, os.path.join(work, "build-" + name), plugin, extra, a.jobs, stats)
                 runs[name].append({"wall": wall, "cpu": cpu})

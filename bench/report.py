@@ -1,6 +1,7 @@
 """The suite's report: medians and per-pair ratios computed from the runs
 just made, written as JSON, a markdown table and a PNG chart, and put in
 the README between its bench markers."""
+import argparse
 import json
 import os
 import statistics
@@ -239,7 +240,6 @@ def update_readme(results, readme):
 
 
 def main():
-    import argparse
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description="Writes the report of a suite run again from its JSON: the markdown "
                                  "beside it (latest.md for latest.json), the README's tables with --update-readme, "

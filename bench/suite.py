@@ -56,7 +56,7 @@ import report  # noqa: E402
 import harness  # noqa: E402
 from harness import ROOT, run, tool  # noqa: E402
 from measure import (BuildFailed, debug_bytes, debug_quality, defined_symbols, front_end_wall,  # noqa: E402
-                     missing_definitions, run_steps, section_sizes, take_stats_lines, text_bytes, timed_run)
+                     missing_definitions, rotated, run_steps, section_sizes, take_stats_lines, text_bytes, timed_run)
 
 PROJECTION_CORES = (4, 8, 16, 64)
 
@@ -111,10 +111,7 @@ def measure_unit(unit, configs, args, progress, work):
             print("  %.2f s wall" % front_end[-1], flush=True)
         except BuildFailed as e:
             print("  FAILED: %s" % str(e).splitlines()[0], flush=True)
-        # Each round starts with the next configuration, so that none is
-        # always the first compile of a round (bench/project_build.py found
-        # the first build of its rounds the slowest).
-        for c in configs[r % len(configs):] + configs[:r % len(configs)]:
+        for c in rotated(configs, r):
             res = results[c.name]
             progress.step("%s: %s, round %d/%d" % (unit.name, c.label, r + 1, args.rounds))
             if res["failure"]:

@@ -77,20 +77,15 @@ LLVMValueRef mtpc_wrapped_global(LLVMValueRef V, bool *NoCFI) {
   return nullptr;
 }
 
-// The global values that F's debug variable locations name
-// (`llvm.dbg.value(metadata ptr @g, ...)`, or its debug record), through
-// casts and constant offsets, each once, in order of first mention: the
-// first Capacity of them in Out. Returns how many there are. Only reads.
-size_t mtpc_debug_location_globals(LLVMValueRef FRef, LLVMValueRef *Out, size_t Capacity) {
-  SmallSetVector<const GlobalValue *, 8> Named;
+// The constants that F's debug variable locations name
+// (`llvm.dbg.value(metadata ptr @g, ...)`, or its debug record), each once,
+// in order of first mention: the first Capacity of them in Out. Returns how
+// many there are. Only reads.
+size_t mtpc_debug_location_constants(LLVMValueRef FRef, LLVMValueRef *Out, size_t Capacity) {
+  SmallSetVector<const Value *, 8> Named;
   auto Note = [&](const Value *V) {
-    while (auto *CE = dyn_cast_or_null<ConstantExpr>(V)) {
-      if (!CE->isCast() && CE->getOpcode() != Instruction::GetElementPtr)
-        break;
-      V = CE->getOperand(0);
-    }
-    if (auto *G = dyn_cast_or_null<GlobalValue>(V))
-      Named.insert(G);
+    if (isa_and_nonnull<Constant>(V))
+      Named.insert(V);
   };
   for (const BasicBlock &B : *unwrap<Function>(FRef))
     for (const Instruction &I : B)

@@ -429,6 +429,8 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                         walker.walk_instruction(&inst, &kinds, &pgo_names);
                     }
                     if debug_info {
+                        // Sorted, and once each (@g and a constant offset
+                        // from it name the same global).
                         debug_locations = g.debug_location_globals().iter().filter_map(|x| index.get(x).copied()).collect();
                         debug_locations.sort_unstable();
                         debug_locations.dedup();

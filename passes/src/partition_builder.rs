@@ -80,13 +80,10 @@ impl PartitionEditor<'_, '_> {
             if f.id.kind != GlobalKind::Function || !f.is_definition {
                 continue;
             }
-            match self.decision(i) {
-                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy => {
-                    self.globals.get(i).expect("nothing erased yet").materialize()?
-                }
-                _ => {
-                    self.globals.delete_body(i);
-                }
+            if self.decision(i).holds_body() {
+                self.globals.get(i).expect("nothing erased yet").materialize()?
+            } else {
+                self.globals.delete_body(i);
             }
         }
 

@@ -173,6 +173,14 @@ pub enum Decision {
     FilterUsed,
 }
 
+impl Decision {
+    /// Does the partition hold the global's body or initializer (its
+    /// definition or a copy)?
+    pub fn holds_body(self) -> bool {
+        matches!(self, Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy)
+    }
+}
+
 /// How the owner changes a global that other partitions use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Promotion {
@@ -233,13 +241,7 @@ impl SymbolPlan {
             .globals
             .iter()
             .enumerate()
-            .filter(|(i, g)| {
-                g.is_function()
-                    && matches!(
-                        self.decision(partition, *i),
-                        Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy
-                    )
-            })
+            .filter(|(i, g)| g.is_function() && self.decision(partition, *i).holds_body())
             .map(|(_, g)| u64::from(g.instructions))
             .sum()
     }
@@ -535,7 +537,7 @@ impl<'a> Rules<'a> {
         // and nothing here uses: declared where that changes nothing else,
         // so that the location stays (`declarable_for_debug_location`).
         for (i, g) in facts.globals.iter().enumerate() {
-            if g.debug_locations.is_empty() || !holds_body(d[i]) {
+            if g.debug_locations.is_empty() || !d[i].holds_body() {
                 continue;
             }
             for &x in &g.debug_locations {
@@ -547,11 +549,6 @@ impl<'a> Rules<'a> {
         }
         d
     }
-}
-
-/// Does a partition that decided `d` for a function hold its body?
-fn holds_body(d: Decision) -> bool {
-    matches!(d, Decision::Define | Decision::OdrCopy | Decision::LocalCopy | Decision::AvailableExternally)
 }
 
 /// May a partition that uses `g` only as a debug variable's location (see
@@ -673,11 +670,7 @@ pub fn check(facts: &ModuleFacts, plan: &SymbolPlan) -> Result<(), String> {
     }
     for p in 0..plan.partitions {
         for (i, g) in facts.globals.iter().enumerate() {
-            let kept = matches!(
-                plan.decision(p, i),
-                Decision::Define | Decision::AvailableExternally | Decision::LocalCopy | Decision::OdrCopy
-            );
-            if !kept {
+            if !plan.decision(p, i).holds_body() {
                 continue;
             }
             for &(r, _) in &g.refs {

@@ -24,7 +24,7 @@ extern "C" {
     pub(super) fn mtpc_erase_global_if_unused(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_block_address_function(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_wrapped_global(v: LLVMValueRef, no_cfi: *mut bool) -> LLVMValueRef;
-    pub(super) fn mtpc_debug_location_globals(f: LLVMValueRef, out: *mut LLVMValueRef, capacity: usize) -> usize;
+    pub(super) fn mtpc_debug_location_constants(f: LLVMValueRef, out: *mut LLVMValueRef, capacity: usize) -> usize;
     pub(super) fn mtpc_load_lazy(
         context: LLVMContextRef,
         data: *const c_char,

@@ -465,9 +465,9 @@ impl<'m> Global<'m> {
     }
 
     /// The globals this function's debug variable locations name
-    /// (`llvm.dbg.value(metadata ptr @g, ...)` or its debug record; through
-    /// casts and constant offsets), each once: not uses, which LLVM does
-    /// not count. Only reads (see `mtpc_debug_location_globals`).
+    /// (`llvm.dbg.value(metadata ptr @g, ...)` or its debug record), seen
+    /// through constant expressions as [`Value::underlying_global`] sees
+    /// them: not uses, which LLVM does not count. Only reads.
     pub fn debug_location_globals(self) -> Vec<Global<'m>> {
         // Room for what a function names (few), so that one walk is enough.
         let mut out: Vec<LLVMValueRef> = Vec::with_capacity(8);
@@ -475,11 +475,11 @@ impl<'m> Global<'m> {
             // SAFETY: self is a live function; the shim writes at most
             // `capacity` values into `out`'s spare room and returns how
             // many it has.
-            let n = unsafe { mtpc_debug_location_globals(self.raw, out.as_mut_ptr(), out.capacity()) };
+            let n = unsafe { mtpc_debug_location_constants(self.raw, out.as_mut_ptr(), out.capacity()) };
             if n <= out.capacity() {
                 // SAFETY: the first n were written.
                 unsafe { out.set_len(n) };
-                return out.into_iter().map(Global::new).collect();
+                return out.into_iter().filter_map(|v| Value::new(v).underlying_global()).collect();
             }
             out.reserve_exact(n);
         }
