@@ -25,7 +25,8 @@ use object::LittleEndian;
 /// constructor of an explicit instantiation in a group no symbol names
 /// (`C5`: the assembler makes its signature), an aligned object of no
 /// size in a section of its own (`-fdata-sections`),
-/// constants and zeroed data, the once-per-object directives.
+/// constants and zeroed data, a table too large to be written out in the
+/// transcript (it is read from the file), the once-per-object directives.
 const PART: &str = r#"	.text
 	.globl	f
 	.p2align	4, 0x90
@@ -106,6 +107,15 @@ names:
 	.quad	.L.str.0
 	.quad	f+2
 	.size	names, 24
+	.type	table,@object
+	.section	.data.rel.ro.table,"aw",@progbits
+	.globl	table
+	.p2align	4
+table:
+	.quad	f
+	.fill	280, 4, 0x01020304
+	.quad	names+8
+	.size	table, 1136
 	.type	counter,@object
 	.local	counter
 	.comm	counter,4,4
@@ -219,8 +229,12 @@ fn a_transcribed_object_assembles_into_the_same_object() {
     let object = host.assemble_object(&[PART.as_bytes()], DebugSections::AsHost).expect("the part assembles");
     let file = MemoryFile::with_bytes(&object).expect("a file in memory");
     let transcript = transcribe(&object, &file.path(), 0, &PartDecisions::default()).expect("the object is transcribed");
-    // The transcript holds no instruction of the part's.
+    // The transcript holds no instruction of the part's; the table alone
+    // is read from the file, the other sections' bytes are written out.
     assert!(!transcript.text.contains("callq") && !transcript.text.contains("retq"), "{}", transcript.text);
+    assert_eq!(transcript.files_read, 1);
+    assert_eq!(transcript.text.matches("\t.incbin ").count(), 1, "{}", transcript.text);
+    assert!(transcript.text.matches("\t.ascii ").count() >= 6, "{}", transcript.text);
     let again = host
         .assemble_object(&[b"\t.addrsig\n", transcript.text.as_bytes(), transcript.address_significance.as_bytes()], DebugSections::AsHost)
         .expect("the transcript assembles");
@@ -245,6 +259,7 @@ fn a_transcribed_object_assembles_into_the_same_object() {
     assert!(before.relocations[".data"].iter().any(|r| r.2 == ".rodata.str1.1"), "{:?}", before.relocations);
     assert!(before.symbols.contains_key("puts") && before.symbols.contains_key("tls"));
     assert!(before.sections.contains_key(".text._Z6inlinev") && before.sections.contains_key(".comment"));
+    assert_eq!(before.relocations[".data.rel.ro.table"].len(), 2, "{:?}", before.relocations);
     // A private string's address is its section's, in the table too.
     assert!(before.address_significant.iter().any(|s| s == ".rodata.str1.1"), "{:?}", before.address_significant);
 }
