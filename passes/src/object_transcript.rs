@@ -220,18 +220,22 @@ pub fn transcribe(object: &[u8], path: &str, part: usize, decisions: &PartDecisi
 /// A section of at most this many bytes is written into the transcript
 /// (`.ascii`), a larger one read from the file (`.incbin`). LLVM 16's
 /// assembler maps the whole file anew for each `.incbin`, about 16 µs a
-/// section, while a byte written out costs about 8 ns to read. Most
-/// sections are small: DuckDB's common file at 16 partitions has 2,533,
-/// 2,380 of them under 1 KiB. The host's assembly of its transcript took
-/// 153 ms with every section read from the file, 122 / 102 / 119 ms with
-/// sections up to 256 bytes / 1 KiB / 4 KiB written out (the same object).
+/// section (`llvm-mc-16`, 2,533 sections of 100 bytes: 70 ms read from a
+/// file, 30 ms written out), while written out a byte costs about 8 ns
+/// (random bytes, 3 characters each on average). Most sections are small:
+/// DuckDB's common file at 16 partitions has 2,533, 2,380 of them of at
+/// most 1 KiB. The host's assembly of its transcript took 153 ms with
+/// every section read from the file and 102 ms with this limit; limits of
+/// 256 bytes and 4 KiB were not faster (122 and 119 ms; medians of 3
+/// alternating rounds, within this machine's noise of each other).
 const INLINE_BYTES_MAX: u64 = 1024;
 
-/// Appends `.ascii` with `bytes`: printable ASCII as itself (but `"` and
-/// `\`), every other byte as a three-digit octal escape, which the
-/// assembler reads as that byte whatever follows it.
+/// Appends `.ascii` with `bytes`: printable ASCII as itself, except `"`
+/// and `\`, which are escaped with a backslash; every other byte as a
+/// three-digit octal escape, which the assembler reads as that byte
+/// whatever follows it.
 fn write_ascii(out: &mut String, bytes: &[u8]) {
-    out.reserve(bytes.len() * 4 + 10);
+    out.reserve(bytes.len() * 4 + 11);
     out.push_str("\t.ascii \"");
     for &byte in bytes {
         match byte {
@@ -255,7 +259,7 @@ fn write_ascii(out: &mut String, bytes: &[u8]) {
 /// assembler maps the file anew for each, and keeps every mapping until it
 /// is done; Linux allows a process 65,530 (`vm.max_map_count`), and the
 /// compiler's own mappings need some. Only sections over
-/// [`INLINE_BYTES_MAX`] are read so (DuckDB's common file at 16 partitions:
+/// `INLINE_BYTES_MAX` (1 KiB) are read so (DuckDB's common file at 16 partitions:
 /// 153 of its 2,533 sections); `object_writer` foresees the count from all
 /// sections, so it errs on the side of printing text.
 pub const MAX_FILES_READ: usize = 32_768;
@@ -1024,24 +1028,25 @@ mod tests {
     fn a_section_over_the_inline_limit_is_read_from_the_file() {
         let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
         let rodata = obj.section_id(StandardSection::ReadOnlyData);
-        let at = obj.append_section_data(rodata, &vec![7; INLINE_BYTES_MAX as usize + 1], 16);
+        obj.append_section_data(rodata, &vec![7; INLINE_BYTES_MAX as usize + 1], 16);
         let small = obj.section_id(StandardSection::Data);
         obj.append_section_data(small, &[1; 8], 8);
         let object = obj.write().unwrap();
         let transcript = transcribe(&object, PATH, 0, &PartDecisions::default()).unwrap();
         let text = &transcript.text;
-        let header = ElfObject::parse(&object).unwrap();
-        let offset = header.sections.iter().find(|s| header.section_name(s).unwrap() == ".rodata").unwrap().sh_offset(header.endian);
-        assert_eq!(at, 0);
+        let elf = ElfObject::parse(&object).unwrap();
+        let offset = elf.sections.iter().find(|s| elf.section_name(s).unwrap() == ".rodata").unwrap().sh_offset(elf.endian);
         let label = chunk_label(text, ".rodata");
         assert!(text.contains(&format!("{label}:\n\t.incbin \"{PATH}\", {offset}, {}\n", INLINE_BYTES_MAX + 1)), "{text}");
         assert!(has_line(text, concat!("\t", r#".ascii "\001\001\001\001\001\001\001\001""#)), "{text}");
         assert_eq!(transcript.files_read, 1);
     }
 
-    /// The bytes of `.ascii`'s operand as LLVM's assembler reads them
-    /// (`AsmParser::parseEscapedString`: up to three octal digits after a
-    /// backslash, or the character itself).
+    /// The bytes of `.ascii`'s operand as LLVM's assembler reads the
+    /// escapes `write_ascii` writes (`AsmParser::parseEscapedString`: up to
+    /// three octal digits after a backslash; `\"` and `\\`). Any other
+    /// escape fails the test. (`every_byte_written_out_assembles_as_itself`
+    /// in `tests/object_transcript.rs` has LLVM itself read them.)
     fn assembled_ascii(line: &str) -> Vec<u8> {
         let quoted = line.strip_prefix("\t.ascii \"").and_then(|l| l.strip_suffix("\"\n")).expect("one .ascii line");
         let chars = quoted.as_bytes();
@@ -1056,6 +1061,7 @@ mod tests {
             i += 1;
             let digits = chars[i..].iter().take(3).take_while(|c| (b'0'..=b'7').contains(c)).count();
             if digits == 0 {
+                assert!(matches!(chars[i], b'"' | b'\\'), "an escape write_ascii does not write: \\{}", chars[i] as char);
                 bytes.push(chars[i]);
                 i += 1;
             } else {

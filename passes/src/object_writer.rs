@@ -169,7 +169,7 @@ fn text_needed(module: &ModuleOutline<'_>, command_line: &[String], partitions: 
         + SECTIONS_PER_DEFINITION * facts.comdat_count as usize
         + if has("-ffunction-sections") { SECTIONS_PER_DEFINITION * own(true) } else { 0 }
         + if has("-fdata-sections") { own(false) } else { 0 };
-    (sections > MAX_FILES_READ).then(|| format!("the parts' objects may hold about {sections} sections, more than a transcript reads ({MAX_FILES_READ})"))
+    (sections > MAX_FILES_READ).then(|| format!("the parts' objects may hold about {sections} sections, more than a transcript may read from files ({MAX_FILES_READ})"))
 }
 
 /// Why some globals' explicit section would be several sections of one name

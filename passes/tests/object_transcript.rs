@@ -265,12 +265,32 @@ fn a_transcribed_object_assembles_into_the_same_object() {
 }
 
 #[test]
+fn every_byte_written_out_assembles_as_itself() {
+    // Every byte value, each followed by a digit (which a shorter octal
+    // escape would take in), a quote and a backslash: 1,024 bytes, the
+    // most a section written out (`.ascii`) holds, in code and in data.
+    let bytes: String = (0..=255u8).map(|b| format!("\t.byte {b}, 0x37, 0x22, 0x5c\n")).collect();
+    let part = format!("\t.text\n{bytes}\t.section .rodata.bytes,\"a\",@progbits\n{bytes}");
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let object = host.assemble_object(&[part.as_bytes()], DebugSections::AsHost).unwrap();
+    let file = MemoryFile::with_bytes(&object).unwrap();
+    let transcript = transcribe(&object, &file.path(), 0, &PartDecisions::default()).unwrap();
+    assert_eq!(transcript.files_read, 0, "{}", transcript.text);
+    let again = host.assemble_object(&[transcript.text.as_bytes()], DebugSections::AsHost).expect("the transcript assembles");
+    let (before, after) = (said(&object), said(&again));
+    assert_eq!(before.sections[".text"].3.len(), 1024);
+    assert_eq!(before.sections, after.sections);
+}
+
+#[test]
 fn a_transcript_the_file_does_not_hold_fails_its_check() {
     // The check of a transcript (before the host sees it) reads the bytes:
-    // a file that is gone makes it fail, never the host.
+    // a file that is gone makes it fail, never the host. (The part's table
+    // is the section too large to be written out.)
     let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
     let object = host.assemble_object(&[PART.as_bytes()], DebugSections::AsHost).unwrap();
     let transcript = transcribe(&object, "/proc/self/fd/999999", 0, &PartDecisions::default()).unwrap();
+    assert_eq!(transcript.files_read, 1);
     let e = host.check_asm(transcript.text.as_bytes()).unwrap_err();
     assert!(e.contains("999999") || e.contains("could not find incbin file"), "{e}");
 }

@@ -1,7 +1,7 @@
 //! A file in memory that a host given a path can open: `memfd_create`,
-//! named by `/proc/self/fd/N`. The host's assembler reads a part's object
-//! from one (`.incbin`, see `object_transcript`), after the pass that made
-//! it has returned.
+//! named by `/proc/self/fd/N`. The host's assembler reads a part's larger
+//! sections from one (`.incbin`, see `object_transcript`), after the pass
+//! that made it has returned.
 
 use std::collections::HashMap;
 use std::fs::File;
