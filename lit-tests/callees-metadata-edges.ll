@@ -8,7 +8,7 @@
 ; indirect-call promotion can inline it) even though no instruction names
 ; them. An indirect call without metadata ties nothing: no edge to every
 ; address-taken function (the AMDGPU cartesian product).
-; Fails if: module_facts.rs RefWalker::walk_instruction() ignores the targets !callees lists.
+; Fails if: module_facts.rs RefWalker::walk_indirect_call() ignores the targets !callees lists, or the shim's mtpc_body_uses (ir_ops.cpp) leaves out indirect calls.
 ; P0-NOT: unrelated
 ; P0: define linkonce_odr hidden i32 @target_one.mtpc.{{[0-9a-f]+}}(i32
 ; P0: define linkonce_odr hidden i32 @target_two.mtpc.{{[0-9a-f]+}}(i32

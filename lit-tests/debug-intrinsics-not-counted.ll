@@ -14,7 +14,7 @@
 ; plan or what is copied. @leaf has 60 instructions of code, under the copy
 ; limit (80), and 40 llvm.dbg.value calls that would put it over; its
 ; callers' partitions still get its body.
-; Fails if: module_facts.rs collect() counts debug intrinsics as instructions.
+; Fails if: the shim's mtpc_body_uses (ir_ops.cpp) counts debug intrinsics as instructions.
 ; P0: define i32 @leaf(
 ; P1: define i32 @caller_a(
 ; P1: define available_externally i32 @leaf(

@@ -10,7 +10,7 @@
 ; apart: @big_a (40) and @big_b (38) first, then @caller (5) on the
 ; lighter partition, which it makes the heavier, then @hot_target (4) on
 ; the other.
-; Fails if: module_facts.rs RefWalker::walk_instruction() ignores the targets value-profile (VP) metadata records.
+; Fails if: module_facts.rs RefWalker::walk_indirect_call() ignores the targets value-profile (VP) metadata records, or the shim's mtpc_body_uses (ir_ops.cpp) leaves out indirect calls.
 ; P0: define i32 @big_a(
 ; P0-NOT: hot_target
 ; P1: define i32 @caller(

@@ -16,6 +16,8 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -95,10 +97,74 @@ size_t mtpc_debug_location_constants(LLVMValueRef FRef, LLVMValueRef *Out, size_
   return Named.size();
 }
 
+// What mtpc_body_uses reports (mirrored in Rust, ffi.rs).
+enum MtpcUseRole : uint32_t { MTPC_USE_OPERAND = 0, MTPC_USE_CALLEE = 1, MTPC_USE_INDIRECT_CALL = 2 };
+struct MtpcBodyUse {
+  LLVMValueRef Value;
+  uint32_t Role;
+};
+struct MtpcBodyCounts {
+  uint32_t Code;
+  uint32_t InlineSize;
+};
+
+// One walk of F's body for the split's facts (module_facts.rs), in place
+// of an LLVM-C call per instruction and operand: Counts->Code gets its
+// instructions but debug intrinsics, Counts->InlineSize those of them that
+// are not accesses of a local variable (an alloca, a load from or store to
+// one, a lifetime marker). Each operand that may name a global (a constant
+// other than plain data, or inline asm) is listed once as a use, as the
+// callee if it is the called operand of its call (MTPC_USE_CALLEE, else
+// MTPC_USE_OPERAND), and each call with attachments whose callee is none
+// of those once as MTPC_USE_INDIRECT_CALL: the first Capacity uses in Out.
+// Returns how many there are. Only reads.
+size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, MtpcBodyCounts *Counts) {
+  SmallSetVector<std::pair<const Value *, unsigned>, 32> Uses;
+  uint32_t Code = 0, InlineSize = 0;
+  for (const BasicBlock &B : *unwrap<Function>(FRef))
+    for (const Instruction &I : B) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Value *Callee = Call ? Call->getCalledOperand() : nullptr;
+      if (!isa<DbgInfoIntrinsic>(I)) {
+        ++Code;
+        const auto *Load = dyn_cast<LoadInst>(&I);
+        const auto *Store = dyn_cast<StoreInst>(&I);
+        const auto *CalledFunction = dyn_cast_or_null<Function>(Callee);
+        bool LocalAccess = isa<AllocaInst>(I) || (Load && isa<AllocaInst>(Load->getPointerOperand())) ||
+                           (Store && isa<AllocaInst>(Store->getPointerOperand())) ||
+                           (CalledFunction && CalledFunction->getName().starts_with("llvm.lifetime."));
+        InlineSize += !LocalAccess;
+      }
+      for (const Value *Op : I.operands())
+        if ((isa<Constant>(Op) && !isa<ConstantData>(Op)) || isa<InlineAsm>(Op))
+          Uses.insert({Op, Op == Callee ? MTPC_USE_CALLEE : MTPC_USE_OPERAND});
+      bool Direct = isa_and_nonnull<GlobalValue>(Callee) || isa_and_nonnull<DSOLocalEquivalent>(Callee) ||
+                    isa_and_nonnull<NoCFIValue>(Callee) || isa_and_nonnull<InlineAsm>(Callee);
+      if (Call && !Direct && I.hasMetadataOtherThanDebugLoc())
+        Uses.insert({&I, MTPC_USE_INDIRECT_CALL});
+    }
+  Counts->Code = Code;
+  Counts->InlineSize = InlineSize;
+  for (size_t K = 0; K < Uses.size() && K < Capacity; ++K)
+    Out[K] = MtpcBodyUse{wrap(Uses[K].first), Uses[K].second};
+  return Uses.size();
+}
+
 // Reading metadata without changing the context. LLVM-C hands metadata out
 // wrapped as values (LLVMGetMetadata, LLVMGetMDNodeOperands), which creates
 // a MetadataAsValue in the context; these only read, so that the module can
 // be planned while other threads serialize and verify it.
+
+// The nodes attached to global GV under Kind (an alias has none), in order:
+// the first Capacity of them in Out. Returns how many there are.
+size_t mtpc_global_metadata(LLVMValueRef GV, unsigned Kind, LLVMMetadataRef *Out, size_t Capacity) {
+  SmallVector<MDNode *, 1> Nodes;
+  if (auto *GO = dyn_cast<GlobalObject>(unwrap(GV)))
+    GO->getMetadata(Kind, Nodes);
+  for (size_t K = 0; K < Nodes.size() && K < Capacity; ++K)
+    Out[K] = wrap(Nodes[K]);
+  return Nodes.size();
+}
 
 // The node attached to instruction I under Kind, or null.
 LLVMMetadataRef mtpc_instruction_metadata(LLVMValueRef I, unsigned Kind) {

@@ -24,8 +24,11 @@
 // Rules (after rustc's llvm-wrapper): every entry point takes and returns
 // opaque handles, never throws (LLVM is built without exceptions), reports
 // failure through its return value, and does one small thing. The logic that
-// decides what to do lives in Rust; the shim only does it. What differs
-// between the LLVM majors mtpc is built for is named in llvm_compat.h.
+// decides what to do lives in Rust; the shim only does it. One exception:
+// what a function body holds is counted where it is walked
+// (mtpc_body_uses), since an LLVM-C call for each instruction and operand
+// took longer than the rest of reading a module. What differs between the
+// LLVM majors mtpc is built for is named in llvm_compat.h.
 #pragma once
 
 #include "llvm_compat.h"

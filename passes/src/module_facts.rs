@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Global, GlobalKind, MdOperand, ModuleRef, Operand, Value};
+use crate::ir::{AttributeKind, BodyUse, BodyUseBuffer, Global, GlobalKind, IndirectCall, MdOperand, ModuleRef, Operand, Value};
 use crate::{FastHashMap as HashMap, FastHashSet as HashSet};
 
 /// Linkage, mirroring LLVM's `GlobalValue::LinkageTypes`.
@@ -113,10 +113,10 @@ pub struct GlobalFacts {
     /// What the body's size will be when the inliner weighs it as a
     /// callee: its instructions once its local variables live in registers
     /// (all but those that only access them, see
-    /// `Instruction::is_local_variable_access`: unoptimized code is mostly
-    /// such accesses), plus the `inline_size` of each local function only
-    /// it calls, once (which the inliner takes into it first, whatever its
-    /// size). What the copy limits compare.
+    /// [`BodyUses::inline_size`](crate::ir::BodyUses::inline_size):
+    /// unoptimized code is mostly such accesses), plus the `inline_size` of
+    /// each local function only it calls, once (which the inliner takes
+    /// into it first, whatever its size). What the copy limits compare.
     pub inline_size: u32,
     /// Bytes of a variable's value.
     pub size: u64,
@@ -382,17 +382,19 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         associated: module.md_kind("associated"),
         func_sanitize: module.md_kind("func_sanitize"),
     };
+    let attributes = InlineAttributes {
+        no_inline: AttributeKind::named("noinline"),
+        optnone: AttributeKind::named("optnone"),
+        always_inline: AttributeKind::named("alwaysinline"),
+        inline_hint: AttributeKind::named("inlinehint"),
+    };
     let source_filename = module.source_filename();
     let layout = module.data_layout();
     let debug_info = module.has_debug_info();
     let pgo_names = PgoNameIndex { globals: &globals, source_filename: &source_filename, by_hash: Default::default() };
-    let local_names: HashMap<String, u32> = globals
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.linkage().is_local() && !g.name().is_empty())
-        .map(|(i, g)| (g.name(), i as u32))
-        .collect();
+    let local_names = LocalNames { globals: &globals, by_name: Default::default() };
 
+    let mut bodies = BodyUseBuffer::default();
     let mut comdats: HashMap<String, u32> = HashMap::default();
     let mut per_kind_index = [0u32; 4];
     let (mut inline_asm_assigns, mut inline_asm_notes, mut linked_order_functions) = (false, false, false);
@@ -420,13 +422,16 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                             walker.add(named, RefKind::Metadata);
                         }
                     }
-                    for inst in g.instructions() {
-                        // Debug intrinsics are not code: with them counted,
-                        // -g would change the plan and what is copied.
-                        let code = !inst.is_debug_intrinsic();
-                        instructions += u32::from(code);
-                        inline_size += u32::from(code && !inst.is_local_variable_access());
-                        walker.walk_instruction(&inst, &kinds, &pgo_names);
+                    // Debug intrinsics are not code: with them counted, -g
+                    // would change the plan and what is copied.
+                    let body = g.body_uses(&mut bodies);
+                    (instructions, inline_size) = (body.code, body.inline_size);
+                    for used in body.uses {
+                        match used {
+                            BodyUse::Operand(v) => walker.walk(v, RefKind::Ref),
+                            BodyUse::Callee(v) => walker.walk(v, RefKind::Call),
+                            BodyUse::IndirectCall(call) => walker.walk_indirect_call(&call, &kinds, &pgo_names),
+                        }
                     }
                     if debug_info {
                         // Sorted, and once each (@g and a constant offset
@@ -499,9 +504,9 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 no_cfi_of: walker.no_cfi.into_iter().collect(),
                 associated,
                 target,
-                no_inline: is_function && (g.has_fn_attribute("noinline") || g.has_fn_attribute("optnone")),
-                always_inline: is_function && g.has_fn_attribute("alwaysinline"),
-                inline_hint: is_function && g.has_fn_attribute("inlinehint"),
+                no_inline: is_function && (g.has_fn_attribute(attributes.no_inline) || g.has_fn_attribute(attributes.optnone)),
+                always_inline: is_function && g.has_fn_attribute(attributes.always_inline),
+                inline_hint: is_function && g.has_fn_attribute(attributes.inline_hint),
                 asm_local_refs: walker.asm_locals.into_iter().collect(),
                 special,
                 name,
@@ -511,7 +516,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
 
     let module_asm = module.module_asm();
     let module_asm_locals = asm_symbol_tokens(&module_asm)
-        .filter_map(|t| local_names.get(t).copied())
+        .filter_map(|t| local_names.get(t))
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -552,6 +557,14 @@ pub fn asm_may_write_a_property_note(asm: &str) -> bool {
     asm.to_ascii_lowercase().contains(".note.gnu.property")
 }
 
+/// The function attributes that say how a function may be inlined.
+struct InlineAttributes {
+    no_inline: AttributeKind,
+    optnone: AttributeKind,
+    always_inline: AttributeKind,
+    inline_hint: AttributeKind,
+}
+
 struct MdKinds {
     callees: u32,
     prof: u32,
@@ -586,6 +599,26 @@ fn base_object(v: Value<'_>) -> Option<Global<'_>> {
         g = g.target()?.underlying_global()?;
     }
     None
+}
+
+/// Maps the names of local globals to them, for the symbols assembly
+/// names: made the first time assembly asks (most modules have none).
+struct LocalNames<'g, 'm> {
+    globals: &'g [Global<'m>],
+    by_name: std::cell::OnceCell<HashMap<String, u32>>,
+}
+
+impl LocalNames<'_, '_> {
+    /// The local global named `name`.
+    fn get(&self, name: &str) -> Option<u32> {
+        self.by_name
+            .get_or_init(|| {
+                let local = |(_, g): &(usize, &Global<'_>)| g.linkage().is_local() && !g.name().is_empty();
+                self.globals.iter().enumerate().filter(local).map(|(i, g)| (g.name(), i as u32)).collect()
+            })
+            .get(name)
+            .copied()
+    }
 }
 
 /// Maps the MD5 hashes that value-profile metadata uses to functions:
@@ -639,7 +672,7 @@ pub fn asm_symbol_tokens(text: &str) -> impl Iterator<Item = &str> {
 
 struct RefWalker<'a, 'm> {
     index: &'a HashMap<Global<'m>, u32>,
-    local_names: &'a HashMap<String, u32>,
+    local_names: &'a LocalNames<'a, 'm>,
     refs: BTreeSet<(u32, RefKind)>,
     block_addresses: BTreeSet<u32>,
     no_cfi: BTreeSet<u32>,
@@ -652,7 +685,7 @@ struct RefWalker<'a, 'm> {
 }
 
 impl<'a, 'm> RefWalker<'a, 'm> {
-    fn new(index: &'a HashMap<Global<'m>, u32>, local_names: &'a HashMap<String, u32>) -> Self {
+    fn new(index: &'a HashMap<Global<'m>, u32>, local_names: &'a LocalNames<'a, 'm>) -> Self {
         RefWalker {
             index,
             local_names,
@@ -699,7 +732,7 @@ impl<'a, 'm> RefWalker<'a, 'm> {
                 self.asm_assigns |= asm_may_assign_a_symbol(&text);
                 self.asm_notes |= asm_may_write_a_property_note(&text);
                 for t in asm_symbol_tokens(&text) {
-                    if let Some(&i) = self.local_names.get(t) {
+                    if let Some(i) = self.local_names.get(t) {
                         self.asm_locals.insert(i);
                         self.refs.insert((i, RefKind::Ref));
                     }
@@ -709,25 +742,17 @@ impl<'a, 'm> RefWalker<'a, 'm> {
         }
     }
 
-    fn walk_instruction(&mut self, inst: &crate::ir::Instruction<'m>, kinds: &MdKinds, pgo: &PgoNameIndex<'_, 'm>) {
-        let callee = inst.callee;
-        for op in inst.value.operands() {
-            let kind = if Some(op) == callee { RefKind::Call } else { RefKind::Ref };
-            self.walk(op, kind);
-        }
-        let Some(callee) = callee else { return };
-        if matches!(callee.classify(), Operand::Global(_) | Operand::NoCfi(_) | Operand::InlineAsm(_)) {
-            return;
-        }
-        // An indirect call: resolve its possible targets from metadata.
-        if let Some(md) = inst.metadata(kinds.callees) {
+    /// An indirect call (see [`BodyUse::IndirectCall`]): its possible
+    /// targets, from its metadata.
+    fn walk_indirect_call(&mut self, call: &IndirectCall<'m>, kinds: &MdKinds, pgo: &PgoNameIndex<'_, 'm>) {
+        if let Some(md) = call.metadata(kinds.callees) {
             for target in md.operands() {
                 if let Some(g) = md_value(&target).and_then(global_of) {
                     self.add(g, RefKind::IndirectCall);
                 }
             }
         }
-        if let Some(md) = inst.metadata(kinds.prof) {
+        if let Some(md) = call.metadata(kinds.prof) {
             let ops = md.operands();
             let int = |i: usize| ops.get(i).and_then(md_value).and_then(Value::const_int);
             let is_vp = matches!(ops.first(), Some(MdOperand::String(s)) if s == "VP");

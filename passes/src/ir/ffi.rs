@@ -15,6 +15,7 @@ extern "C" {
     pub(super) fn mtpc_is_thread_local(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_instruction_metadata(i: LLVMValueRef, kind: u32) -> LLVMMetadataRef;
+    pub(super) fn mtpc_global_metadata(gv: LLVMValueRef, kind: u32, out: *mut LLVMMetadataRef, capacity: usize) -> usize;
     pub(super) fn mtpc_md_node_num_operands(md: LLVMMetadataRef) -> u32;
     pub(super) fn mtpc_md_node_operand(md: LLVMMetadataRef, index: u32, value: *mut LLVMValueRef, s: *mut *const c_char, len: *mut usize);
     pub(super) fn mtpc_function_delete_body(f: LLVMValueRef);
@@ -25,6 +26,7 @@ extern "C" {
     pub(super) fn mtpc_block_address_function(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_wrapped_global(v: LLVMValueRef, no_cfi: *mut bool) -> LLVMValueRef;
     pub(super) fn mtpc_debug_location_constants(f: LLVMValueRef, out: *mut LLVMValueRef, capacity: usize) -> usize;
+    pub(super) fn mtpc_body_uses(f: LLVMValueRef, out: *mut RawBodyUse, capacity: usize, counts: *mut RawBodyCounts) -> usize;
     pub(super) fn mtpc_load_lazy(
         context: LLVMContextRef,
         data: *const c_char,
@@ -141,6 +143,24 @@ extern "C" {
 pub(super) struct TextPiece {
     pub data: *const c_char,
     pub len: usize,
+}
+
+/// `MtpcBodyUse` in `shim/ir_ops.cpp`: a value and its `MtpcUseRole`.
+#[repr(C)]
+pub(super) struct RawBodyUse {
+    pub(super) value: LLVMValueRef,
+    pub(super) role: u32,
+}
+
+pub(super) const USE_OPERAND: u32 = 0;
+pub(super) const USE_CALLEE: u32 = 1;
+pub(super) const USE_INDIRECT_CALL: u32 = 2;
+
+/// `MtpcBodyCounts` in `shim/ir_ops.cpp`.
+#[repr(C)]
+pub(super) struct RawBodyCounts {
+    pub(super) code: u32,
+    pub(super) inline_size: u32,
 }
 
 /// `MtpcHostFacts` in `shim/partition_compile.cpp`.

@@ -153,53 +153,62 @@ impl<'m> Value<'m> {
     }
 }
 
-/// One instruction of a function body, seen for reference walking.
-pub struct Instruction<'m> {
-    pub value: Value<'m>,
-    /// The called operand if this is a call, invoke or callbr.
-    pub callee: Option<Value<'m>>,
+/// What one walk of a function body finds (see [`Global::body_uses`]).
+pub struct BodyUses<'m> {
+    /// Its instructions, debug intrinsics not counted.
+    pub code: u32,
+    /// Those of them that do not only access a local variable: not an
+    /// `alloca`, a load from or store to one, or a lifetime marker
+    /// (what promoting local variables to registers removes, which
+    /// unoptimized code is full of).
+    pub inline_size: u32,
+    pub uses: Vec<BodyUse<'m>>,
 }
 
-impl<'m> Instruction<'m> {
-    /// True for a call of a debug-info intrinsic (`llvm.dbg.*`).
-    pub fn is_debug_intrinsic(&self) -> bool {
-        // SAFETY: value is a live instruction.
-        self.callee.is_some() && !unsafe { LLVMIsADbgInfoIntrinsic(self.value.raw) }.is_null()
-    }
+/// Room for the uses of one function body after another (see
+/// [`Global::body_uses`]): grown to the most a body has used, so that a
+/// body is walked again only when it uses more than any before it.
+pub struct BodyUseBuffer(Vec<RawBodyUse>);
 
-    /// True for what promoting a function's local variables to registers
-    /// (mem2reg, SROA) removes, which unoptimized code is full of: an
-    /// `alloca`, a load or store of one, a lifetime marker.
-    pub fn is_local_variable_access(&self) -> bool {
-        // SAFETY: value is a live instruction; operands are asked of loads
-        // and stores only, which have them.
-        unsafe {
-            let v = self.value.raw;
-            let is_alloca = |p: LLVMValueRef| !LLVMIsAAllocaInst(p).is_null();
-            if is_alloca(v) {
-                return true;
-            }
-            if !LLVMIsALoadInst(v).is_null() {
-                return is_alloca(LLVMGetOperand(v, 0));
-            }
-            if !LLVMIsAStoreInst(v).is_null() {
-                return is_alloca(LLVMGetOperand(v, 1));
-            }
-            match self.callee {
-                Some(callee) if !LLVMIsAFunction(callee.raw).is_null() => {
-                    let mut len = 0usize;
-                    let name = LLVMGetValueName2(callee.raw, &mut len);
-                    std::slice::from_raw_parts(name.cast::<u8>(), len).starts_with(b"llvm.lifetime.")
-                }
-                _ => false,
-            }
-        }
+impl Default for BodyUseBuffer {
+    fn default() -> Self {
+        BodyUseBuffer(Vec::with_capacity(256))
     }
+}
 
+/// One use of a function body that may name a global, once per body.
+pub enum BodyUse<'m> {
+    /// An operand (a constant other than plain data, or inline asm).
+    Operand(Value<'m>),
+    /// The called operand of a call, invoke or callbr.
+    Callee(Value<'m>),
+    IndirectCall(IndirectCall<'m>),
+}
+
+/// A call of a function body whose callee is not named directly (not a
+/// global, `no_cfi`, `dso_local_equivalent` or inline asm), with metadata
+/// attached: what [`Global::body_uses`] lists for metadata to be read.
+pub struct IndirectCall<'m> {
+    value: Value<'m>,
+}
+
+impl<'m> IndirectCall<'m> {
     /// The metadata node attached under `kind`, if any.
     pub fn metadata(&self, kind: u32) -> Option<MdNode<'m>> {
         // SAFETY: value is a live instruction; the shim only reads.
         MdNode::new(unsafe { mtpc_instruction_metadata(self.value.raw, kind) })
+    }
+}
+
+/// An enum attribute's kind (`noinline`), looked up by name once: the
+/// lookup compares the name with every attribute's.
+#[derive(Clone, Copy)]
+pub struct AttributeKind(u32);
+
+impl AttributeKind {
+    pub fn named(name: &str) -> AttributeKind {
+        // SAFETY: LLVM reads `name.len()` bytes of the name.
+        AttributeKind(unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) })
     }
 }
 
@@ -421,26 +430,24 @@ impl<'m> Global<'m> {
         }
     }
 
-    /// The operands of metadata attached to a global under `kind` (e.g. `!associated`).
+    /// The operands of metadata attached to a global under `kind` (e.g.
+    /// `!associated`). Only reads.
     pub fn attached_metadata_operands(self, kind: u32) -> Vec<MdOperand<'m>> {
-        // SAFETY: the entries array is freed with its dispose function; the
-        // metadata nodes live in the module's context and are only read.
-        unsafe {
-            let mut n = 0usize;
-            let entries = LLVMGlobalCopyAllMetadata(self.raw, &mut n);
-            let mut out = Vec::new();
-            for i in 0..n as u32 {
-                if LLVMValueMetadataEntriesGetKind(entries, i) == kind {
-                    if let Some(node) = MdNode::new(LLVMValueMetadataEntriesGetMetadata(entries, i)) {
-                        out.extend(node.operands());
-                    }
-                }
+        // Room for one node: a kind is attached once but for a few (`!type`).
+        let mut nodes: Vec<LLVMMetadataRef> = Vec::with_capacity(1);
+        loop {
+            // SAFETY: raw is a live global; the shim writes at most
+            // `capacity` nodes into `nodes`' spare room, returns how many
+            // there are, and only reads.
+            let n = unsafe { mtpc_global_metadata(self.raw, kind, nodes.as_mut_ptr(), nodes.capacity()) };
+            if n <= nodes.capacity() {
+                // SAFETY: the first n were written.
+                unsafe { nodes.set_len(n) };
+                break;
             }
-            if !entries.is_null() {
-                LLVMDisposeValueMetadataEntries(entries);
-            }
-            out
+            nodes.reserve_exact(n);
         }
+        nodes.into_iter().filter_map(MdNode::new).flat_map(MdNode::operands).collect()
     }
 
     pub fn erase_metadata(self, kind: u32) {
@@ -448,13 +455,10 @@ impl<'m> Global<'m> {
         unsafe { LLVMGlobalEraseMetadata(self.raw, kind) }
     }
 
-    /// True if the function carries the enum attribute `name` (e.g. `noinline`).
-    pub fn has_fn_attribute(self, name: &str) -> bool {
-        // SAFETY: the kind id is looked up by name; index -1 is the function itself.
-        unsafe {
-            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
-            !LLVMGetEnumAttributeAtIndex(self.raw, u32::MAX, kind).is_null()
-        }
+    /// True if the function carries the enum attribute `kind`.
+    pub fn has_fn_attribute(self, kind: AttributeKind) -> bool {
+        // SAFETY: index -1 is the function itself.
+        unsafe { !LLVMGetEnumAttributeAtIndex(self.raw, u32::MAX, kind.0).is_null() }
     }
 
     /// True if the function carries the string attribute `key`
@@ -485,27 +489,38 @@ impl<'m> Global<'m> {
         }
     }
 
-    /// The instructions of a function body, in order.
-    pub fn instructions(self) -> Vec<Instruction<'m>> {
-        let mut out = Vec::new();
-        // SAFETY: iteration over a live function's blocks and instructions.
-        unsafe {
-            let mut bb = LLVMGetFirstBasicBlock(self.raw);
-            while !bb.is_null() {
-                let mut inst = LLVMGetFirstInstruction(bb);
-                while !inst.is_null() {
-                    let is_call = !LLVMIsACallInst(inst).is_null()
-                        || !LLVMIsAInvokeInst(inst).is_null()
-                        || !LLVMIsACallBrInst(inst).is_null();
-                    let callee = is_call
-                        .then(|| Value::new(LLVMGetCalledValue(inst)));
-                    out.push(Instruction { value: Value::new(inst), callee });
-                    inst = LLVMGetNextInstruction(inst);
-                }
-                bb = LLVMGetNextBasicBlock(bb);
+    /// The uses of this function's body that may name a global, and its
+    /// sizes, in one walk (the shim's `mtpc_body_uses`), read through
+    /// `buffer`. Only reads.
+    pub fn body_uses(self, buffer: &mut BodyUseBuffer) -> BodyUses<'m> {
+        let out = &mut buffer.0;
+        out.clear();
+        let mut counts = RawBodyCounts { code: 0, inline_size: 0 };
+        loop {
+            // SAFETY: self is a live function; the shim writes at most
+            // `capacity` uses into `out`'s spare room and returns how many
+            // there are.
+            let n = unsafe { mtpc_body_uses(self.raw, out.as_mut_ptr(), out.capacity(), &mut counts) };
+            if n <= out.capacity() {
+                // SAFETY: the first n were written.
+                unsafe { out.set_len(n) };
+                break;
             }
+            out.reserve_exact(n);
         }
-        out
+        let uses = out
+            .drain(..)
+            .map(|u| {
+                let value = Value::new(u.value);
+                match u.role {
+                    USE_OPERAND => BodyUse::Operand(value),
+                    USE_CALLEE => BodyUse::Callee(value),
+                    USE_INDIRECT_CALL => BodyUse::IndirectCall(IndirectCall { value }),
+                    other => unreachable!("the shim's mtpc_body_uses reports no use role {other}"),
+                }
+            })
+            .collect();
+        BodyUses { code: counts.code, inline_size: counts.inline_size, uses }
     }
 
     /// Loads a lazily read body.
