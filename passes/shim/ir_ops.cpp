@@ -138,9 +138,8 @@ size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, Mtpc
       for (const Value *Op : I.operands())
         if ((isa<Constant>(Op) && !isa<ConstantData>(Op)) || isa<InlineAsm>(Op))
           Uses.insert({Op, Op == Callee ? MTPC_USE_CALLEE : MTPC_USE_OPERAND});
-      bool Direct = isa_and_nonnull<GlobalValue>(Callee) || isa_and_nonnull<DSOLocalEquivalent>(Callee) ||
-                    isa_and_nonnull<NoCFIValue>(Callee) || isa_and_nonnull<InlineAsm>(Callee);
-      if (Call && !Direct && I.hasMetadataOtherThanDebugLoc())
+      bool NamesItsCallee = isa_and_nonnull<GlobalValue, DSOLocalEquivalent, NoCFIValue, InlineAsm>(Callee);
+      if (Call && !NamesItsCallee && I.hasMetadataOtherThanDebugLoc())
         Uses.insert({&I, MTPC_USE_INDIRECT_CALL});
     }
   Counts->Code = Code;

@@ -212,6 +212,26 @@ impl AttributeKind {
     }
 }
 
+/// Fills `out` (cleared first) from a shim function that writes at most
+/// `capacity` items at a pointer and returns how many there are: called
+/// again with room for them all when they did not fit.
+///
+/// # Safety
+/// `fill(ptr, capacity)` must write its first `min(n, capacity)` items at
+/// `ptr` and return `n`, the same `n` on every call.
+unsafe fn fill_from_shim<T>(out: &mut Vec<T>, mut fill: impl FnMut(*mut T, usize) -> usize) {
+    out.clear();
+    loop {
+        let n = fill(out.as_mut_ptr(), out.capacity());
+        if n <= out.capacity() {
+            // SAFETY: the first n were written (the caller's promise).
+            unsafe { out.set_len(n) };
+            return;
+        }
+        out.reserve_exact(n);
+    }
+}
+
 /// A metadata node, read in place: nothing is created in the context to
 /// look at it (unlike LLVM-C's metadata-as-value accessors).
 #[derive(Clone, Copy)]
@@ -435,18 +455,9 @@ impl<'m> Global<'m> {
     pub fn attached_metadata_operands(self, kind: u32) -> Vec<MdOperand<'m>> {
         // Room for one node: a kind is attached once but for a few (`!type`).
         let mut nodes: Vec<LLVMMetadataRef> = Vec::with_capacity(1);
-        loop {
-            // SAFETY: raw is a live global; the shim writes at most
-            // `capacity` nodes into `nodes`' spare room, returns how many
-            // there are, and only reads.
-            let n = unsafe { mtpc_global_metadata(self.raw, kind, nodes.as_mut_ptr(), nodes.capacity()) };
-            if n <= nodes.capacity() {
-                // SAFETY: the first n were written.
-                unsafe { nodes.set_len(n) };
-                break;
-            }
-            nodes.reserve_exact(n);
-        }
+        // SAFETY: raw is a live global; the shim writes at most `capacity`
+        // nodes, returns how many there are, and only reads.
+        unsafe { fill_from_shim(&mut nodes, |at, capacity| mtpc_global_metadata(self.raw, kind, at, capacity)) };
         nodes.into_iter().filter_map(MdNode::new).flat_map(MdNode::operands).collect()
     }
 
@@ -475,18 +486,10 @@ impl<'m> Global<'m> {
     pub fn debug_location_globals(self) -> Vec<Global<'m>> {
         // Room for what a function names (few), so that one walk is enough.
         let mut out: Vec<LLVMValueRef> = Vec::with_capacity(8);
-        loop {
-            // SAFETY: self is a live function; the shim writes at most
-            // `capacity` values into `out`'s spare room and returns how
-            // many it has.
-            let n = unsafe { mtpc_debug_location_constants(self.raw, out.as_mut_ptr(), out.capacity()) };
-            if n <= out.capacity() {
-                // SAFETY: the first n were written.
-                unsafe { out.set_len(n) };
-                return out.into_iter().filter_map(|v| Value::new(v).underlying_global()).collect();
-            }
-            out.reserve_exact(n);
-        }
+        // SAFETY: self is a live function; the shim writes at most
+        // `capacity` values and returns how many it has.
+        unsafe { fill_from_shim(&mut out, |at, capacity| mtpc_debug_location_constants(self.raw, at, capacity)) };
+        out.into_iter().filter_map(|v| Value::new(v).underlying_global()).collect()
     }
 
     /// The uses of this function's body that may name a global, and its
@@ -494,20 +497,10 @@ impl<'m> Global<'m> {
     /// `buffer`. Only reads.
     pub fn body_uses(self, buffer: &mut BodyUseBuffer) -> BodyUses<'m> {
         let out = &mut buffer.0;
-        out.clear();
         let mut counts = RawBodyCounts { code: 0, inline_size: 0 };
-        loop {
-            // SAFETY: self is a live function; the shim writes at most
-            // `capacity` uses into `out`'s spare room and returns how many
-            // there are.
-            let n = unsafe { mtpc_body_uses(self.raw, out.as_mut_ptr(), out.capacity(), &mut counts) };
-            if n <= out.capacity() {
-                // SAFETY: the first n were written.
-                unsafe { out.set_len(n) };
-                break;
-            }
-            out.reserve_exact(n);
-        }
+        // SAFETY: self is a live function; the shim writes at most
+        // `capacity` uses and returns how many there are.
+        unsafe { fill_from_shim(out, |at, capacity| mtpc_body_uses(self.raw, at, capacity, &mut counts)) };
         let uses = out
             .drain(..)
             .map(|u| {
