@@ -113,11 +113,12 @@ struct MtpcBodyCounts {
 // instructions but debug intrinsics, Counts->InlineSize those of them that
 // are not accesses of a local variable (an alloca, a load from or store to
 // one, a lifetime marker). Each operand that may name a global (a constant
-// other than plain data, or inline asm) is listed once as a use, as the
-// callee if it is the called operand of its call (MTPC_USE_CALLEE, else
-// MTPC_USE_OPERAND), and each call with attachments whose callee is none
-// of those once as MTPC_USE_INDIRECT_CALL: the first Capacity uses in Out.
-// Returns how many there are. Only reads.
+// other than plain data, or inline asm) is listed once per role: as the
+// callee where it is a call's called operand (MTPC_USE_CALLEE), as an
+// operand anywhere else (MTPC_USE_OPERAND; `call @f(ptr @f)` is both: it
+// calls @f and passes its address on). Each call with attachments whose
+// callee is none of those is listed once as MTPC_USE_INDIRECT_CALL. The
+// first Capacity uses go to Out; returns how many there are. Only reads.
 size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, MtpcBodyCounts *Counts) {
   SmallSetVector<std::pair<const Value *, unsigned>, 32> Uses;
   uint32_t Code = 0, InlineSize = 0;
@@ -135,9 +136,11 @@ size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, Mtpc
                            (CalledFunction && CalledFunction->getName().starts_with("llvm.lifetime."));
         InlineSize += !LocalAccess;
       }
-      for (const Value *Op : I.operands())
+      for (const Use &U : I.operands()) {
+        const Value *Op = U.get();
         if ((isa<Constant>(Op) && !isa<ConstantData>(Op)) || isa<InlineAsm>(Op))
-          Uses.insert({Op, Op == Callee ? MTPC_USE_CALLEE : MTPC_USE_OPERAND});
+          Uses.insert({Op, Call && Call->isCallee(&U) ? MTPC_USE_CALLEE : MTPC_USE_OPERAND});
+      }
       bool NamesItsCallee = isa_and_nonnull<GlobalValue, DSOLocalEquivalent, NoCFIValue, InlineAsm>(Callee);
       if (Call && !NamesItsCallee && I.hasMetadataOtherThanDebugLoc())
         Uses.insert({&I, MTPC_USE_INDIRECT_CALL});

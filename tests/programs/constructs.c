@@ -105,6 +105,21 @@ static int sum_literal(void) {
   return s;
 }
 
+/* a static function its only caller both calls and passes on: every
+ * partition that inlines `notify` must pass the one `on_event` (a private
+ * copy of it per partition would give it several addresses) */
+static const void *listeners[8];
+static int listener_count;
+static void on_event(const void *self) {
+  if (listener_count < 8) listeners[listener_count++] = self;
+}
+void notify(void) { on_event((const void *)on_event); }
+static int listeners_differ(void) {
+  int differ = 0;
+  for (int i = 1; i < listener_count; i++) differ += listeners[i] != listeners[0];
+  return differ;
+}
+
 /* large functions that many callers share */
 static unsigned long hash_words(int rounds) {
   unsigned long h = 5381;
@@ -113,9 +128,9 @@ static unsigned long hash_words(int rounds) {
       for (const char *c = words[i]; *c; c++) h = h * 33 + (unsigned char)*c + (unsigned long)primes[(i + r) % 12];
   return h;
 }
-unsigned long work_a(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s += hash_words(i % 5) ^ (unsigned long)handlers[i % 3](i); return s; }
-unsigned long work_b(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s = s * 31 + (unsigned long)count_bits((unsigned)i * 2654435761u); return s; }
-unsigned long work_c(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s += (unsigned long)big_table[(i * 37) % 8192] + (unsigned long)is_even((unsigned)i % 50) + (unsigned long)tls_exec_alias; return s; }
+unsigned long work_a(int n) { unsigned long s = 0; notify(); for (int i = 0; i < n; i++) s += hash_words(i % 5) ^ (unsigned long)handlers[i % 3](i); return s; }
+unsigned long work_b(int n) { unsigned long s = 0; notify(); for (int i = 0; i < n; i++) s = s * 31 + (unsigned long)count_bits((unsigned)i * 2654435761u); return s; }
+unsigned long work_c(int n) { unsigned long s = 0; notify(); for (int i = 0; i < n; i++) s += (unsigned long)big_table[(i * 37) % 8192] + (unsigned long)is_even((unsigned)i % 50) + (unsigned long)tls_exec_alias; return s; }
 
 static void *thread_fn(void *arg) { tls_local += 1; tls_global += (long)arg; return NULL; }
 
@@ -134,5 +149,6 @@ int main(void) {
   printf("ids %d %d literal %d\n", next_id(), next_id(), sum_literal());
   printf("work %lu %lu %lu state %d\n", work_a(300), work_b(300), work_c(300), state[2]);
   printf("parity %d %d\n", is_even(10), is_odd(7));
+  printf("listeners %d, differ %d\n", listener_count, listeners_differ());
   return 0;
 }
