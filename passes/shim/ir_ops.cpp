@@ -117,8 +117,9 @@ struct MtpcBodyCounts {
 // callee where it is a call's called operand (MTPC_USE_CALLEE), as an
 // operand anywhere else (MTPC_USE_OPERAND; `call @f(ptr @f)` is both: it
 // calls @f and passes its address on). Each call with attachments whose
-// callee is none of those is listed once as MTPC_USE_INDIRECT_CALL. The
-// first Capacity uses go to Out; returns how many there are. Only reads.
+// callee is not named (not a global, dso_local_equivalent, no_cfi or
+// inline asm) is listed once as MTPC_USE_INDIRECT_CALL. The first
+// Capacity uses go to Out; returns how many there are. Only reads.
 size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, MtpcBodyCounts *Counts) {
   SmallSetVector<std::pair<const Value *, unsigned>, 32> Uses;
   uint32_t Code = 0, InlineSize = 0;

@@ -795,7 +795,9 @@ mod tests {
     #[test]
     fn sole_callers_are_local_functions_one_other_function_only_calls() {
         // b's only user is a, c's is b; d has two callers; g only calls
-        // itself; h's address is taken.
+        // itself; h's address is taken; i's and k's only user both calls
+        // them and takes their address (`call @i(ptr @i)`), whichever of
+        // the two it records first.
         let facts = module(vec![
             func("a", 10, &[(1, Call), (3, Call)]),
             internal(func("b", 10, &[(2, Call)])),
@@ -805,6 +807,10 @@ mod tests {
             internal(func("g", 10, &[(5, Call)])),
             internal(func("h", 10, &[])),
             func("f", 10, &[(6, Ref)]),
+            internal(func("i", 10, &[])),
+            func("j", 10, &[(8, Call), (8, Ref)]),
+            internal(func("k", 10, &[])),
+            func("l", 10, &[(10, Ref), (10, Call)]),
         ]);
         assert_eq!(facts.sole_callers(), vec![(1, 0), (2, 1)]);
     }

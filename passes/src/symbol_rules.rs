@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | external function | defined | `available_externally` if worth inlining and the C++ inline and template code it brings along is small, else declared |
 //! | internal/private, used by one partition | kept local | — |
-//! | internal function only one other function calls (and may be inlined, and does not call it back) | kept local | a local copy wherever that caller is copied (see [`sole_callees`]) |
+//! | internal function only one other function calls and whose address nothing takes (not even that caller: `f(f)`), which may be inlined and does not call it back | kept local | a local copy wherever that caller is copied (see [`sole_callees`]) |
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
 //! | private `unnamed_addr` constant data | kept local | its own local copy |
 //! | internal function used by several, within the copy limits | promoted, `linkonce_odr` (discardable) | a discardable copy (see [`crate::odr_copies`]) |

@@ -176,9 +176,11 @@ impl Default for BodyUseBuffer {
     }
 }
 
-/// One use of a function body that may name a global, once per body.
+/// A value a function body uses that may name a global, once per body and
+/// role (`call @f(ptr @f)` gives both a `Callee` and an `Operand`).
 pub enum BodyUse<'m> {
-    /// An operand (a constant other than plain data, or inline asm).
+    /// A constant other than plain data, or inline asm, used anywhere but
+    /// as a call's called operand: arguments and bundle operands included.
     Operand(Value<'m>),
     /// The called operand of a call, invoke or callbr.
     Callee(Value<'m>),
