@@ -58,11 +58,19 @@ void mtpc::walkDebugMetadata(const Module &M, function_ref<bool(const MDNode *)>
     F.getAllMetadata(Attached);
     for (auto &A : Attached)
       Reach(A.second);
+    // Runs of instructions share a location: each is looked up once a run.
+    const MDNode *LastLocation = nullptr;
     for (const Instruction &I : instructions(F)) {
-      Attached.clear();
-      I.getAllMetadata(Attached);
-      for (auto &A : Attached)
-        Reach(A.second);
+      if (const MDNode *Location = I.getDebugLoc().getAsMDNode(); Location != LastLocation) {
+        Reach(Location);
+        LastLocation = Location;
+      }
+      if (I.hasMetadataOtherThanDebugLoc()) {
+        Attached.clear();
+        I.getAllMetadataOtherThanDebugLoc(Attached);
+        for (auto &A : Attached)
+          Reach(A.second);
+      }
       if (auto *Call = dyn_cast<CallBase>(&I))
         for (const Value *Arg : Call->args())
           if (auto *MAV = dyn_cast<MetadataAsValue>(Arg))
