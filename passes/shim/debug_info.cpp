@@ -44,8 +44,7 @@ void mtpc::walkDebugMetadata(const Module &M, function_ref<bool(const MDNode *)>
     Walk();
   }
   SmallVector<std::pair<unsigned, MDNode *>, 8> Attached;
-  // (A global object's getter appends to the list; an instruction's leaves
-  // it as it was if the instruction has no metadata.)
+  // (Both getters used here append to the list: it is cleared first.)
   for (const GlobalVariable &GV : M.globals()) {
     Attached.clear();
     GV.getAllMetadata(Attached);
