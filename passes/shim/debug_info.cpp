@@ -64,12 +64,10 @@ void mtpc::walkDebugMetadata(const Module &M, function_ref<bool(const MDNode *)>
         Reach(Location);
         LastLocation = Location;
       }
-      if (I.hasMetadataOtherThanDebugLoc()) {
-        Attached.clear();
-        I.getAllMetadataOtherThanDebugLoc(Attached);
-        for (auto &A : Attached)
-          Reach(A.second);
-      }
+      Attached.clear();
+      I.getAllMetadataOtherThanDebugLoc(Attached);
+      for (auto &A : Attached)
+        Reach(A.second);
       if (auto *Call = dyn_cast<CallBase>(&I))
         for (const Value *Arg : Call->args())
           if (auto *MAV = dyn_cast<MetadataAsValue>(Arg))

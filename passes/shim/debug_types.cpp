@@ -106,8 +106,6 @@ void declareEverywhere(Module &M, const DenseMap<const MDNode *, DICompositeType
   SmallVector<std::pair<unsigned, MDNode *>, 4> Attached;
   for (Function &F : M)
     for (Instruction &I : instructions(F)) {
-      if (!I.hasMetadataOtherThanDebugLoc())
-        continue;
       Attached.clear(); // (this getter appends)
       I.getAllMetadataOtherThanDebugLoc(Attached);
       for (auto &[Kind, Node] : Attached)
