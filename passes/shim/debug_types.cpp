@@ -179,27 +179,45 @@ mtpc::ClassMemberListing::~ClassMemberListing() {
     C->replaceOperandWith(Operand, Before);
 }
 
+namespace mtpc {
+// The shared class definitions a module reaches, found once at the end of
+// its optimization and used again when it is described: the module's debug
+// metadata does not change in between, so a second walk would find the
+// same nodes in the same order.
+struct SharedClassList {
+  SmallVector<DICompositeType *, 0> Classes;
+};
+} // namespace mtpc
+
 extern "C" {
 
 // Calls Each(Context, Identifier, Length) for each shared class definition
 // (see above) that M's debug information reaches, in the order it reaches
-// them.
-void mtpc_shared_class_types(LLVMModuleRef MRef, void (*Each)(void *, const char *, size_t), void *Context) {
-  for (DICompositeType *C : sharedClassDefinitions(*unwrap(MRef))) {
+// them, and returns them as a list for mtpc_describe_shared_class_types
+// (freed with mtpc_shared_class_list_free).
+void *mtpc_shared_class_types(LLVMModuleRef MRef, void (*Each)(void *, const char *, size_t), void *Context) {
+  auto *List = new mtpc::SharedClassList{sharedClassDefinitions(*unwrap(MRef))};
+  for (DICompositeType *C : List->Classes) {
     StringRef Id = C->getIdentifier();
     Each(Context, Id.data(), Id.size());
   }
+  return List;
 }
+
+void mtpc_shared_class_list_free(void *List) { delete static_cast<mtpc::SharedClassList *>(List); }
 
 // Describes in M the shared classes named in Elsewhere (N identifiers, with
 // their lengths) as declarations, and keeps every other shared class M
 // reaches among its C++ unit's retained types, so that its DWARF writer
 // describes them whatever M's code still uses (call before any function of
 // M is dropped: what M reaches then is what it was chosen to describe).
+// Found is what mtpc_shared_class_types returned for M if M's debug
+// metadata has not changed since, else null (they are found again).
 // Counts the classes it declared and those it describes in *DeclaredCount
 // and *DescribedCount.
-void mtpc_describe_shared_class_types(LLVMModuleRef MRef, const char *const *Elsewhere, const size_t *Lengths,
-                                      size_t N, size_t *DeclaredCount, size_t *DescribedCount) {
+void mtpc_describe_shared_class_types(LLVMModuleRef MRef, const void *Found, const char *const *Elsewhere,
+                                      const size_t *Lengths, size_t N, size_t *DeclaredCount,
+                                      size_t *DescribedCount) {
   Module &M = *unwrap(MRef);
   *DeclaredCount = *DescribedCount = 0;
   DICompileUnit *Unit = cxxUnit(M);
@@ -212,7 +230,10 @@ void mtpc_describe_shared_class_types(LLVMModuleRef MRef, const char *const *Els
   DenseMap<const MDNode *, DICompositeType *> Declarations;
   SmallVector<DICompositeType *, 0> ToDeclare;
   SmallVector<Metadata *, 0> Owned;
-  for (DICompositeType *C : sharedClassDefinitions(M)) {
+  SmallVector<DICompositeType *, 0> FoundAgain;
+  if (!Found)
+    FoundAgain = sharedClassDefinitions(M);
+  for (DICompositeType *C : Found ? static_cast<const mtpc::SharedClassList *>(Found)->Classes : FoundAgain) {
     if (DescribedElsewhere.count(C->getIdentifier())) {
       Declarations[C] = nullptr; // made below
       ToDeclare.push_back(C);

@@ -526,7 +526,7 @@ fn optimize_partition(
     }
     let opt_ms = kit.optimize(&mut module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     let kept = odr_copies::kept_members(&module.as_module(), members);
-    let classes = if module.as_module().has_debug_info() { module.as_module().shared_class_types() } else { Vec::new() };
+    let classes = if module.as_module().has_debug_info() { module.shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
     Ok(Step::Optimized(Optimized { module, kit, kept, classes, build_ms, opt_ms, job_unix_ms }))
 }
@@ -562,7 +562,7 @@ fn compile_partition(
     let (classes_declared, classes_described) = match &elsewhere.classes {
         Some(classes) => {
             let names: Vec<&str> = classes.iter().map(String::as_str).collect();
-            module.as_module().describe_shared_class_types(&names)
+            module.describe_shared_class_types(&names)
         }
         None => (0, 0),
     };

@@ -99,9 +99,11 @@ extern "C" {
         module: LLVMModuleRef,
         each: unsafe extern "C" fn(*mut c_void, *const c_char, usize),
         context: *mut c_void,
-    );
+    ) -> *mut c_void;
+    pub(super) fn mtpc_shared_class_list_free(list: *mut c_void);
     pub(super) fn mtpc_describe_shared_class_types(
         module: LLVMModuleRef,
+        found: *const c_void,
         elsewhere: *const *const c_char,
         lengths: *const usize,
         n: usize,

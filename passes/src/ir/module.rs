@@ -171,49 +171,6 @@ impl<'m> ModuleRef<'m> {
         unsafe { LLVMGetNamedMetadataNumOperands(self.raw, c"llvm.dbg.cu".as_ptr()) > 0 }
     }
 
-    /// The ODR identifiers of the C++ class definitions the module's debug
-    /// information reaches (see `shim/debug_types.cpp`), in the order it
-    /// reaches them. (An identifier that is not UTF-8, which no C++ mangled
-    /// name is, is left out: each partition then describes that class.)
-    pub fn shared_class_types(&self) -> Vec<String> {
-        unsafe extern "C" fn push(names: *mut c_void, name: *const c_char, len: usize) {
-            // SAFETY: `names` is the vector below; the name is `len` bytes
-            // of the module's metadata, copied before the call returns.
-            let names = unsafe { &mut *names.cast::<Vec<String>>() };
-            let bytes = unsafe { std::slice::from_raw_parts(name.cast::<u8>(), len) };
-            if let Ok(name) = std::str::from_utf8(bytes) {
-                names.push(name.to_string());
-            }
-        }
-        let mut names: Vec<String> = Vec::new();
-        // SAFETY: raw is a live module; the callback only appends to `names`.
-        unsafe { mtpc_shared_class_types(self.raw, push, (&mut names as *mut Vec<String>).cast()) };
-        names
-    }
-
-    /// Describes the classes named in `elsewhere` (ODR identifiers of
-    /// classes another partition describes) as declarations, and keeps
-    /// every other class `shared_class_types` finds among the C++ compile
-    /// unit's retained types. Returns how many it declared and describes.
-    /// Call before any function is dropped from the optimized module.
-    pub fn describe_shared_class_types(&mut self, elsewhere: &[&str]) -> (usize, usize) {
-        let pointers: Vec<*const c_char> = elsewhere.iter().map(|s| s.as_ptr().cast()).collect();
-        let lengths: Vec<usize> = elsewhere.iter().map(|s| s.len()).collect();
-        let (mut declared, mut described) = (0, 0);
-        // SAFETY: raw is a live module, held mutably; the names outlive the call.
-        unsafe {
-            mtpc_describe_shared_class_types(
-                self.raw,
-                pointers.as_ptr(),
-                lengths.as_ptr(),
-                elsewhere.len(),
-                &mut declared,
-                &mut described,
-            )
-        };
-        (declared, described)
-    }
-
     pub fn verify(&self) -> Result<(), String> {
         let mut msg = std::ptr::null_mut();
         // SAFETY: ReturnStatus only reports, never aborts.
@@ -475,6 +432,22 @@ pub struct PartitionModule {
     /// What the module was read from, kept as long as the module (a lazily
     /// loaded module reads its bitcode in place).
     _source: std::sync::Arc<dyn std::any::Any + Send + Sync>,
+    /// The shared C++ classes [`PartitionModule::shared_class_types`] found,
+    /// until the module is next handed out (which may change it).
+    classes_found: Option<SharedClassList>,
+}
+
+/// The shim's list of the shared C++ class definitions a module reaches
+/// (nodes of its context, in the order they were reached).
+struct SharedClassList {
+    raw: *mut c_void,
+}
+
+impl Drop for SharedClassList {
+    fn drop(&mut self) {
+        // SAFETY: we own the list; freeing it reads none of its nodes.
+        unsafe { mtpc_shared_class_list_free(self.raw) }
+    }
 }
 
 // SAFETY: the module and its context are owned together and used by one
@@ -497,11 +470,68 @@ impl PartitionModule {
         // The module now belongs to this value, which keeps its context and
         // source alive at least as long (see Drop).
         let raw = std::mem::ManuallyDrop::new(module).raw;
-        Ok(PartitionModule { raw, ctx, _source: source })
+        Ok(PartitionModule { raw, ctx, _source: source, classes_found: None })
     }
 
     pub fn as_module(&mut self) -> ModuleRef<'_> {
+        // The module may change through the handle: what was found of its
+        // classes may no longer hold.
+        self.classes_found = None;
         ModuleRef { raw: self.raw, _owner: PhantomData }
+    }
+
+    /// The ODR identifiers of the C++ class definitions the module's debug
+    /// information reaches (see `shim/debug_types.cpp`), in the order it
+    /// reaches them. (An identifier that is not UTF-8, which no C++ mangled
+    /// name is, is left out: each partition then describes that class.)
+    /// The classes are remembered for [`Self::describe_shared_class_types`],
+    /// unless the module is handed out in between.
+    pub fn shared_class_types(&mut self) -> Vec<String> {
+        unsafe extern "C" fn push(names: *mut c_void, name: *const c_char, len: usize) {
+            // SAFETY: `names` is the vector below; the name is `len` bytes
+            // of the module's metadata, copied before the call returns.
+            let names = unsafe { &mut *names.cast::<Vec<String>>() };
+            let bytes = unsafe { std::slice::from_raw_parts(name.cast::<u8>(), len) };
+            if let Ok(name) = std::str::from_utf8(bytes) {
+                names.push(name.to_string());
+            }
+        }
+        let mut names: Vec<String> = Vec::new();
+        // SAFETY: raw is a live module; the callback only appends to `names`;
+        // the list returned is ours.
+        let raw = unsafe { mtpc_shared_class_types(self.raw, push, (&mut names as *mut Vec<String>).cast()) };
+        self.classes_found = Some(SharedClassList { raw });
+        names
+    }
+
+    /// Describes the classes named in `elsewhere` (ODR identifiers of
+    /// classes another partition describes) as declarations, and keeps
+    /// every other class `shared_class_types` finds among the C++ compile
+    /// unit's retained types. Returns how many it declared and describes.
+    /// Call before any function is dropped from the optimized module.
+    pub fn describe_shared_class_types(&mut self, elsewhere: &[&str]) -> (usize, usize) {
+        let pointers: Vec<*const c_char> = elsewhere.iter().map(|s| s.as_ptr().cast()).collect();
+        let lengths: Vec<usize> = elsewhere.iter().map(|s| s.len()).collect();
+        let (mut declared, mut described) = (0, 0);
+        // Found by shared_class_types with the module unchanged since (it
+        // was not handed out): its nodes are alive and still what a walk of
+        // the module finds.
+        let found = self.classes_found.take();
+        let found_raw = found.as_ref().map_or(std::ptr::null(), |f| f.raw.cast_const());
+        // SAFETY: raw is a live module, held mutably; the names and the list
+        // outlive the call.
+        unsafe {
+            mtpc_describe_shared_class_types(
+                self.raw,
+                found_raw,
+                pointers.as_ptr(),
+                lengths.as_ptr(),
+                elsewhere.len(),
+                &mut declared,
+                &mut described,
+            )
+        };
+        (declared, described)
     }
 
     pub fn context(&self) -> &OwnedContext {
