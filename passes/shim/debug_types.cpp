@@ -181,9 +181,9 @@ mtpc::ClassMemberListing::~ClassMemberListing() {
 
 namespace mtpc {
 // The shared class definitions a module reaches, found once at the end of
-// its optimization and used again when it is described: the module's debug
-// metadata does not change in between, so a second walk would find the
-// same nodes in the same order.
+// its optimization and used again when it is described, if the caller has
+// not changed the module in between (a second walk would then find the
+// same nodes in the same order).
 struct SharedClassList {
   SmallVector<DICompositeType *, 0> Classes;
 };

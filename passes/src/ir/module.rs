@@ -450,9 +450,10 @@ impl Drop for SharedClassList {
     }
 }
 
-// SAFETY: the module and its context are owned together and used by one
-// thread at a time, which ownership guarantees; LLVM contexts are not tied
-// to a thread.
+// SAFETY: the module and its context (and the list of its classes, a plain
+// C++ vector freed by whichever thread drops it) are owned together and
+// used by one thread at a time, which ownership guarantees; LLVM contexts
+// are not tied to a thread.
 unsafe impl Send for PartitionModule {}
 
 impl PartitionModule {
@@ -507,8 +508,9 @@ impl PartitionModule {
     /// Describes the classes named in `elsewhere` (ODR identifiers of
     /// classes another partition describes) as declarations, and keeps
     /// every other class `shared_class_types` finds among the C++ compile
-    /// unit's retained types. Returns how many it declared and describes.
-    /// Call before any function is dropped from the optimized module.
+    /// unit's retained types (found again if none are remembered). Returns
+    /// how many it declared and describes. Call before any function is
+    /// dropped from the optimized module.
     pub fn describe_shared_class_types(&mut self, elsewhere: &[&str]) -> (usize, usize) {
         let pointers: Vec<*const c_char> = elsewhere.iter().map(|s| s.as_ptr().cast()).collect();
         let lengths: Vec<usize> = elsewhere.iter().map(|s| s.len()).collect();
