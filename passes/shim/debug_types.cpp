@@ -211,8 +211,8 @@ void mtpc_shared_class_list_free(void *List) { delete static_cast<mtpc::SharedCl
 // reaches among its C++ unit's retained types, so that its DWARF writer
 // describes them whatever M's code still uses (call before any function of
 // M is dropped: what M reaches then is what it was chosen to describe).
-// Found is what mtpc_shared_class_types returned for M if M's debug
-// metadata has not changed since, else null (they are found again).
+// Found is what mtpc_shared_class_types returned for M, whose debug
+// metadata has not changed since.
 // Counts the classes it declared and those it describes in *DeclaredCount
 // and *DescribedCount.
 void mtpc_describe_shared_class_types(LLVMModuleRef MRef, const void *Found, const char *const *Elsewhere,
@@ -230,10 +230,7 @@ void mtpc_describe_shared_class_types(LLVMModuleRef MRef, const void *Found, con
   DenseMap<const MDNode *, DICompositeType *> Declarations;
   SmallVector<DICompositeType *, 0> ToDeclare;
   SmallVector<Metadata *, 0> Owned;
-  SmallVector<DICompositeType *, 0> FoundAgain;
-  if (!Found)
-    FoundAgain = sharedClassDefinitions(M);
-  for (DICompositeType *C : Found ? static_cast<const mtpc::SharedClassList *>(Found)->Classes : FoundAgain) {
+  for (DICompositeType *C : static_cast<const mtpc::SharedClassList *>(Found)->Classes) {
     if (DescribedElsewhere.count(C->getIdentifier())) {
       Declarations[C] = nullptr; // made below
       ToDeclare.push_back(C);

@@ -488,6 +488,14 @@ impl PartitionModule {
     /// The classes are remembered for [`Self::describe_shared_class_types`],
     /// unless the module is handed out in between.
     pub fn shared_class_types(&mut self) -> Vec<String> {
+        let (found, names) = self.find_shared_classes();
+        self.classes_found = Some(found);
+        names
+    }
+
+    /// The shared C++ class definitions the module reaches, and their
+    /// identifiers (see [`Self::shared_class_types`]).
+    fn find_shared_classes(&self) -> (SharedClassList, Vec<String>) {
         unsafe extern "C" fn push(names: *mut c_void, name: *const c_char, len: usize) {
             // SAFETY: `names` is the vector below; the name is `len` bytes
             // of the module's metadata, copied before the call returns.
@@ -501,8 +509,7 @@ impl PartitionModule {
         // SAFETY: raw is a live module; the callback only appends to `names`;
         // the list returned is ours.
         let raw = unsafe { mtpc_shared_class_types(self.raw, push, (&mut names as *mut Vec<String>).cast()) };
-        self.classes_found = Some(SharedClassList { raw });
-        names
+        (SharedClassList { raw }, names)
     }
 
     /// Describes the classes named in `elsewhere` (ODR identifiers of
@@ -517,15 +524,17 @@ impl PartitionModule {
         let (mut declared, mut described) = (0, 0);
         // Found by shared_class_types with the module unchanged since (it
         // was not handed out): its nodes are alive and still what a walk of
-        // the module finds.
-        let found = self.classes_found.take();
-        let found_raw = found.as_ref().map_or(std::ptr::null(), |f| f.raw.cast_const());
+        // the module finds. Else found now.
+        let found = match self.classes_found.take() {
+            Some(found) => found,
+            None => self.find_shared_classes().0,
+        };
         // SAFETY: raw is a live module, held mutably; the names and the list
-        // outlive the call.
+        // (this module's) outlive the call.
         unsafe {
             mtpc_describe_shared_class_types(
                 self.raw,
-                found_raw,
+                found.raw,
                 pointers.as_ptr(),
                 lengths.as_ptr(),
                 elsewhere.len(),
