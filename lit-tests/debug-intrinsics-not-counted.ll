@@ -15,9 +15,9 @@
 ; limit (80), and 40 llvm.dbg.value calls that would put it over; its
 ; callers' partitions still get its body.
 ; Fails if: the shim's mtpc_body_uses (ir_ops.cpp) counts debug intrinsics as instructions.
-; P0: define i32 @leaf(
-; P1: define i32 @caller_a(
-; P1: define available_externally i32 @leaf(
+; P0: define i32 @caller_a(
+; P0: define available_externally i32 @leaf(
+; P1: define i32 @leaf(
 ; P2: define i32 @caller_b(
 ; P2: define available_externally i32 @leaf(
 

@@ -1,5 +1,5 @@
 ; RUN: rm -f %t.*.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;out=%t>' %s -o /dev/null
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;no-merge;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 ; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
@@ -9,10 +9,11 @@
 ; Fails if: symbol_rules.rs COPY_LIMITS.function lowered from 80 to 0 (no body copied).
 ; P0: define i32 @caller_a(
 ; P0: define available_externally i32 @leaf(
-; P1: define i32 @caller_b(
-; P1: define available_externally i32 @leaf(
-; P2-NOT: @caller
-; P2: define i32 @leaf(
+; (`no-merge` keeps a partition per function: the two lighter would merge.)
+; P1-NOT: @caller
+; P1: define i32 @leaf(
+; P2: define i32 @caller_b(
+; P2: define available_externally i32 @leaf(
 
 define i32 @caller_a(i32 %x) {
   %r = call i32 @leaf(i32 %x)

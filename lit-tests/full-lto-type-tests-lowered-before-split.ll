@@ -18,7 +18,7 @@
 ; CHECK-DAG: module asm ".set dbl, .cfi.jumptable[[SUFFIX]]+8"
 ; CHECK-DAG: module asm "\09jmp\09inc.cfi@PLT"
 ; CHECK-DAG: module asm "\09jmp\09dbl.cfi@PLT"
-; CHECK-DAG: module asm ".Lmtpc2.
+; CHECK-DAG: module asm ".Lmtpc1.
 ; ONCE: {{^}}1{{$}}
 
 target triple = "x86_64-pc-linux-gnu"

@@ -6,9 +6,9 @@
 ; An internal function used by one partition stays internal there, under
 ; its own name, and appears nowhere else.
 ; Fails if: symbol_rules.rs decide() promotes an owned local even when no other partition uses it (its used_elsewhere test dropped).
-; P1: define internal i32 @helper(
-; P1: define i32 @big_user(
-; P0-NOT: helper
+; P0: define internal i32 @helper(
+; P0: define i32 @big_user(
+; P1-NOT: helper
 
 define internal i32 @helper(i32 %x) {
   %y = add i32 %x, 5

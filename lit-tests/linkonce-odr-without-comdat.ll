@@ -16,8 +16,8 @@
 ; P0-DAG: define linkonce_odr i32 @odr_no_comdat(
 ; P0-DAG: define available_externally i32 @odr_in_section(
 ; P1-DAG: define linkonce_odr i32 @odr_no_comdat(
-; P1-DAG: define available_externally i32 @odr_in_section(
-; P2-DAG: define weak_odr i32 @odr_in_section(
+; P1-DAG: define weak_odr i32 @odr_in_section(
+; P2-NOT: @odr_
 
 @common_var = common global i32 0, align 4
 @weak_ref = extern_weak global i32

@@ -14,10 +14,10 @@
 ; declare it.
 ; Fails if: the shim's mtpc_body_uses (ir_ops.cpp) counts accesses of a
 ; local variable into the inline size, or those of another pointer out of it.
+; P0: define i32 @caller_b(
 ; P0: define i32 @spilled(
 ; P1: define i32 @through_pointer(
 ; P2: define i32 @caller_a(
-; P2: define i32 @caller_b(
 ; P2: define available_externally i32 @spilled(
 ; P2: declare i32 @through_pointer(
 

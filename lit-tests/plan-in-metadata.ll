@@ -4,9 +4,10 @@
 ; recorded for later passes: each definition's partition as
 ; !mtpc.partition, the partition count as !mtpc.partitions.
 ; Fails if: split.rs annotate() records partition 0 on every definition.
+; @b, small, goes with its caller @a (a copy elsewhere would only repeat it).
 ; CHECK: define i32 @a(i32 %x) !mtpc.partition [[P0:![0-9]+]]
-; CHECK: define i32 @b(i32 %x) !mtpc.partition [[P1:![0-9]+]]
-; CHECK: define i32 @c(i32 %x) !mtpc.partition [[P1]]
+; CHECK: define i32 @b(i32 %x) !mtpc.partition [[P0]]
+; CHECK: define i32 @c(i32 %x) !mtpc.partition [[P1:![0-9]+]]
 ; CHECK: !mtpc.partitions = !{[[N:![0-9]+]]}
 ; CHECK-DAG: [[P0]] = !{i32 0}
 ; CHECK-DAG: [[P1]] = !{i32 1}

@@ -9,9 +9,9 @@
 ; P0: define available_externally protected i32 @prot(
 ; P0: define available_externally hidden i32 @hid(
 ; P0: define available_externally dso_local i32 @local_def(
+; P1: define protected i32 @prot(
+; P1: define hidden i32 @hid(
 ; P1: define available_externally dso_local i32 @local_def(
-; P2: define protected i32 @prot(
-; P2: define hidden i32 @hid(
 ; P2: define dso_local i32 @local_def(
 
 @common_var = common global i32 0, align 4

@@ -122,7 +122,7 @@ def main():
         subprocess.run([tool("clang"), "-g", "-O0", "-Xclang", "-disable-O0-optnone", "-S", "-emit-llvm",
                         DEBUG_SOURCE, "-o", debug_module], check=True)
         cases = [
-            ("split, small module", SMALL, "mtpc-split<partitions=3;min-size=0;out={work}/small>"),
+            ("split, small module", SMALL, "mtpc-split<partitions=3;min-size=0;no-merge;out={work}/small>"),
             ("split, -g module", debug_module, "mtpc-split<partitions=3;min-size=0;out={work}/debug>"),
             ("parallel, -g module", debug_module, "mtpc-parallel<O2;partitions=3;min-size=0>"),
         ]

@@ -7,6 +7,7 @@
 //! - [`module_facts`]: the module read once into plain Rust;
 //! - [`call_graph`]: the call graph and its SCCs (petgraph);
 //! - [`partition_plan`]: which partition owns each definition;
+//! - [`packing`]: which partition gets each unit of a plan, when units share copies;
 //! - [`symbol_rules`]: what each global becomes in each partition;
 //! - [`odr_copies`]: C++ inline and template definitions, copied into
 //!   every partition that uses them, and which partition emits each;
@@ -76,6 +77,7 @@ pub mod odr_copies;
 pub mod options;
 pub mod partition_builder;
 pub mod parallel;
+pub mod packing;
 pub mod partition_plan;
 pub mod split;
 pub mod stats;

@@ -333,6 +333,16 @@ impl ModuleFacts {
         }
     }
 
+    /// Per global, whether some function takes the address of one of its
+    /// blocks (`blockaddress`).
+    pub fn block_address_taken(&self) -> Vec<bool> {
+        let mut taken = vec![false; self.globals.len()];
+        for &f in self.globals.iter().flat_map(|g| &g.block_address_of) {
+            taken[f as usize] = true;
+        }
+        taken
+    }
+
     /// The globals inline asm (module asm or a function's) names, which
     /// must keep their names, and the aliases of those: a partition that
     /// only declares an alias (unless thread-local) refers to its aliasee

@@ -125,7 +125,11 @@ pub fn plan_module_sized(
     // the facts alone, while this thread writes the module.
     let plan = |facts: &ModuleFacts| {
         let t = Instant::now();
-        let partitions = grouped.map_or_else(|| PartitionPlan::single(facts), |g| g.plan(count, opts.merge_lighter));
+        let exact = |plan: &PartitionPlan| {
+            let symbols = symbol_rules::decide_unnamed(facts, plan);
+            (0..plan.partitions).map(|k| symbols.bodies_held(facts, k)).collect()
+        };
+        let partitions = grouped.map_or_else(|| PartitionPlan::single(facts), |g| g.plan(count, opts.merge_lighter, Some(&exact)));
         log::debug!("planned {} partitions in {:.1} ms", partitions.partitions, elapsed_ms(t));
         let t = Instant::now();
         let symbols = symbol_rules::decide_unnamed(facts, &partitions);
@@ -152,7 +156,31 @@ pub fn plan_module_sized(
     }
     symbols.name_promotions(&facts);
     symbol_rules::check(&facts, &symbols).map_err(SplitError::Internal)?;
+    if log::log_enabled!(log::Level::Debug) && partitions.partitions > 1 {
+        log_what_partitions_hold(&facts, &partitions, &symbols);
+    }
     Ok((Split { facts, partitions, symbols, plan_ms: elapsed_ms(start) }, bitcode))
+}
+
+/// The debug log's account of a plan: what the partitions hold, copies
+/// included, against what was planned, and how many locals their users in
+/// other partitions made external.
+fn log_what_partitions_hold(facts: &ModuleFacts, partitions: &PartitionPlan, symbols: &symbol_rules::SymbolPlan) {
+    let held: Vec<u64> = (0..partitions.partitions).map(|k| symbols.bodies_held(facts, k)).collect();
+    let total: u64 = held.iter().sum();
+    let made_external = |function: bool| {
+        let external = |p: &Option<symbol_rules::Promotion>| p.as_ref().is_some_and(|p| p.linkage == crate::module_facts::Linkage::External);
+        facts.globals.iter().zip(&symbols.promotions).filter(|(g, p)| g.linkage.is_local() && g.is_function() == function && external(p)).count()
+    };
+    log::debug!(
+        "the partitions hold {total} instructions, copies included ({:.3}x the module's), the most {}: {held:?}; planned {} ({:?}); locals made external: {} functions, {} variables",
+        total as f64 / facts.total_instructions().max(1) as f64,
+        held.iter().max().copied().unwrap_or(0),
+        partitions.planned.iter().sum::<u64>(),
+        partitions.planned,
+        made_external(true),
+        made_external(false)
+    );
 }
 
 /// Records the plan in the module: each definition's partition as

@@ -335,14 +335,8 @@ struct Rules<'a> {
 
 impl<'a> Rules<'a> {
     fn new(facts: &'a ModuleFacts, plan: &'a PartitionPlan, odr: &'a OdrGroups) -> Self {
-        let n = facts.globals.len();
-        let mut block_address_taken = vec![false; n];
+        let block_address_taken = facts.block_address_taken();
         let asm_named = facts.asm_named();
-        for g in &facts.globals {
-            for &f in &g.block_address_of {
-                block_address_taken[f as usize] = true;
-            }
-        }
         Rules { facts, plan, odr, block_address_taken, asm_named, group_instructions: odr.instructions(facts), brought_along: u64::from(copy_limits().brought_along) }
     }
 
@@ -384,15 +378,7 @@ impl<'a> Rules<'a> {
     /// May partition `p`, which calls function `i`, get its body?
     fn copy_function(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        let small = copy_limits().worth_copying(g);
-        g.is_function()
-            && g.is_definition
-            && small
-            && !g.no_inline
-            && !g.linkage.is_interposable()
-            && !self.block_address_taken[i]
-            && !self.asm_named[i]
-            && g.asm_local_refs.is_empty()
+        copyable_by_size(g, self.block_address_taken[i], self.asm_named[i])
             && (!g.linkage.is_local() || self.local_reachable_from(i, p))
             && self.refs_reachable_from(g, p)
     }
@@ -400,13 +386,7 @@ impl<'a> Rules<'a> {
     /// May partition `p`, which reads constant variable `i`, get its initializer?
     fn copy_constant(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        g.is_variable()
-            && g.is_definition
-            && g.is_constant
-            && !g.thread_local
-            && g.size <= copy_limits().constant_bytes
-            && !g.linkage.is_interposable()
-            && !self.asm_named[i]
+        constant_copyable_by_size(g, self.asm_named[i])
             && (!g.linkage.is_local() || self.local_reachable_from(i, p))
             && self.refs_reachable_from(g, p)
     }
@@ -549,6 +529,35 @@ impl<'a> Rules<'a> {
         }
         d
     }
+}
+
+/// Is function `g` one that a partition calling it may be given a copy of
+/// for its size (within [`copy_limits`], and nothing about it needing one
+/// place), whichever partitions its callers and it are in? A partition
+/// also needs to name what its body refers to (`Rules::copy_function`).
+pub(crate) fn copyable_by_size(g: &GlobalFacts, block_address_taken: bool, asm_named: bool) -> bool {
+    g.is_function()
+        && g.is_definition
+        && copy_limits().worth_copying(g)
+        && !g.no_inline
+        && !g.linkage.is_interposable()
+        && !block_address_taken
+        && !asm_named
+        && g.asm_local_refs.is_empty()
+}
+
+/// Is variable `g` a constant that a partition reading it may be given a
+/// copy of for its size (within [`copy_limits`], so that loads fold and
+/// vtables devirtualize), whichever partitions its readers and it are in?
+/// As for functions, a partition also needs to name what it refers to.
+pub(crate) fn constant_copyable_by_size(g: &GlobalFacts, asm_named: bool) -> bool {
+    g.is_variable()
+        && g.is_definition
+        && g.is_constant
+        && !g.thread_local
+        && g.size <= copy_limits().constant_bytes
+        && !g.linkage.is_interposable()
+        && !asm_named
 }
 
 /// May a partition that uses `g` only as a debug variable's location (see
