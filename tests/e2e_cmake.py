@@ -4,7 +4,10 @@ the toolchain file, each configuring and building tests/cmake/demo (a C
 library and a C++ executable) with make; and the package's mtpc::lld on a
 ThinLTO build, where the split happens in lld's backends. The program must print what a
 build without mtpc prints, and the stats must show that mtpc split every
-translation unit (MTPC_MIN_SIZE=0 forces it on these small files). All with
+translation unit (MTPC_MIN_SIZE=0 forces it on these small files; built as
+Release, -O3: unoptimized, the C++ file's only function of its own is main,
+its library code all inline functions every partition copies, and one
+partition is all a plan can make of it). All with
 the clang of the LLVM under test (MTPC_LLVM), whose plugin the package picks.
 A compiler that is not that clang is refused at configure time with a
 message, and so is a plugin built for another LLVM than the compiler's.
@@ -27,7 +30,7 @@ CMAKE_DIR = os.path.join(ROOT, "cmake")
 
 def build(work, name, configure_args, env):
     b = os.path.join(work, name)
-    run(["cmake", "-S", DEMO, "-B", b, "-G", "Unix Makefiles"] + configure_args, env=env)
+    run(["cmake", "-S", DEMO, "-B", b, "-G", "Unix Makefiles", "-DCMAKE_BUILD_TYPE=Release"] + configure_args, env=env)
     run(["cmake", "--build", b, "-j", "2"], env=env)
     return run([os.path.join(b, "demo")])
 
