@@ -343,6 +343,9 @@ struct GroupGraph {
     /// Instructions of the group's own functions (data and copied
     /// definitions aside): what stays where the group is placed.
     code: Vec<u64>,
+    /// Per global, whether it is data that goes with its first user: a
+    /// variable that is a group of its own, not pinned.
+    data_alone: Vec<bool>,
     /// Work of the group's own functions beyond their instructions: that
     /// of computed-goto dispatches ([`function_work`]).
     extra_work: Vec<u64>,
@@ -394,7 +397,12 @@ impl GroupGraph {
             s.sort_unstable();
             s.dedup();
         }
-        GroupGraph { odr, group_of, cost, code, extra_work, pinned, succ }
+        let mut members = vec![0u32; cost.len()];
+        for g in group_of.iter().flatten() {
+            members[*g] += 1;
+        }
+        let data_alone = (0..n).map(|i| group_of[i].is_some_and(|g| facts.globals[i].is_variable() && members[g] == 1 && !pinned[g])).collect();
+        GroupGraph { odr, group_of, cost, code, data_alone, extra_work, pinned, succ }
     }
 
     fn count(&self) -> usize {
@@ -405,18 +413,13 @@ impl GroupGraph {
     /// first function (in module order) that refers to it: where
     /// [`place_data_with_first_user`] places it.
     fn data_first_users(&self, facts: &ModuleFacts) -> Vec<Option<usize>> {
-        let mut members = vec![0u32; self.count()];
-        for g in self.group_of.iter().flatten() {
-            members[*g] += 1;
-        }
         let mut first_user = vec![None; self.count()];
         for (i, f) in facts.globals.iter().enumerate() {
             let Some(user) = self.group_of[i].filter(|_| f.is_function()) else { continue };
             for &(r, _) in &f.refs {
                 let r = r as usize;
-                if let Some(g) = self.group_of[r] {
-                    let alone = facts.globals[r].is_variable() && members[g] == 1 && !self.pinned[g];
-                    if alone && g != user && first_user[g].is_none() {
+                if let Some(g) = self.group_of[r].filter(|_| self.data_alone[r]) {
+                    if g != user && first_user[g].is_none() {
                         first_user[g] = Some(user);
                     }
                 }
@@ -802,20 +805,12 @@ fn attach_data_to_first_users(children: &mut [Vec<usize>], first_users: &[Option
 /// first function (in module order) that refers to it: the dominator cut
 /// may have made it a unit of its own, and data costs nothing to compile.
 fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &mut [Option<u32>]) {
-    let mut members = vec![0u32; groups.count()];
-    for g in groups.group_of.iter().flatten() {
-        members[*g] += 1;
-    }
-    let movable = |r: usize| match groups.group_of[r] {
-        Some(g) => facts.globals[r].is_variable() && members[g] == 1 && !groups.pinned[g],
-        None => false,
-    };
     let mut placed = vec![false; facts.globals.len()];
     for (i, f) in facts.globals.iter().enumerate() {
         let Some(p) = owner[i].filter(|_| f.is_function()) else { continue };
         for &(r, _) in &f.refs {
             let r = r as usize;
-            if movable(r) && !std::mem::replace(&mut placed[r], true) {
+            if groups.data_alone[r] && !std::mem::replace(&mut placed[r], true) {
                 owner[r] = Some(p);
             }
         }
