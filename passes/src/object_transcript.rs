@@ -255,6 +255,59 @@ fn write_ascii(out: &mut String, bytes: &[u8]) {
     out.push_str("\"\n");
 }
 
+/// A relocation that a data directive states (see [`data_words`]).
+#[derive(Debug, PartialEq)]
+struct DataWord {
+    /// Where it is in its section, and its bytes (4 or 8).
+    offset: usize,
+    width: usize,
+    relocation: Relocation,
+}
+
+/// Bytes outside the words a section written as data may hold, per word
+/// (besides [`INLINE_BYTES_MAX`] in all): they are written out, about
+/// 8 ns a byte, where a `.reloc` line costs the assembler about 5,000
+/// instructions more than the word's `.long` or `.quad`.
+const DATA_BYTES_PER_WORD: usize = 64;
+
+/// A section's relocations as data directives, if each is a plain word:
+/// `.long X` and `.quad X` are the assembler's `R_X86_64_32` and
+/// `R_X86_64_64` against what X names, at the word's place, with the
+/// addend in the relocation and zeros in the bytes, as the part's
+/// assembler wrote them. Debug information is mostly such words
+/// (`.debug_str_offsets`, `.debug_addr`), and so are tables of addresses:
+/// said so, the host reads a word where it would read a `.reloc` line,
+/// and no offset (DuckDB's `ub_src_execution.cpp` with `-g` at 2
+/// partitions: 45,596 of the transcript's 63,200 relocations; assembled
+/// by `llvm-mc-16`, 1.20 G instructions as `.reloc` lines, 0.96 G as
+/// words, the same object). `None` unless every relocation is such a word
+/// against a plain target (`plain_target`), in place order (the
+/// assembler writes a section's relocations in the order of its words),
+/// and the rest of the section is short enough to write out.
+fn data_words(bytes: &[u8], relocations: &[Relocation], plain_target: impl Fn(usize) -> bool) -> Option<Vec<DataWord>> {
+    if relocations.is_empty() {
+        return None;
+    }
+    let mut words = Vec::with_capacity(relocations.len());
+    let mut end = 0;
+    for r in relocations {
+        let width = match r.r_type {
+            elf::R_X86_64_32 => 4,
+            elf::R_X86_64_64 => 8,
+            _ => return None,
+        };
+        let offset = usize::try_from(r.offset).ok()?;
+        let word = bytes.get(offset..offset.checked_add(width)?)?;
+        if offset < end || word.iter().any(|&b| b != 0) || !plain_target(r.symbol) {
+            return None;
+        }
+        end = offset + width;
+        words.push(DataWord { offset, width, relocation: *r });
+    }
+    let written_out = bytes.len() - words.iter().map(|w| w.width).sum::<usize>();
+    (written_out <= INLINE_BYTES_MAX as usize + DATA_BYTES_PER_WORD * words.len()).then_some(words)
+}
+
 /// At most this many `.incbin` lines in the host's text: LLVM 16's
 /// assembler maps the file anew for each, and keeps every mapping until it
 /// is done; Linux allows a process 65,530 (`vm.max_map_count`), and the
@@ -336,29 +389,37 @@ impl<'a> Transcriber<'a> {
                 let _ = writeln!(out, "\t.p2align {}", plan.align.trailing_zeros());
             }
             let _ = writeln!(out, "{}:", self.chunk_label(index));
+            let relocations = relocations.get(&index).map(Vec::as_slice).unwrap_or(&[]);
+            if let Some(r) = relocations.iter().find(|r| r.offset >= plan.size) {
+                return Err(format!("a relocation of {} at {} is past its end", plan.name, r.offset));
+            }
+            if plan.size > 0 && plan.sh_type != elf::SHT_NOBITS {
+                let bytes = self.elf.section_bytes(index)?;
+                if let Some(words) = data_words(bytes, relocations, |symbol| self.plain_data_target(symbol)) {
+                    self.data_text(bytes, &words, &mut merge_labels, &mut out)?;
+                    continue;
+                }
+            }
             if plan.size > 0 {
                 if plan.sh_type == elf::SHT_NOBITS {
-                    let _ = writeln!(out, "\t.zero {}", plan.size);
+                    let _ = writeln!(out, "\t.zero {}", Num(plan.size));
                 } else if plan.size <= INLINE_BYTES_MAX {
                     write_ascii(&mut out, self.elf.section_bytes(index)?);
                 } else {
-                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, plan.offset, plan.size);
+                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, Num(plan.offset), Num(plan.size));
                     files_read += 1;
                 }
             }
             // The relocations of this section, while it is the current one
             // (`.reloc` adds to the fragment its offset's label is in).
-            for &Relocation { offset, r_type, symbol, addend } in relocations.get(&index).map(Vec::as_slice).unwrap_or(&[]) {
-                if offset >= plan.size {
-                    return Err(format!("a relocation of {} is past its end", plan.name));
-                }
+            for &Relocation { offset, r_type, symbol, addend } in relocations {
                 let name = X86_64_RELOCATIONS
                     .iter()
                     .find(|(number, _)| *number == r_type)
                     .map(|(_, name)| *name)
                     .ok_or_else(|| format!("relocation type {r_type} has no name for .reloc"))?;
                 let target = self.target(symbol, addend, r_type, &mut merge_labels)?;
-                let _ = writeln!(out, "\t.reloc {}+{}, {}, {}", self.chunk_label(index), offset, name, target);
+                let _ = writeln!(out, "\t.reloc {}+{}, {}, {}", self.chunk_label(index), Num(offset), name, target);
             }
         }
         for &(section, offset) in &merge_labels {
@@ -375,6 +436,37 @@ impl<'a> Transcriber<'a> {
             }
         }
         Ok(Transcript { text: out, address_significance, files_read, stated })
+    }
+
+    /// A section written as data (see [`data_words`]): its bytes between
+    /// the words written out, each word `.long` or `.quad` its target.
+    fn data_text(&self, bytes: &[u8], words: &[DataWord], merge_labels: &mut BTreeSet<(usize, i64)>, out: &mut String) -> Result<(), String> {
+        let mut at = 0;
+        for word in words {
+            if word.offset > at {
+                write_ascii(out, &bytes[at..word.offset]);
+            }
+            let target = self.target(word.relocation.symbol, word.relocation.addend, word.relocation.r_type, merge_labels)?;
+            let directive = if word.width == 8 { ".quad" } else { ".long" };
+            let _ = writeln!(out, "\t{directive} {target}");
+            at = word.offset + word.width;
+        }
+        if at < bytes.len() {
+            write_ascii(out, &bytes[at..]);
+        }
+        Ok(())
+    }
+
+    /// Whether a relocation against symbol `index` reads the same as a
+    /// data directive naming it: the assembler keeps a relocation for a
+    /// word that names a symbol in a section or an undefined one, but
+    /// folds one that names an absolute symbol into its value, and a
+    /// thread-local or indirect function is not plain data.
+    fn plain_data_target(&self, index: usize) -> bool {
+        let Ok(symbol) = self.elf.symbol(index) else { return false };
+        let shndx = symbol.st_shndx(self.elf.endian);
+        let in_section_or_undefined = shndx == elf::SHN_UNDEF || shndx < elf::SHN_LORESERVE;
+        in_section_or_undefined && matches!(symbol.st_type(), elf::STT_NOTYPE | elf::STT_OBJECT | elf::STT_FUNC | elf::STT_SECTION)
     }
 
     /// Whether a symbol (not a section's or the file's) is defined in
@@ -598,10 +690,10 @@ impl<'a> Transcriber<'a> {
             match shndx {
                 elf::SHN_UNDEF => {}
                 elf::SHN_ABS => {
-                    let _ = writeln!(out, "{name} = {value}");
+                    let _ = writeln!(out, "{name} = {}", Num(value));
                 }
                 elf::SHN_COMMON => {
-                    let _ = writeln!(out, "\t.comm {name}, {size}, {value}");
+                    let _ = writeln!(out, "\t.comm {name}, {}, {}", Num(size), Num(value));
                 }
                 section if section < elf::SHN_LORESERVE => {
                     let section = section as usize;
@@ -657,7 +749,7 @@ impl<'a> Transcriber<'a> {
                 let _ = writeln!(out, "\t.type {name},{kind}");
             }
             if size != 0 && shndx != elf::SHN_COMMON {
-                let _ = writeln!(out, "\t.size {name}, {size}");
+                let _ = writeln!(out, "\t.size {name}, {}", Num(size));
             }
             match symbol.st_visibility() {
                 elf::STV_DEFAULT => {}
@@ -749,7 +841,7 @@ impl<'a> Transcriber<'a> {
             let &[from, to] = edge.as_slice() else { return Err(malformed()) };
             let [from, to] = [from, to].map(|symbol| self.profile_symbol(symbol));
             let weight = u64::from_le_bytes(weight.try_into().expect("8 bytes"));
-            let _ = writeln!(out, "\t.cg_profile {}, {}, {weight}", from?, to?);
+            let _ = writeln!(out, "\t.cg_profile {}, {}, {}", from?, to?, Num(weight));
         }
         Ok(())
     }
@@ -808,9 +900,9 @@ impl<'a> Transcriber<'a> {
         match self.decisions.pooled.get(&section) {
             Some(pooled) => {
                 let at = pooled.pooled_offset(offset).ok_or_else(|| format!("offset {offset} of section {section} is past its strings"))?;
-                Ok(format!("{}+{at}", Pools::label(pooled.pool)))
+                Ok(format!("{}+{}", Pools::label(pooled.pool), Num(at)))
             }
-            None => Ok(format!("{}+{offset}", self.chunk_label(section))),
+            None => Ok(format!("{}+{}", self.chunk_label(section), Num(offset))),
         }
     }
 
@@ -899,12 +991,31 @@ pub fn asm_name(name: &[u8]) -> Result<String, String> {
     Ok(if bare { text.into_owned() } else { format!("\"{text}\"") })
 }
 
-/// `+N` or `-N`, nothing for zero.
+/// `+N` or `-N` (as [`Num`] writes N), nothing for zero.
 fn signed(value: i64) -> String {
     match value {
         0 => String::new(),
-        v if v > 0 => format!("+{v}"),
-        v => format!("-{}", v.unsigned_abs()),
+        v if v > 0 => format!("+{}", Num(v.unsigned_abs())),
+        v => format!("-{}", Num(v.unsigned_abs())),
+    }
+}
+
+/// A number as the transcript writes it: in hexadecimal from 10 on.
+/// LLVM 16's assembler reads every integer into a 128-bit `APInt`, a
+/// decimal one by multiplying it by ten for each digit, each product a
+/// new allocation: a transcript's offsets, addends and sizes cost more to
+/// read than its bytes. A hexadecimal digit is a shift instead (DuckDB's
+/// `ub_src_execution.cpp` at 2 partitions with `-g`, its transcript
+/// assembled by `llvm-mc-16`: 1.49 G instructions in decimal, 1.20 G in
+/// hexadecimal, the same object).
+struct Num(u64);
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            v @ 0..=9 => write!(f, "{v}"),
+            v => write!(f, "{v:#x}"),
+        }
     }
 }
 
@@ -994,7 +1105,7 @@ mod tests {
         assert!(text.contains(&format!("\t.p2align 4\n{code}:\n\t{code_bytes}\n")), "{text}");
         assert!(text.contains(&format!("{strings}:\n\t.ascii \"hi\\000yo\\000\"\n")), "{text}");
         assert!(!text.contains(".incbin"), "{text}");
-        assert!(text.contains(&format!("{bss}:\n\t.zero 32\n")), "{text}");
+        assert!(text.contains(&format!("{bss}:\n\t.zero 0x20\n")), "{text}");
         // A call to an external function keeps its type and addend; the
         // name is listed by a `.type` that adds nothing, with no binding.
         assert!(has_line(&text, &format!("\t.reloc {code}+1, R_X86_64_PLT32, ext-4")), "{text}");
@@ -1037,7 +1148,8 @@ mod tests {
         let elf = ElfObject::parse(&object).unwrap();
         let offset = elf.sections.iter().find(|s| elf.section_name(s).unwrap() == ".rodata").unwrap().sh_offset(elf.endian);
         let label = chunk_label(text, ".rodata");
-        assert!(text.contains(&format!("{label}:\n\t.incbin \"{PATH}\", {offset}, {}\n", INLINE_BYTES_MAX + 1)), "{text}");
+        let (offset, size) = (Num(offset), Num(INLINE_BYTES_MAX + 1));
+        assert!(text.contains(&format!("{label}:\n\t.incbin \"{PATH}\", {offset}, {size}\n")), "{text}");
         assert!(has_line(text, concat!("\t", r#".ascii "\001\001\001\001\001\001\001\001""#)), "{text}");
         assert_eq!(transcript.files_read, 1);
     }
@@ -1200,15 +1312,14 @@ mod tests {
         let (transcripts, decisions) =
             transcribed_together(&[object_with_debug_strings(&["int", "char", "f"], false), object_with_debug_strings(&["g", "int"], false)]);
         assert_eq!(decisions.pools.0[0].bytes, b"int\0char\0f\0g\0");
-        for (k, expected) in [(0, ["0", "4", "9"].as_slice()), (1, ["11", "0"].as_slice())] {
+        for (k, expected) in [(0, ["0", "4", "9"].as_slice()), (1, ["0xb", "0"].as_slice())] {
             let text = &transcripts[k].text;
             // No chunk of its own: each reference is a label in the pool.
             assert!(!text.contains(".section .debug_str,"), "{text}");
-            let targets: Vec<String> = text
-                .lines()
-                .filter(|l| l.starts_with("\t.reloc"))
-                .map(|l| defined(text, l.rsplit(", ").next().unwrap()).to_string())
-                .collect();
+            // The string offsets are words that name them.
+            assert!(!text.contains("\t.reloc"), "{text}");
+            let targets: Vec<String> =
+                text.lines().filter_map(|l| l.strip_prefix("\t.long ")).map(|label| defined(text, label).to_string()).collect();
             let pooled: Vec<String> = expected.iter().map(|at| format!(".Lmtpc.pool0+{at}")).collect();
             assert_eq!(targets, pooled, "part {k}: {text}");
         }
@@ -1341,7 +1452,62 @@ mod tests {
         assert_eq!(asm_name(b"1st").unwrap(), "\"1st\"");
         assert!(asm_name(b"").is_err() && asm_name(b"a\\b").is_err() && asm_name(b"a\nb").is_err());
         assert_eq!((signed(0), signed(5), signed(-4)), (String::new(), "+5".into(), "-4".into()));
+        assert_eq!((signed(10), signed(-300)), ("+0xa".into(), "-0x12c".into()));
         assert_eq!(uleb128(&[0xe5, 0x8e, 0x26, 7]), Some((624_485, 3)));
         assert_eq!(uleb128(&[0x80]), None);
+    }
+
+    #[test]
+    fn numbers_from_ten_on_are_written_in_hexadecimal() {
+        let written: Vec<String> = [0, 9, 10, 255, 2_195_120, u64::MAX].iter().map(|&v| Num(v).to_string()).collect();
+        assert_eq!(written, ["0", "9", "0xa", "0xff", "0x217eb0", "0xffffffffffffffff"]);
+    }
+
+    fn word(offset: u64, r_type: u32) -> crate::elf_object::Relocation {
+        crate::elf_object::Relocation { offset, r_type, symbol: 1, addend: 0 }
+    }
+
+    #[test]
+    fn plain_words_in_place_order_are_data() {
+        // A unit header, then string offsets and an address.
+        let bytes = [[1u8, 2, 3, 4].as_slice(), &[0; 16]].concat();
+        let relocations = [word(4, elf::R_X86_64_32), word(8, elf::R_X86_64_32), word(12, elf::R_X86_64_64)];
+        let words = data_words(&bytes, &relocations, |_| true).expect("plain words");
+        assert_eq!(words.iter().map(|w| (w.offset, w.width)).collect::<Vec<_>>(), [(4, 4), (8, 4), (12, 8)]);
+        // What `.long`/`.quad` would not say as the part's object does.
+        let declined = |bytes: &[u8], relocations: &[crate::elf_object::Relocation], plain: bool| data_words(bytes, relocations, |_| plain).is_none();
+        assert!(declined(&bytes, &[], true), "no relocation: nothing to gain");
+        assert!(declined(&bytes, &[word(8, elf::R_X86_64_32), word(4, elf::R_X86_64_32)], true), "out of place order");
+        assert!(declined(&bytes, &[word(4, elf::R_X86_64_64), word(8, elf::R_X86_64_32)], true), "overlapping words");
+        assert!(declined(&bytes, &[word(4, elf::R_X86_64_PC32)], true), "relative to its place");
+        assert!(declined(&bytes, &[word(0, elf::R_X86_64_32)], true), "bytes under the word");
+        assert!(declined(&bytes, &[word(16, elf::R_X86_64_64)], true), "past the end");
+        assert!(declined(&bytes, &[word(4, elf::R_X86_64_32)], false), "an absolute, thread-local or indirect target");
+        // A word, then more bytes than are worth writing out.
+        let long = vec![0u8; 8 + INLINE_BYTES_MAX as usize + DATA_BYTES_PER_WORD + 1];
+        assert!(declined(&long, &[word(0, elf::R_X86_64_64)], true), "mostly bytes");
+        assert!(!declined(&long[..long.len() - 1], &[word(0, elf::R_X86_64_64)], true));
+    }
+
+    #[test]
+    fn a_table_of_addresses_is_written_as_words() {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xc3; 32], 16);
+        let f = obj.add_symbol(symbol("f", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 32));
+        let table = obj.section_id(StandardSection::ReadOnlyData);
+        obj.append_section_data(table, &[[7u8; 3].as_slice(), &[0; 12], &[9]].concat(), 1);
+        obj.add_relocation(table, reloc(3, f, 20, elf::R_X86_64_64)).unwrap();
+        let code_start = obj.section_symbol(text);
+        obj.add_relocation(table, reloc(11, code_start, 16, elf::R_X86_64_32)).unwrap();
+        let transcript = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap();
+        let text_of = &transcript.text;
+        let code = chunk_label(text_of, ".text");
+        let rodata = chunk_label(text_of, ".rodata");
+        // The bytes around the words written out, each word naming its
+        // target as `.reloc` would, and no `.reloc` for the table.
+        let expected = format!("{rodata}:\n\t.ascii \"\\007\\007\\007\"\n\t.quad f+0x14\n\t.long {code}+0x10\n\t.ascii \"\\011\"\n");
+        assert!(text_of.contains(&expected), "{text_of}");
+        assert!(!text_of.contains(&format!(".reloc {rodata}")), "{text_of}");
     }
 }

@@ -113,9 +113,9 @@ names:
 	.p2align	4
 table:
 	.quad	f
-	.fill	280, 4, 0x01020304
+	.fill	300, 4, 0x01020304
 	.quad	names+8
-	.size	table, 1136
+	.size	table, 1216
 	.type	counter,@object
 	.local	counter
 	.comm	counter,4,4
@@ -230,11 +230,15 @@ fn a_transcribed_object_assembles_into_the_same_object() {
     let file = MemoryFile::with_bytes(&object).expect("a file in memory");
     let transcript = transcribe(&object, &file.path(), 0, &PartDecisions::default()).expect("the object is transcribed");
     // The transcript holds no instruction of the part's; the table alone
-    // is read from the file, the other sections' bytes are written out.
+    // is read from the file, the other sections' bytes are written out:
+    // the jump table and `names`, all addresses, as words naming their
+    // targets, the code (7 relocations) and the table (2) with `.reloc`.
     assert!(!transcript.text.contains("callq") && !transcript.text.contains("retq"), "{}", transcript.text);
     assert_eq!(transcript.files_read, 1);
     assert_eq!(transcript.text.matches("\t.incbin ").count(), 1, "{}", transcript.text);
-    assert!(transcript.text.matches("\t.ascii ").count() >= 6, "{}", transcript.text);
+    assert!(transcript.text.matches("\t.ascii ").count() >= 5, "{}", transcript.text);
+    assert_eq!(transcript.text.matches("\t.quad ").count(), 3 + 3, "{}", transcript.text);
+    assert_eq!(transcript.text.matches("\t.reloc ").count(), 7 + 2, "{}", transcript.text);
     let again = host
         .assemble_object(&[b"\t.addrsig\n", transcript.text.as_bytes(), transcript.address_significance.as_bytes()], DebugSections::AsHost)
         .expect("the transcript assembles");
