@@ -406,8 +406,9 @@ def test_determinism(p, work, checker):
 # The failures injected by the fallback test: (what, variable, file tag,
 # compile flags, text the stats give as the reason). A panic in partition 1's job; and
 # partition 1 left invalid, as a bug in the symbol rules would, in a -g build,
-# where LLVM's lazy loader would abort the compile on it unless the partition
-# is verified first.
+# where LLVM's own checks of a module with debug info (its bitcode upgrades,
+# the code generator's) would abort the compile on it unless the partition is
+# verified first.
 INJECTED_FAILURES = [
     ("a panic injected in partition 1", "MTPC_TEST_FAIL_PARTITION", "fbfail", ["-O2"], "injected"),
     ("partition 1 left invalid, -g", "MTPC_TEST_BREAK_PARTITION", "fbbreak", ["-O2", "-g"], "fails the verifier"),

@@ -233,15 +233,6 @@ bool mtpc_all_bodies_read(LLVMModuleRef M) {
   return llvm::none_of(*unwrap(M), [](const Function &F) { return F.isMaterializable(); });
 }
 
-// Finishes a lazy load: LLVM's bitcode upgrades run (for a module with debug
-// info, the verifier, fatal if it fails), then the reader is freed.
-bool mtpc_materialize_all(LLVMModuleRef M, char **Message) {
-  if (Error E = unwrap(M)->materializeAll()) {
-    *Message = mtpc::copyString(toString(std::move(E)));
-    return false;
-  }
-  return true;
-}
 
 // Erases a global value (function, variable, alias or ifunc) from its
 // module if nothing but dead constants uses it; returns whether it did.

@@ -506,12 +506,7 @@ fn optimize_partition(
         if let Err(e) = m.as_module().verify() {
             return Err(NotBuilt::Invalid(format!("{label}: partition fails the verifier: {e}")));
         }
-        let verify_ms = ms(t);
-        let t = Instant::now();
-        // Frees the bitcode reader, whose tables would otherwise stay
-        // allocated through optimization and code generation.
-        m.as_module().finish_lazy_load().map_err(|e| NotBuilt::Error(format!("{label}: {e}")))?;
-        log::debug!("{label}: read and edited in {read_ms:.1} ms, verified in {verify_ms:.1} ms, load finished in {:.1} ms", ms(t));
+        log::debug!("{label}: read and edited in {read_ms:.1} ms, verified in {:.1} ms", ms(t));
         Ok(m)
     });
     let mut module = match built {

@@ -21,7 +21,6 @@ extern "C" {
     pub(super) fn mtpc_function_delete_body(f: LLVMValueRef);
     pub(super) fn mtpc_materialize(gv: LLVMValueRef, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_all_bodies_read(m: LLVMModuleRef) -> bool;
-    pub(super) fn mtpc_materialize_all(m: LLVMModuleRef, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_erase_global_if_unused(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_block_address_function(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_wrapped_global(v: LLVMValueRef, no_cfi: *mut bool) -> LLVMValueRef;

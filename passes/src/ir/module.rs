@@ -251,19 +251,6 @@ impl<'m> ModuleRef<'m> {
         // SAFETY: raw is a live module.
         unsafe { mtpc_all_bodies_read(self.raw) }
     }
-
-    /// Finishes the lazy load of a module and frees its bitcode reader.
-    /// Runs LLVM's bitcode upgrades, which verify a module with debug info
-    /// and abort the process if it is broken: verify it first.
-    pub fn finish_lazy_load(&mut self) -> Result<(), String> {
-        let mut msg = std::ptr::null_mut();
-        // SAFETY: raw is a live (possibly lazy) module.
-        if unsafe { mtpc_materialize_all(self.raw, &mut msg) } {
-            Ok(())
-        } else {
-            Err(take_malloc_message(msg))
-        }
-    }
 }
 
 /// Bytes a buffer of the shim holds (bitcode, an object), read in place,
