@@ -238,7 +238,9 @@ pub struct StringPool {
 
 /// The pools of the parts' debug string sections, as the host's text holds
 /// them before the first part: each pool's section, its label, its bytes
-/// (from one file, the pools one after another).
+/// (from one file, the pools one after another). Each pool is the first
+/// thing in a section of its own name, which the transcripts name a string
+/// of the pool by (the section plus the string's offset in the pool).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Pools(pub Vec<StringPool>);
 
