@@ -122,15 +122,18 @@ QUICKJS_SCALE = 2
 # Shaping rounds of the HarfBuzz workload (about 2 s stock on this machine).
 HARFBUZZ_ITERATIONS = 5
 
-SELECTIONS = ("sqlite3", "sqlite3-default", "duckdb", "harfbuzz", "tree-sitter", "quickjs")
+SELECTIONS = ("sqlite3", "sqlite3-default", "duckdb", "duckdb/common", "duckdb/execution", "harfbuzz", "tree-sitter", "quickjs")
 
 
 def corpus(selection, rows):
     """The units of `selection`: all (every one but sqlite3-default, which
-    only the inlining measurement uses), or one of SELECTIONS."""
+    only the inlining measurement uses), or one of SELECTIONS (one of
+    DuckDB's two files alone: duckdb/common, duckdb/execution)."""
     parts = {"sqlite3": lambda: [sqlite3(rows)], "sqlite3-default": lambda: [sqlite3_default()], "duckdb": duckdb,
              "harfbuzz": lambda: [harfbuzz(HARFBUZZ_ITERATIONS)], "tree-sitter": lambda: [tree_sitter_cpp()],
              "quickjs": lambda: [quickjs(QUICKJS_SCALE)]}
     if selection == "all":
         return [unit for name in parts if name != "sqlite3-default" for unit in parts[name]()]
+    if selection.startswith("duckdb/"):
+        return [unit for unit in duckdb() if unit.name == selection]
     return parts[selection]()

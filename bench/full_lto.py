@@ -22,10 +22,7 @@ their median says more than the ratio of the medians.
 """
 import argparse
 import os
-import re
-import shutil
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,7 +31,7 @@ sys.path.insert(0, HERE)
 
 import corpus as corpus_mod  # noqa: E402
 from harness import PLUGIN, run, tool  # noqa: E402
-from measure import BuildFailed, clean_env, run_steps, section_sizes, take_stats_lines, text_bytes, timed_run  # noqa: E402
+from measure import BuildFailed, clean_env, executed_instructions, run_steps, section_sizes, take_stats_lines, text_bytes, timed_run  # noqa: E402
 
 LINKS = (
     ("stock", "stock full LTO", [], {}),
@@ -83,7 +80,7 @@ def main():
         for name in measured:
             runtimes[name].append(timed_run([os.path.join(work, name)] + unit.workload.args)[0])
     counted_args = corpus_mod.sqlite3(args.counted_rows).workload.args
-    executed = {name: executed_instructions([os.path.join(work, name)] + counted_args) for name in measured}
+    executed = {name: instructions_or_zero([os.path.join(work, name)] + counted_args) for name in measured}
     stock_wall = statistics.median(m.wall for m in measured["stock"])
     stock_cpu = statistics.median(m.cpu for m in measured["stock"])
     stock_text = text_bytes(section_sizes(os.path.join(work, "stock")))
@@ -112,19 +109,14 @@ def main():
         print("%s: speedup per round %s, median %.2fx" % (label, ", ".join("%.2fx" % r for r in ratios), statistics.median(ratios)))
 
 
-def executed_instructions(cmd):
-    """Instructions the command executes (valgrind's cachegrind: the same
-    count on every run, where this machine's runtimes spread by 10 % and
-    more); 0 without valgrind."""
-    if not shutil.which("valgrind"):
+def instructions_or_zero(cmd):
+    """The instructions the command executes (`executed_instructions`);
+    0, with a note, if valgrind cannot count them."""
+    try:
+        return executed_instructions(cmd)[0]
+    except BuildFailed as e:
+        print("the instructions of %s were not counted: %s" % (cmd[0], e), file=sys.stderr)
         return 0
-    r = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] + cmd,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    found = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
-    if r.returncode != 0 or not found:
-        print("valgrind did not count the instructions of %s: %s" % (cmd[0], r.stderr[-500:]), file=sys.stderr)
-        return 0
-    return int(found.group(1).replace(",", ""))
 
 
 if __name__ == "__main__":

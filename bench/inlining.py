@@ -15,11 +15,15 @@ against the module's (MTPC_STATS: what copies add to the work, exactly);
 CPU time against stock's (work inflation, one run: noisy by several
 percent on a shared machine); for a unit with a workload (sqlite3's SQL, HarfBuzz's
 shaping), its runtime against stock's, the median of --runs alternating
-runs (the output must be stock's).
+runs (the output must be stock's), and with --instructions the
+instructions one run of it executes against stock's, counted by valgrind
+(the same count every run, where runtimes here spread by 5 to 18 %; each
+count takes about 50 times the runtime, 2 to 3 minutes).
 
   python3 bench/inlining.py                                  # the built-in limits
   python3 bench/inlining.py --limits 60,150,150,4096,400,400 --limits 80,300,150,4096,1000,4294967295
   python3 bench/inlining.py --units sqlite3,harfbuzz --partitions 4
+  python3 bench/inlining.py --units sqlite3,harfbuzz,quickjs --instructions
 
 A setting is FUNCTION,INLINE_HINT,LOCAL,BYTES,ODR,BROUGHT[,LOCAL_SHARE] (CopyLimits'
 fields; LOCAL_SHARE in thousandths of the module's instructions, the built-in one if
@@ -41,7 +45,7 @@ import calls  # noqa: E402
 import configs  # noqa: E402
 import corpus  # noqa: E402
 from harness import run, tool  # noqa: E402
-from measure import run_steps, section_sizes, text_bytes, timed_run  # noqa: E402
+from measure import executed_instructions, run_steps, section_sizes, text_bytes, timed_run  # noqa: E402
 
 UNITS = ("sqlite3", "sqlite3-default", "duckdb", "harfbuzz")
 
@@ -86,6 +90,7 @@ def main():
     ap.add_argument("--units", default=",".join(UNITS))
     ap.add_argument("--partitions", type=int, default=2)
     ap.add_argument("--runs", type=int, default=5, help="alternating workload runs per setting")
+    ap.add_argument("--instructions", action="store_true", help="also count the instructions a workload run executes (valgrind)")
     a = ap.parse_args()
     settings = a.limits or ["default"]
     units = [u for name in a.units.split(",") for u in corpus.corpus(name, 300000)]
@@ -97,6 +102,7 @@ def main():
             stock = build(unit, stock_obj, work, False, {})
             stock_calls, stock_text = calls.callees(stock_obj), text_bytes(section_sizes(stock_obj))
             stock_exe = workload_program(unit, stock_obj, work, "stock") if unit.workload else None
+            stock_count = executed_instructions([stock_exe] + unit.workload.args) if stock_exe and a.instructions else None
             for setting in settings:
                 stats = os.path.join(work, "stats.jsonl")
                 if os.path.exists(stats):
@@ -112,20 +118,25 @@ def main():
                     line = json.loads(f.readline())
                 held = sum(p["held_instructions"] for p in line["parts"]) / line["instructions"]
                 text = text_bytes(section_sizes(obj))
-                runtime = None
+                runtime, executed = None, None
                 if stock_exe:
-                    ratio = runtime_ratio(unit, stock_exe, workload_program(unit, obj, work, "mtpc"), a.runs)
+                    exe = workload_program(unit, obj, work, "mtpc")
+                    ratio = runtime_ratio(unit, stock_exe, exe, a.runs)
                     runtime = "WRONG OUTPUT" if ratio is None else "%+.1f %%" % (100 * (ratio - 1))
+                    if stock_count:
+                        count, out = executed_instructions([exe] + unit.workload.args)
+                        executed = "WRONG OUTPUT" if out != stock_count[1] else "%+.2f %%" % (100.0 * (count / stock_count[0] - 1))
                 rows.append((unit.name, setting, 100.0 * (text / stock_text - 1), extra, fewer, sum(stock_calls.values()),
-                             held, m.cpu / stock.cpu, runtime or ""))
-                print("%-16s %-22s .text %+6.2f %%  extra calls %5d  fewer %5d  (stock %d calls)  held %.2fx  CPU %.2fx  %s"
+                             held, m.cpu / stock.cpu, runtime or "", executed or ""))
+                print("%-16s %-22s .text %+6.2f %%  extra calls %5d  fewer %5d  (stock %d calls)  held %.2fx  CPU %.2fx  %s  %s"
                       % rows[-1], flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print("\n| unit | limits | .text vs stock | calls stock inlined | calls mtpc inlined | instructions held | CPU vs stock | runtime vs stock |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name, setting, text, extra, fewer, total, held, cpu, runtime in rows:
-        print("| %s | %s | %+.2f %% | %d | %d | %.2fx | %.2fx | %s |" % (name, setting, text, extra, fewer, held, cpu, runtime))
+    print("\n| unit | limits | .text vs stock | calls stock inlined | calls mtpc inlined | instructions held | CPU vs stock | runtime vs stock"
+          " | workload's instructions vs stock |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, setting, text, extra, fewer, total, held, cpu, runtime, executed in rows:
+        print("| %s | %s | %+.2f %% | %d | %d | %.2fx | %.2fx | %s | %s |" % (name, setting, text, extra, fewer, held, cpu, runtime, executed))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 RSS, and the object's section sizes."""
 import json
 import os
+import re
+import shutil
 import subprocess
 import time
 
@@ -134,6 +136,22 @@ def missing_definitions(obj, stock_defines):
     itself (`stock_defines`): the build lost definitions (a relocatable
     object does not tell)."""
     return sorted(symbols(obj, "--undefined-only") & stock_defines)
+
+
+def executed_instructions(cmd, env=None):
+    """(instructions, stdout) of a program that must succeed, run under
+    valgrind's cachegrind: the same count on every run of the same binary
+    and input, where this machine's times of one program spread by 10 %
+    and more (it is not time: a cache miss costs more than an
+    instruction). About 50 times slower than the program alone."""
+    if not shutil.which("valgrind"):
+        raise BuildFailed("valgrind is not installed (scripts/setup.sh installs it)")
+    counted = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] + cmd
+    r = subprocess.run(counted, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", r.stderr)
+    if r.returncode != 0 or not found:
+        raise BuildFailed("%s exited with %d under valgrind:\n%s" % (" ".join(cmd), r.returncode, r.stderr[-2000:]))
+    return int(found.group(1).replace(",", "")), r.stdout
 
 
 def timed_run(cmd):

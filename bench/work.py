@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Benchmark: work inflation counted in instructions, free of this
+machine's noise.
+
+Each unit's unoptimized bitcode (as in bench/builds.py: the back end
+alone) is compiled by `clang-16 -O2 -c` under valgrind's cachegrind
+(`--cache-sim=no`), which counts the instructions the compile executes:
+stock, and with mtpc split into `--partitions` partitions on one thread
+(`MTPC_THREADS=1`; the count is the same on more, but for the waits), and
+with another build of mtpc (`--before`). A count is the same in every run
+of the same build on the same input (within about 0.1 %: mtpc's threads
+meet in a different order), where this machine's CPU times of the same
+compile spread by 5 to 30 % between rounds; it is not time (a cache miss
+costs more than an instruction), but what mtpc adds to a compile is
+mostly more of the same work: bodies read again, copies optimized again,
+text assembled again. The compiles run `--jobs` at a time, each about 50
+times slower than natively (DuckDB's `ub_src_execution.cpp`: 4 minutes).
+
+  bench/work.py [--units sqlite3,duckdb,harfbuzz,quickjs] [--partitions 2]
+                [-g] [--before /path/to/other/libmtpc.so] [--jobs 2]
+"""
+import argparse
+import concurrent.futures
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+import configs as configs_mod  # noqa: E402
+import corpus as corpus_mod  # noqa: E402
+from builds import bitcode  # noqa: E402
+from harness import PLUGIN  # noqa: E402
+from measure import clean_env, executed_instructions, take_stats_lines  # noqa: E402
+
+
+def count(unit, build, plugin, inputs, work, a):
+    """(unit, build, instructions) of one compile; a split that did not
+    happen as asked is an error."""
+    tag = "%s.%s" % (unit.name.replace("/", "_"), build)
+    cmd = [configs_mod.driver(unit), "-O2", "-w", "-c", inputs[unit.name], "-o", os.path.join(work, tag + ".o")]
+    env = clean_env()
+    stats = os.path.join(work, tag + ".jsonl")
+    if plugin:
+        cmd.insert(1, "-fpass-plugin=" + plugin)
+        env = clean_env(MTPC_PARTITIONS=str(a.partitions), MTPC_THREADS="1", MTPC_STATS=stats)
+    n, _ = executed_instructions(cmd, env)
+    if plugin:
+        lines = take_stats_lines(stats)
+        if len(lines) != 1 or lines[0]["fallback"] or lines[0]["partitions"] < 2:
+            raise RuntimeError("%s, %s build: not split as asked: %s" % (unit.name, build, lines))
+    print("%s, %s: %s instructions" % (unit.name, build, format(n, ",")), flush=True)
+    return unit.name, build, n
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--units", default="sqlite3,duckdb,harfbuzz,quickjs", help="comma-separated: " + ", ".join(corpus_mod.SELECTIONS))
+    ap.add_argument("--partitions", type=int, default=2)
+    ap.add_argument("-g", dest="debug", action="store_true", help="with debug information")
+    ap.add_argument("--before", help="another build's libmtpc.so, counted too")
+    ap.add_argument("--jobs", type=int, default=2, help="compiles counted at once")
+    a = ap.parse_args()
+    if a.before and not os.path.exists(a.before):
+        sys.exit("error: %s does not exist: build the other commit first (cargo build --release in its worktree)" % a.before)
+    builds = [("stock", None)] + ([("before", a.before)] if a.before else []) + [("this", PLUGIN)]
+    work = tempfile.mkdtemp(prefix="mtpc-work-")
+    units = [u for sel in a.units.split(",") for u in corpus_mod.corpus(sel, 1000)]
+    inputs = {u.name: bitcode(u, work, a.debug) for u in units}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        jobs = [pool.submit(count, u, name, plugin, inputs, work, a) for u in units for name, plugin in builds]
+        counted = {(unit, build): n for unit, build, n in (j.result() for j in jobs)}
+    names = [name for name, _ in builds[1:]]
+    print("\n%d partitions%s, instructions executed (cachegrind), against stock's:\n" % (a.partitions, ", -g" if a.debug else ""))
+    print("| unit | stock | " + " | ".join(names) + " |\n|---|---|" + "---|" * len(names))
+    for u in units:
+        stock = counted[(u.name, "stock")]
+        cells = ["%s (%.3fx)" % (format(counted[(u.name, n)], ","), counted[(u.name, n)] / stock) for n in names]
+        print("| %s | %s | %s |" % (u.name, format(stock, ","), " | ".join(cells)))
+
+
+if __name__ == "__main__":
+    main()
