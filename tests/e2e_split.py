@@ -14,7 +14,7 @@ units do, and the linker keeps one), as many partition files must be written as 
 plan says, for the maximum: one per unit), and splitting twice with
 different thread counts must give byte-identical partitions.
 
-  tests/e2e_split.py [--only NAME] [--keep DIR]
+  tests/e2e_split.py [--only NAME] [--skip NAME] [--keep DIR]
 Prints one line per check and 'N passed, N failed' at the end.
 """
 import argparse
@@ -248,6 +248,7 @@ def test_two_sources(work, checker, pool):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="run only the program with this name")
+    ap.add_argument("--skip", action="append", default=[], help="leave out the program with this name (repeatable)")
     ap.add_argument("--keep", help="work in this directory and keep it")
     a = ap.parse_args()
     require_plugin()
@@ -258,7 +259,7 @@ def main():
         if not a.only or a.only == "two-sources":
             test_two_sources(work, checker, pool)
         for p in programs():
-            if a.only and p.name != a.only:
+            if (a.only and p.name != a.only) or p.name in a.skip:
                 continue
             try:
                 test_program(p, work, checker, pool)
