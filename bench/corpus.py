@@ -135,5 +135,8 @@ def corpus(selection, rows):
     if selection == "all":
         return [unit for name in parts if name != "sqlite3-default" for unit in parts[name]()]
     if selection.startswith("duckdb/"):
-        return [unit for unit in duckdb() if unit.name == selection]
+        units = [unit for unit in duckdb() if unit.name == selection]
+        if not units:
+            raise ValueError("no DuckDB file is named %s: choose one of %s" % (selection, ", ".join(SELECTIONS)))
+        return units
     return parts[selection]()

@@ -80,7 +80,11 @@ def main():
         for name in measured:
             runtimes[name].append(timed_run([os.path.join(work, name)] + unit.workload.args)[0])
     counted_args = corpus_mod.sqlite3(args.counted_rows).workload.args
-    executed = {name: instructions_or_zero([os.path.join(work, name)] + counted_args) for name in measured}
+    counts = {name: instructions_or_zero([os.path.join(work, name)] + counted_args) for name in measured}
+    for name, (_, out) in counts.items():
+        if out is not None and counts["stock"][1] is not None and out != counts["stock"][1]:
+            raise BuildFailed("%s: the counted workload's output differs from stock's" % name)
+    executed = {name: n for name, (n, _) in counts.items()}
     stock_wall = statistics.median(m.wall for m in measured["stock"])
     stock_cpu = statistics.median(m.cpu for m in measured["stock"])
     stock_text = text_bytes(section_sizes(os.path.join(work, "stock")))
@@ -110,13 +114,13 @@ def main():
 
 
 def instructions_or_zero(cmd):
-    """The instructions the command executes (`executed_instructions`);
-    0, with a note, if valgrind cannot count them."""
+    """(instructions, output) of the command (`executed_instructions`);
+    (0, None), with a note, if valgrind cannot count them."""
     try:
-        return executed_instructions(cmd)[0]
+        return executed_instructions(cmd)
     except BuildFailed as e:
         print("the instructions of %s were not counted: %s" % (cmd[0], e), file=sys.stderr)
-        return 0
+        return 0, None
 
 
 if __name__ == "__main__":

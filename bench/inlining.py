@@ -14,7 +14,7 @@ stock inlined (or never made), and those it does not make that stock does
 against the module's (MTPC_STATS: what copies add to the work, exactly);
 CPU time against stock's (work inflation, one run: noisy by several
 percent on a shared machine); for a unit with a workload (sqlite3's SQL, HarfBuzz's
-shaping), its runtime against stock's, the median of --runs alternating
+shaping, QuickJS's script), its runtime against stock's, the median of --runs alternating
 runs (the output must be stock's), and with --instructions the
 instructions one run of it executes against stock's, counted by valgrind
 (the same count every run, where runtimes here spread by 5 to 18 %; each
@@ -92,6 +92,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5, help="alternating workload runs per setting")
     ap.add_argument("--instructions", action="store_true", help="also count the instructions a workload run executes (valgrind)")
     a = ap.parse_args()
+    if a.instructions and not shutil.which("valgrind"):
+        sys.exit("error: --instructions needs valgrind (scripts/setup.sh installs it)")
     settings = a.limits or ["default"]
     units = [u for name in a.units.split(",") for u in corpus.corpus(name, 300000)]
     work = tempfile.mkdtemp(prefix="mtpc-inlining-")

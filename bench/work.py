@@ -16,12 +16,13 @@ mostly more of the same work: bodies read again, copies optimized again,
 text assembled again. The compiles run `--jobs` at a time, each about 50
 times slower than natively (DuckDB's `ub_src_execution.cpp`: 4 minutes).
 
-  bench/work.py [--units sqlite3,duckdb,harfbuzz,quickjs] [--partitions 2]
-                [-g] [--before /path/to/other/libmtpc.so] [--jobs 2]
+  python3 bench/work.py [--units sqlite3,duckdb,harfbuzz,quickjs] [--partitions 2]
+                        [-g] [--before /path/to/other/libmtpc.so] [--jobs 2]
 """
 import argparse
 import concurrent.futures
 import os
+import shutil
 import sys
 import tempfile
 
@@ -34,8 +35,9 @@ from measure import clean_env, executed_instructions, take_stats_lines  # noqa: 
 
 
 def count(unit, build, plugin, inputs, work, a):
-    """(unit, build, instructions) of one compile; a split that did not
-    happen as asked is an error."""
+    """(unit, build, instructions, partitions) of one compile (partitions:
+    what the plan made of the --partitions asked for, None for stock); a
+    compile that fell back or was not split is an error."""
     tag = "%s.%s" % (unit.name.replace("/", "_"), build)
     cmd = [configs_mod.driver(unit), "-O2", "-w", "-c", inputs[unit.name], "-o", os.path.join(work, tag + ".o")]
     env = clean_env()
@@ -48,8 +50,12 @@ def count(unit, build, plugin, inputs, work, a):
         lines = take_stats_lines(stats)
         if len(lines) != 1 or lines[0]["fallback"] or lines[0]["partitions"] < 2:
             raise RuntimeError("%s, %s build: not split as asked: %s" % (unit.name, build, lines))
-    print("%s, %s: %s instructions" % (unit.name, build, format(n, ",")), flush=True)
-    return unit.name, build, n
+        partitions = lines[0]["partitions"]
+    else:
+        partitions = None
+    print("%s, %s: %s instructions%s" % (unit.name, build, format(n, ","), "" if partitions is None else
+                                         " (%d partitions)" % partitions), flush=True)
+    return unit.name, build, n, partitions
 
 
 def main():
@@ -62,20 +68,35 @@ def main():
     a = ap.parse_args()
     if a.before and not os.path.exists(a.before):
         sys.exit("error: %s does not exist: build the other commit first (cargo build --release in its worktree)" % a.before)
-    builds = [("stock", None)] + ([("before", a.before)] if a.before else []) + [("this", PLUGIN)]
-    work = tempfile.mkdtemp(prefix="mtpc-work-")
+    builds = [("stock", None)] + ([("before", os.path.abspath(a.before))] if a.before else []) + [("this", PLUGIN)]
     units = [u for sel in a.units.split(",") for u in corpus_mod.corpus(sel, 1000)]
-    inputs = {u.name: bitcode(u, work, a.debug) for u in units}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        jobs = [pool.submit(count, u, name, plugin, inputs, work, a) for u in units for name, plugin in builds]
-        counted = {(unit, build): n for unit, build, n in (j.result() for j in jobs)}
+    work = tempfile.mkdtemp(prefix="mtpc-work-")
+    try:
+        inputs = {u.name: bitcode(u, work, a.debug) for u in units}
+        counted = count_all(units, builds, inputs, work, a)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     names = [name for name, _ in builds[1:]]
-    print("\n%d partitions%s, instructions executed (cachegrind), against stock's:\n" % (a.partitions, ", -g" if a.debug else ""))
+    print("\n%d partitions asked for%s, instructions executed (cachegrind), against stock's (partitions made):\n"
+          % (a.partitions, ", -g" if a.debug else ""))
     print("| unit | stock | " + " | ".join(names) + " |\n|---|---|" + "---|" * len(names))
     for u in units:
-        stock = counted[(u.name, "stock")]
-        cells = ["%s (%.3fx)" % (format(counted[(u.name, n)], ","), counted[(u.name, n)] / stock) for n in names]
+        stock = counted[(u.name, "stock")][0]
+        cells = ["%s (%.3fx; %d)" % (format(n, ","), n / stock, partitions)
+                 for n, partitions in (counted[(u.name, name)] for name in names)]
         print("| %s | %s | %s |" % (u.name, format(stock, ","), " | ".join(cells)))
+
+
+def count_all(units, builds, inputs, work, a):
+    """{(unit, build): (instructions, partitions)}; the first failure ends
+    the run without waiting for the counts not started."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        jobs = [pool.submit(count, u, name, plugin, inputs, work, a) for u in units for name, plugin in builds]
+        try:
+            return {(unit, build): (n, partitions) for unit, build, n, partitions in (j.result() for j in jobs)}
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
 
 
 if __name__ == "__main__":

@@ -286,7 +286,8 @@ def test_whole_program(work, checker):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", help="run only the program with this name (whole-program: the C++ one of this file)")
-    ap.add_argument("--skip", action="append", default=[], help="leave out the program with this name (repeatable)")
+    ap.add_argument("--skip", action="append", default=[], choices=["constructs-c", "constructs-cpp", "sqlite3", "whole-program"],
+                    help="leave out the program with this name (repeatable)")
     a = ap.parse_args()
     require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-full-lto-")
