@@ -40,19 +40,17 @@ def count(unit, build, plugin, inputs, work, a):
     compile that fell back or was not split is an error."""
     tag = "%s.%s" % (unit.name.replace("/", "_"), build)
     cmd = [configs_mod.driver(unit), "-O2", "-w", "-c", inputs[unit.name], "-o", os.path.join(work, tag + ".o")]
-    env = clean_env()
-    stats = os.path.join(work, tag + ".jsonl")
-    if plugin:
+    if not plugin:
+        n, _ = executed_instructions(cmd, clean_env())
+        partitions = None
+    else:
+        stats = os.path.join(work, tag + ".jsonl")
         cmd.insert(1, "-fpass-plugin=" + plugin)
-        env = clean_env(MTPC_PARTITIONS=str(a.partitions), MTPC_THREADS="1", MTPC_STATS=stats)
-    n, _ = executed_instructions(cmd, env)
-    if plugin:
+        n, _ = executed_instructions(cmd, clean_env(MTPC_PARTITIONS=str(a.partitions), MTPC_THREADS="1", MTPC_STATS=stats))
         lines = take_stats_lines(stats)
         if len(lines) != 1 or lines[0]["fallback"] or lines[0]["partitions"] < 2:
             raise RuntimeError("%s, %s build: not split as asked: %s" % (unit.name, build, lines))
         partitions = lines[0]["partitions"]
-    else:
-        partitions = None
     print("%s, %s: %s instructions%s" % (unit.name, build, format(n, ","), "" if partitions is None else
                                          " (%d partitions)" % partitions), flush=True)
     return unit.name, build, n, partitions
