@@ -31,7 +31,7 @@ with its message in the report, and the others go on.
 
   python3 bench/suite.py                 # everything, about 80 minutes on 2 cores
   python3 bench/suite.py --skip-levels   # without the four levels, about 55 minutes
-  python3 bench/suite.py --quick         # sqlite3 only, one round (CI smoke)
+  python3 bench/suite.py --quick         # sqlite3, stock and mtpc only, one round (CI smoke)
   python3 bench/suite.py --corpus duckdb --rounds 2
 """
 import argparse
@@ -59,6 +59,10 @@ from measure import (BuildFailed, debug_bytes, debug_quality, defined_symbols, f
                      missing_definitions, rotated, run_steps, section_sizes, take_stats_lines, text_bytes, timed_run)
 
 PROJECTION_CORES = (4, 8, 16, 64)
+# --quick, CI's smoke run: stock and mtpc only (lld's full LTO with mtpc has
+# its own tests, the alternatives none to smoke), and two projections.
+QUICK_CONFIGS = ("stock", "mtpc-")
+QUICK_PROJECTION_CORES = (4, 16)
 
 
 class Progress:
@@ -151,7 +155,7 @@ def measure_unit(unit, configs, args, progress, work):
         runtime(unit, configs, results, objects, args, progress, work)
 
     projections = {}
-    for cores in PROJECTION_CORES:
+    for cores in args.projection_cores:
         c = configs_mod.projection_config(cores, 1)
         progress.step("%s: %s (stats for the %d-core projection)" % (unit.name, c.label, cores))
         try:
@@ -281,7 +285,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", default="all", choices=("all",) + corpus_mod.SELECTIONS)
     ap.add_argument("--quick", action="store_true",
-                    help="sqlite3 only, one round (one per level too): a smoke run for CI")
+                    help="sqlite3 only, stock and mtpc, one round (one per level too), "
+                         "projected to %s cores: a smoke run for CI" % " and ".join(map(str, QUICK_PROJECTION_CORES)))
     ap.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3; 1 with --quick)")
     ap.add_argument("--rows", type=int, default=300000, help="rows of sqlite3's SQL workload")
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
@@ -305,7 +310,11 @@ def main():
     print("fetching the corpus ...", flush=True)
     units = corpus_mod.corpus("sqlite3" if args.quick else args.corpus, args.rows)
     configs = configs_mod.configurations(args.cores)
-    per_unit = args.rounds * (len(configs) + 1) + len(configs) + len(PROJECTION_CORES)
+    args.projection_cores = PROJECTION_CORES
+    if args.quick:
+        configs = [c for c in configs if c.name.startswith(QUICK_CONFIGS)]
+        args.projection_cores = QUICK_PROJECTION_CORES
+    per_unit = args.rounds * (len(configs) + 1) + len(configs) + len(args.projection_cores)
     if args.quick:
         args.level_rounds = 1
     if not args.skip_levels:
@@ -316,7 +325,7 @@ def main():
 
     results = {"machine": machine(args),
                "settings": {"rounds": args.rounds, "level_rounds": None if args.skip_levels else args.level_rounds,
-                            "rows": args.rows, "projection_cores": list(PROJECTION_CORES),
+                            "rows": args.rows, "projection_cores": list(args.projection_cores),
                             "configs": [{"name": c.name, "label": c.label} for c in configs]},
                "units": []}
     for unit in units:
