@@ -300,6 +300,9 @@ def main():
     if args.llvm and args.llvm != harness.LLVM_MAJOR:
         # The tools and the plugin are the harness's, chosen when it loads.
         os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, MTPC_LLVM=str(args.llvm)))
+    if args.update_readme and args.quick:
+        sys.exit("--update-readme replaces the README's tables of every unit and configuration; "
+                 "a --quick run measures sqlite3, stock and mtpc only: run the suite without --quick")
     if args.update_readme and harness.LLVM_MAJOR != 16:
         sys.exit("--update-readme writes the README's LLVM 16 tables; measure LLVM %d without it" % harness.LLVM_MAJOR)
     args.rounds = args.rounds or (1 if args.quick else 3)
