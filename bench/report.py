@@ -229,6 +229,9 @@ def write(results, out_dir):
 
 
 def update_readme(results, readme):
+    if results["settings"].get("quick"):
+        raise SystemExit("these results are a --quick run's (sqlite3, stock and mtpc only): the README's tables "
+                         "come from a full run of bench/suite.py")
     with open(readme) as f:
         text = f.read()
     if README_BEGIN not in text or README_END not in text:

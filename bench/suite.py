@@ -17,7 +17,7 @@ HarfBuzz's shaping benchmark, a JavaScript script) whose printed output
 must match stock (a mismatch
 fails that configuration), with the noise band of stock's own runs.
 mtpc's per-partition stats give the critical-path model's speedup on 4, 8,
-16 and 64 cores (bench/model.py), checked against the measured 1- and
+16 and 64 cores (4 and 16 with --quick; bench/model.py), checked against the measured 1- and
 2-thread times; those runs are made on one thread, so their CPU time is
 the work at that many partitions, without what two threads on one machine
 slow each other down by. With the front end timed alone they also give the
@@ -289,7 +289,9 @@ def main():
                          "projected to %s cores: a smoke run for CI" % " and ".join(map(str, QUICK_PROJECTION_CORES)))
     ap.add_argument("--rounds", type=int, default=None, help="alternating rounds (default 3; 1 with --quick)")
     ap.add_argument("--rows", type=int, default=300000, help="rows of sqlite3's SQL workload")
-    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--out", default=None,
+                    help="where the results go (default bench/results; bench/results/quick with --quick, "
+                         "so that a smoke run never replaces the README's chart)")
     ap.add_argument("--update-readme", action="store_true", help="put the new table in README.md")
     ap.add_argument("--skip-levels", action="store_true",
                     help="leave out stock vs mtpc's default settings at -O0, -O0 -g, -O2, -O2 -g")
@@ -306,6 +308,7 @@ def main():
     if args.update_readme and harness.LLVM_MAJOR != 16:
         sys.exit("--update-readme writes the README's LLVM 16 tables; measure LLVM %d without it" % harness.LLVM_MAJOR)
     args.rounds = args.rounds or (1 if args.quick else 3)
+    args.out = args.out or os.path.join(HERE, "results", *(["quick"] if args.quick else []))
     args.cores = os.cpu_count() or 2
     if not os.path.exists(configs_mod.PLUGIN):
         sys.exit("the plugin %s does not exist: run %s first" % (configs_mod.PLUGIN, harness.BUILD_COMMAND))
@@ -327,7 +330,7 @@ def main():
     print("%d units x %d configurations, %d rounds: %d steps" % (len(units), len(configs), args.rounds, total), flush=True)
 
     results = {"machine": machine(args),
-               "settings": {"rounds": args.rounds, "level_rounds": None if args.skip_levels else args.level_rounds,
+               "settings": {"quick": args.quick, "rounds": args.rounds, "level_rounds": None if args.skip_levels else args.level_rounds,
                             "rows": args.rows, "projection_cores": list(args.projection_cores),
                             "configs": [{"name": c.name, "label": c.label} for c in configs]},
                "units": []}

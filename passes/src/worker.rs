@@ -232,7 +232,12 @@ fn start_workers(size: usize, slots: Slots) -> Sender<Job> {
             .stack_size(WORKER_STACK_BYTES)
             .spawn(move || {
                 for job in queue.iter() {
-                    let _slot = slots.take();
+                    // A panic here, outside the job's own catch, would end
+                    // this worker with the job unrun and its caller waiting.
+                    let _slot = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| slots.take())).unwrap_or_else(|panic| {
+                        log::warn!("cannot take a partition slot ({}); running this job without", panic_text(&panic));
+                        Slot::Unlimited
+                    });
                     job();
                 }
             });
