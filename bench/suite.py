@@ -320,9 +320,8 @@ def main():
     if args.quick:
         configs = [c for c in configs if c.name.startswith(QUICK_CONFIGS)]
         args.projection_cores = QUICK_PROJECTION_CORES
-    per_unit = args.rounds * (len(configs) + 1) + len(configs) + len(args.projection_cores)
-    if args.quick:
         args.level_rounds = 1
+    per_unit = args.rounds * (len(configs) + 1) + len(configs) + len(args.projection_cores)
     if not args.skip_levels:
         per_unit += args.level_rounds * len(levels_mod.LEVELS)  # short compiles add rounds as they go
     total = sum(per_unit + (runtime_rounds(args) * len(configs) if u.workload else 0) for u in units)
