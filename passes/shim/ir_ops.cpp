@@ -6,6 +6,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
@@ -46,6 +47,26 @@ unsigned mtpc_llvm_version_major(void) { return LLVM_VERSION_MAJOR; }
 bool mtpc_is_dso_local(LLVMValueRef V) { return unwrap<GlobalValue>(V)->isDSOLocal(); }
 
 void mtpc_set_dso_local(LLVMValueRef V, bool Local) { unwrap<GlobalValue>(V)->setDSOLocal(Local); }
+
+// F declares a function the whole module defines. If its name is a library
+// function's (LLVM's TargetLibraryInfo knows it), InferFunctionAttrs would
+// give the declaration that function's assumed attributes (malloc: noalias,
+// touches inaccessible memory only), which it never gives the definition:
+// a body that counts its calls would be assumed not to. optnone, with the
+// noinline it needs, makes InferFunctionAttrs leave a declaration as it is;
+// calls to it are still library calls to the optimizer, as calls to the
+// definition are. Returns whether F was marked.
+bool mtpc_keep_library_declaration_unassumed(LLVMValueRef V) {
+  static const TargetLibraryInfoImpl Names; // the name table only
+  Function *F = unwrap<Function>(V);
+  LibFunc Func;
+  if (!F->isDeclaration() || !Names.getLibFunc(F->getName(), Func))
+    return false;
+  F->removeFnAttr(Attribute::AlwaysInline);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::OptimizeNone);
+  return true;
+}
 
 // Whether a global value (a variable or an alias: LLVMIsThreadLocal takes
 // variables only) has a thread-local mode.

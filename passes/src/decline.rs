@@ -4,6 +4,7 @@
 //! settings alone, before any work (the README lists the cases).
 
 use crate::ir::host_pipeline::{CsPgoAction, HostFacts, PgoAction};
+use crate::module_facts::ModuleFacts;
 
 /// How the pass was asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +108,37 @@ pub fn full_lto_reason(virtual_function_elimination: bool, other_plugins: usize)
     })
 }
 
+/// Intrinsics whose code generation writes one table or marker for the
+/// whole object from what every function of the module does: each
+/// partition would write its own, from its own functions.
+const WHOLE_OBJECT_INTRINSICS: [(&str, &str); 4] = [
+    ("llvm.init.trampoline", "a trampoline (llvm.init.trampoline): the object asks for an executable stack if any function makes one"),
+    ("llvm.experimental.stackmap", "stack maps: the object lists every function's in one table (.llvm_stackmaps)"),
+    ("llvm.experimental.patchpoint.", "patchpoints: the object lists every function's in one stack map table (.llvm_stackmaps)"),
+    ("llvm.experimental.gc.statepoint.", "statepoints: the object lists every function's in one stack map table (.llvm_stackmaps)"),
+];
+
+/// Why mtpc declines to split a module for what it holds, if it does:
+/// what the code generator writes once per object from all its functions
+/// together, which partitions, each seeing its own, would write apart and
+/// differently (the merge cannot tell what the whole module would have
+/// written).
+pub fn module_reason(facts: &ModuleFacts) -> Option<String> {
+    if facts.split_stack_functions {
+        return Some(
+            "it has split-stack functions (-fsplit-stack): the object is marked as also holding functions \
+             without split stacks (.note.GNU-no-split-stack) from what every function needs"
+                .into(),
+        );
+    }
+    facts.globals.iter().filter(|g| g.is_function() && !g.is_definition).find_map(|g| {
+        WHOLE_OBJECT_INTRINSICS
+            .iter()
+            .find(|(name, _)| if name.ends_with('.') { g.name.starts_with(name) } else { g.name == *name })
+            .map(|(_, what)| format!("it uses {what}, and each partition would write its own"))
+    })
+}
+
 fn has_arg(facts: &HostFacts, test: impl Fn(&str) -> bool) -> bool {
     facts.command_line.iter().any(|a| test(a))
 }
@@ -128,6 +160,32 @@ mod tests {
 
     fn automatic(facts: &HostFacts) -> Option<String> {
         reason(facts, Request::Automatic, HostProgram::Other)
+    }
+
+    #[test]
+    fn modules_whose_object_wide_markers_depend_on_every_function_decline() {
+        use crate::test_support::{func, module};
+        let declared = |name: &str| {
+            let mut f = func(name, 0, &[]);
+            f.is_definition = false;
+            f
+        };
+        let plain = module(vec![func("f", 10, &[]), func("g", 10, &[]), declared("llvm.memcpy.p0.p0.i64")]);
+        assert_eq!(module_reason(&plain), None);
+        let mut split_stack = plain.clone();
+        split_stack.split_stack_functions = true;
+        assert!(module_reason(&split_stack).is_some_and(|why| why.contains(".note.GNU-no-split-stack")));
+        for (intrinsic, expected) in [
+            ("llvm.init.trampoline", "executable stack"),
+            ("llvm.experimental.stackmap", ".llvm_stackmaps"),
+            ("llvm.experimental.patchpoint.i64", ".llvm_stackmaps"),
+            ("llvm.experimental.gc.statepoint.p0", ".llvm_stackmaps"),
+        ] {
+            let facts = module(vec![func("f", 10, &[]), func("g", 10, &[]), declared(intrinsic)]);
+            assert!(module_reason(&facts).is_some_and(|why| why.contains(expected)), "{intrinsic}");
+        }
+        // A function of the module that merely starts alike is no intrinsic.
+        assert_eq!(module_reason(&module(vec![func("f", 10, &[]), func("llvm.init.trampolines", 10, &[])])), None);
     }
 
     #[test]

@@ -137,6 +137,10 @@ pub struct GlobalFacts {
     pub associated: Option<u32>,
     /// For aliases: the base object; for ifuncs: the resolver.
     pub target: Option<u32>,
+    /// For aliases: neither it nor what it stands for (its aliasee, through
+    /// any aliases in between) can be replaced at link time by another
+    /// object's definition (`ModuleFacts::mark_bound_aliases`).
+    pub bound_to_aliasee: bool,
     /// Function attributes that matter for copying bodies.
     pub no_inline: bool,
     pub always_inline: bool,
@@ -160,13 +164,17 @@ impl GlobalFacts {
             && matches!(self.linkage, Linkage::External | Linkage::Internal | Linkage::Private)
     }
     /// Whether a partition that only refers to this strong alias resolves
-    /// it to its aliasee: yes unless it is thread-local; then it is
-    /// declared as itself. Accesses through a thread-local alias use its own
-    /// model, not its aliasee's: resolved, a general-dynamic alias of a
-    /// local-exec variable would give code that cannot link into a shared
-    /// library.
+    /// it to its aliasee: yes unless it is thread-local, or the linker may
+    /// bind its aliasee elsewhere; then it is declared as itself.
+    /// Accesses through a thread-local alias use its own model, not its
+    /// aliasee's: resolved, a general-dynamic alias of a local-exec variable
+    /// would give code that cannot link into a shared library. An alias
+    /// always stands for this object's definition: resolved to a weak
+    /// aliasee that another object overrides, its users would call the
+    /// other definition (as LLVM's GlobalOpt, which never resolves an
+    /// alias of an interposable aliasee, knows).
     pub fn resolves_to_aliasee(&self) -> bool {
-        self.is_strong_alias() && !self.thread_local
+        self.is_strong_alias() && !self.thread_local && self.bound_to_aliasee
     }
     pub fn display_name(&self) -> String {
         if self.name.is_empty() {
@@ -198,8 +206,14 @@ pub struct ModuleFacts {
     /// Some function asks for a section the code generator links to the
     /// function's (patchable entries, XRay's map).
     pub linked_order_functions: bool,
+    /// Some function is compiled for segmented stacks (`-fsplit-stack`).
+    pub split_stack_functions: bool,
     /// PIC without PIE: default-visibility symbols may be preempted.
     pub is_shared_library_code: bool,
+    /// The module asks for semantic interposition (`-fsemantic-interposition`:
+    /// the "SemanticInterposition" module flag): a default-visibility
+    /// definition not `dso_local` may be replaced at link time.
+    pub semantic_interposition: bool,
     /// Each global's cycle of direct calls (`call_graph::call_cycles`),
     /// worked out when first asked: the globals and what they refer to do
     /// not change once collected.
@@ -207,6 +221,31 @@ pub struct ModuleFacts {
 }
 
 impl ModuleFacts {
+    /// Can global `i`'s definition be replaced at link time by another
+    /// object's (LLVM's `GlobalValue::isInterposable`)?
+    pub fn is_interposable(&self, i: usize) -> bool {
+        let g = &self.globals[i];
+        g.linkage.is_interposable() || (self.semantic_interposition && !g.dso_local && !g.linkage.is_local())
+    }
+
+    /// Sets [`GlobalFacts::bound_to_aliasee`] of every alias: none of the
+    /// alias, the aliases it stands for in turn and its base object is
+    /// interposable. (The verifier refuses cycles of aliases; the depth
+    /// limit only bounds the walk.)
+    pub fn mark_bound_aliases(&mut self) {
+        fn bound(facts: &ModuleFacts, i: usize, depth: u32) -> bool {
+            let g = &facts.globals[i];
+            depth < 64
+                && !facts.is_interposable(i)
+                && (g.id.kind != GlobalKind::Alias || g.refs.iter().all(|&(r, _)| bound(facts, r as usize, depth + 1)))
+        }
+        let marks: Vec<bool> =
+            (0..self.globals.len()).map(|i| self.globals[i].id.kind == GlobalKind::Alias && bound(self, i, 0)).collect();
+        for (g, mark) in self.globals.iter_mut().zip(marks) {
+            g.bound_to_aliasee = mark;
+        }
+    }
+
     /// The COMDAT of global `i`; an alias has none of its own but is in its
     /// aliasee's group (the assembler defines it in the aliasee's section).
     pub fn comdat_of(&self, i: usize) -> Option<u32> {
@@ -408,6 +447,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
     let mut comdats: HashMap<String, u32> = HashMap::default();
     let mut per_kind_index = [0u32; 4];
     let (mut inline_asm_assigns, mut inline_asm_notes, mut linked_order_functions) = (false, false, false);
+    let mut split_stack_functions = false;
     let facts = globals
         .iter()
         .map(|&g| {
@@ -494,6 +534,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 && ["patchable-function-entry", "function-instrument", "xray-instruction-threshold"]
                     .iter()
                     .any(|a| g.has_fn_string_attribute(a));
+            split_stack_functions |= is_function && is_definition && g.has_fn_string_attribute("split-stack");
             GlobalFacts {
                 id,
                 linkage: g.linkage(),
@@ -514,6 +555,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 no_cfi_of: walker.no_cfi.into_iter().collect(),
                 associated,
                 target,
+                bound_to_aliasee: false,
                 no_inline: is_function && (g.has_fn_attribute(attributes.no_inline) || g.has_fn_attribute(attributes.optnone)),
                 always_inline: is_function && g.has_fn_attribute(attributes.always_inline),
                 inline_hint: is_function && g.has_fn_attribute(attributes.inline_hint),
@@ -540,9 +582,12 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         inline_asm_assigns,
         inline_asm_notes,
         linked_order_functions,
+        split_stack_functions,
         is_shared_library_code,
+        semantic_interposition: module.flag("SemanticInterposition").unwrap_or(0) > 0,
         call_cycles: Default::default(),
     };
+    facts.mark_bound_aliases();
     facts.add_sole_callees_to_inline_sizes();
     facts
 }

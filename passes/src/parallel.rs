@@ -130,6 +130,12 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     // The cost model sizes the plan (to 1: whole) unless the user did.
     let mut model = None;
     let sizing = |facts: &ModuleFacts, largest_group: u64, requested: u32| {
+        // What the object would hold once from every function: whole,
+        // whatever the count asked for.
+        if let Some(why) = crate::decline::module_reason(facts) {
+            model = Some(ModelStats { shape: None, estimate: None, load: None, lanes: None, whole_reason: Some(why) });
+            return 1;
+        }
         let shape = ModuleShape {
             instructions: facts.total_instructions(),
             data_bytes: facts.data_bytes(),

@@ -185,6 +185,11 @@ impl PartitionEditor<'_, '_> {
                     if self.input.plan.preemptible_declarations[i] {
                         g.set_dso_local(false);
                     }
+                    // A definition of a library function's name (a malloc
+                    // wrapper in the program) is not that library function.
+                    if d == Decision::Declare && f.is_function() {
+                        g.keep_library_declaration_unassumed();
+                    }
                 }
                 _ => {}
             }

@@ -1150,6 +1150,35 @@ mod tests {
     }
 
     #[test]
+    fn a_strong_alias_of_a_weak_definition_is_declared_as_itself() {
+        // api = alias of weak impl: another object may override impl, never
+        // api; a partition that calls api must not call impl instead.
+        let mut weak_impl = func("impl", 5, &[]);
+        weak_impl.linkage = Linkage::WeakAny;
+        let mut api = alias("api", 0);
+        api.linkage = Linkage::External;
+        // A strong alias of that strong alias stands for impl too.
+        let mut api2 = alias("api2", 2);
+        api2.linkage = Linkage::External;
+        let facts = module(vec![weak_impl, func("user", 5, &[(2, Call), (3, Call)]), api, api2]);
+        assert!(!facts.globals[2].resolves_to_aliasee() && !facts.globals[3].resolves_to_aliasee());
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        assert_eq!(sp.decision(1, 0), Decision::Drop);
+        assert_eq!(sp.decision(1, 2), Decision::Declare);
+        assert_eq!(sp.decision(1, 3), Decision::Declare);
+        // With semantic interposition, an external definition that is not
+        // dso_local is as replaceable.
+        let mut interposable = module(vec![func("impl", 5, &[]), func("user", 5, &[(2, Call)]), alias("api", 0)]);
+        interposable.globals[0].dso_local = false;
+        interposable.semantic_interposition = true;
+        interposable.mark_bound_aliases();
+        assert!(!interposable.globals[2].resolves_to_aliasee());
+        interposable.semantic_interposition = false;
+        interposable.mark_bound_aliases();
+        assert!(interposable.globals[2].resolves_to_aliasee());
+    }
+
+    #[test]
     fn a_thread_local_alias_is_declared_as_itself_and_a_local_one_promoted() {
         // tls (local-exec, say) with two thread-local aliases, one external
         // and one internal; a function in the other partition reads both.
