@@ -26,8 +26,10 @@ import os
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 from harness import tool  # noqa: E402
 
-# A promoted local (NAME.mtpc.HASH), or a local the merge renamed per part (NAME.mtpcK).
-PROMOTED = re.compile(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\d+)$")
+# A promoted local (NAME.mtpc.HASH), the hidden alias by which partitions of
+# shared-library code call another's definition (NAME.mtpc.local), or a local
+# the merge renamed per part (NAME.mtpcK).
+PROMOTED = re.compile(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\.local(\.\d+)?|\d+)$")
 # "  1234: R_X86_64_PLT32  name-0x4": the relocation of the line before.
 RELOCATION = re.compile(r"^\s*[0-9a-f]+:\s+R_X86_64_\w+\s+(\S+?)([-+]0x[0-9a-f]+)?$")
 # A call to a local function in a section of its own (function sections:

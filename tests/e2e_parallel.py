@@ -32,7 +32,9 @@ and the stats (MTPC_STATS) must show the module was really split.
     and explicit with --lto-newpm-passes), and the pre-link compile left as
     bitcode;
   * the host's settings reach the partitions (-ffunction-sections);
-  * compiled -fPIC, the split object links -shared as stock's does;
+  * compiled -fPIC, the split object links -shared as stock's does; with
+    -fno-semantic-interposition, a library's calls across partitions bind to
+    its own definitions, as stock's do;
   * invalid MTPC_* values: a clear message and a normal build;
   * sqlite3 with default settings (the cost model): split at -O2, whole
     (stock's object) at -O0; with every core busy, whole at -O2 too, and
@@ -155,10 +157,11 @@ def split_happened(stats, what):
 
 
 def definitions(obj):
-    """{name: nm type} of what obj defines; a promoted local (NAME.mtpc.HASH)
-    or a local the merge renamed per partition (NAME.mtpcK) as NAME."""
+    """{name: nm type} of what obj defines; a promoted local (NAME.mtpc.HASH),
+    a local alias (NAME.mtpc.local) or a local the merge renamed per partition
+    (NAME.mtpcK) as NAME."""
     out = run([tool("llvm-nm"), "--defined-only", obj])
-    return {re.sub(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\d+)$", "", f[2]): f[1]
+    return {re.sub(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\.local(\.\d+)?|\d+)$", "", f[2]): f[1]
             for f in (line.split() for line in out.splitlines()) if len(f) == 3}
 
 
@@ -168,7 +171,7 @@ def weak_definitions(obj):
     return {name for name, kind in definitions(obj).items() if kind in "WV"}
 
 
-PROMOTED = re.compile(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\d+)$")
+PROMOTED = re.compile(r"\.mtpc(\.[0-9a-f]+(\.\d+)?|\.local(\.\d+)?|\d+)$")
 
 
 def used_and_aliased(obj):
@@ -640,6 +643,54 @@ def test_shared_library(p, work, checker):
     checker.check(links, "%s -fPIC, split: the object links -shared as stock's does" % p.name, errors)
 
 
+# A shared library whose functions call their own foo, and a program that
+# defines a foo of its own: built -fno-semantic-interposition, the library's
+# code never calls the program's foo (clang makes foo dso_local; its calls
+# and its address bind to the library's own through a local alias).
+BINDING_LIBRARY = r"""
+extern int ext(int);
+__attribute__((noinline)) int foo(int x) { return ext(x) + 1; }
+int bar(int x) { return foo(x) + 10 * x; }
+int baz(int x) { return foo(x) * 100 + x; }
+int (*foo_address(void))(int) { return foo; }
+"""
+BINDING_PROGRAM = r"""
+#include <stdio.h>
+int ext(int x) { return x; }
+int foo(int x) { return 1000 + x; }
+int bar(int), baz(int);
+int (*foo_address(void))(int);
+int main(void) { printf("bar=%d baz=%d foo_address()(1)=%d\n", bar(1), baz(1), foo_address()(1)); return 0; }
+"""
+
+
+def test_shared_library_binds_its_own(work, checker):
+    """-fPIC -fno-semantic-interposition, split: a partition that calls foo,
+    or takes its address, where another partition defines it, binds to the
+    library's own foo as stock's code does (through the hidden alias
+    foo.mtpc.local), not to the program's: the program prints what stock's
+    prints. (Declared as foo, the call went through the PLT to the
+    program's foo.)"""
+    library, program = os.path.join(work, "binding-lib.c"), os.path.join(work, "binding-main.c")
+    for path, text in ((library, BINDING_LIBRARY), (program, BINDING_PROGRAM)):
+        with open(path, "w") as f:
+            f.write(text)
+    flags = ["-O2", "-fPIC", "-fno-semantic-interposition"]
+    outputs, stats = {}, os.path.join(work, "binding.jsonl")
+    for tag, plugin in (("stock", False), ("mtpc", True)):
+        obj, so = os.path.join(work, "binding-%s.o" % tag), os.path.join(work, "libbinding%s.so" % tag)
+        exe = os.path.join(work, "binding-%s" % tag)
+        run([tool("clang")] + (["-fpass-plugin=" + PLUGIN] if plugin else []) + flags + ["-c", library, "-o", obj],
+            env=env_with(MTPC_STATS=stats, **FORCE_SPLIT) if plugin else env_with())
+        run([tool("clang"), "-shared", obj, "-o", so])
+        run([tool("clang"), program, so, "-Wl,-rpath," + work, "-o", exe])
+        outputs[tag] = run([exe])
+    checker.check(*split_happened(read_stats(stats), "-fPIC -fno-semantic-interposition: the library was split"))
+    checker.check(outputs["mtpc"] == outputs["stock"],
+                  "-fPIC -fno-semantic-interposition, split: the library calls its own foo, as stock's does",
+                  "stock: %s\nmtpc: %s" % (outputs["stock"].strip(), outputs["mtpc"].strip()))
+
+
 # Settings under which the object mtpc writes in clang 22 must be the one
 # the host writes from the same text, byte for byte (what the object's
 # bytes depend on: debug info and its version and compression, sections,
@@ -842,6 +893,7 @@ def main():
             if p.name == "constructs-c":
                 test_host_settings(p, work, checker)
                 test_shared_library(p, work, checker)
+                test_shared_library_binds_its_own(work, checker)
                 test_bad_environment(p, work, checker)
         except RuntimeError as e:
             checker.check(False, p.name + ": builds", str(e))

@@ -89,6 +89,9 @@ DOCUMENTED_FALLBACKS = [r"linked-to symbol is not in a section: \S*[^A-Za-z0-9_.
 # Symbols the code generator makes in every object that needs them.
 PER_OBJECT_SYMBOL_PREFIXES = ("DW.ref.",)
 PROMOTED = re.compile(r"^(.*)\.mtpc\.[0-9a-f]+$")
+# The hidden alias by which the partitions of shared-library code refer to a
+# dso_local definition another partition owns (symbol_rules::binds_locally).
+LOCAL_ALIAS = re.compile(r"^(.*)\.mtpc\.local(\.\d+)?$")
 MTPC_ENV = ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS", "MTPC_LOG",
             "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_TEST_BREAK_ASM")
 
@@ -187,11 +190,16 @@ def symbols(*objs):
 def promoted_base(name, module, attrs):
     """NAME if name is NAME.mtpc.HASH, hidden, global (or weak: a copied
     function, linkonce_odr in each partition that uses it), and NAME a local
-    of the module; else None."""
+    of the module, or NAME.mtpc.local, hidden, global, and NAME a global of
+    the module; else None."""
     m = PROMOTED.match(name)
     copied = attrs[1] == "WEAK" and attrs[0] == "FUNC"
     if m and m.group(1) in module.local_names() and (attrs[1] == "GLOBAL" or copied) and attrs[2] == "HIDDEN":
         return m.group(1)
+    a = LOCAL_ALIAS.match(name)
+    if a and module.linkage_of(a.group(1)) is not None and a.group(1) not in module.local_names() \
+            and attrs[1] == "GLOBAL" and attrs[2] == "HIDDEN":
+        return a.group(1)
     return None
 
 

@@ -48,6 +48,17 @@ bool mtpc_is_dso_local(LLVMValueRef V) { return unwrap<GlobalValue>(V)->isDSOLoc
 
 void mtpc_set_dso_local(LLVMValueRef V, bool Local) { unwrap<GlobalValue>(V)->setDSOLocal(Local); }
 
+// Adds to the module of V (a function or variable) an alias named Name,
+// external and hidden (so dso_local): a name by which other objects of the
+// same library refer to V as the module's own code would, bound locally.
+void mtpc_add_hidden_alias(LLVMValueRef V, const char *Name, size_t Len) {
+  auto *GV = unwrap<GlobalObject>(V);
+  auto *A = GlobalAlias::create(GV->getValueType(), GV->getAddressSpace(), GlobalValue::ExternalLinkage,
+                                StringRef(Name, Len), GV, GV->getParent());
+  A->setVisibility(GlobalValue::HiddenVisibility);
+  A->setDSOLocal(true);
+}
+
 // F declares a function the whole module defines. If its name is a library
 // function's (LLVM's TargetLibraryInfo knows it), InferFunctionAttrs would
 // give the declaration that function's assumed attributes (malloc: noalias,

@@ -58,6 +58,10 @@ impl DiagnosticRouting {
             });
             let partition_name = plan.promotions[i].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| g.name.clone());
             functions.insert(partition_name, (reporter, g.name.clone()));
+            // The name other partitions' copies have: never reported.
+            if let Some(alias) = &plan.local_aliases[i] {
+                functions.insert(alias.clone(), (None, g.name.clone()));
+            }
         }
         DiagnosticRouting { functions, created: HashMap::new(), said: HashMap::new() }
     }

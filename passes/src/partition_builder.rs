@@ -195,6 +195,26 @@ impl PartitionEditor<'_, '_> {
             }
         }
 
+        // 4b. Shared-library code: what another partition defines and the
+        //     whole module's code would bind locally, this one names by the
+        //     hidden alias the owner adds (`SymbolPlan::local_aliases`).
+        for (i, alias) in self.input.plan.local_aliases.iter().enumerate() {
+            let Some(alias) = alias else { continue };
+            match self.decision(i) {
+                Decision::Define => {
+                    self.globals.add_hidden_alias(i, alias);
+                }
+                Decision::Declare | Decision::AvailableExternally => {
+                    if let Some(g) = self.globals.get(i) {
+                        g.set_name(alias);
+                        g.set_visibility(Visibility::Hidden);
+                        g.set_dso_local(true);
+                    }
+                }
+                _ => {}
+            }
+        }
+
         // 5. Aliases and ifuncs this partition only refers to.
         for (i, f) in facts.globals.iter().enumerate() {
             if !matches!(f.id.kind, GlobalKind::Alias | GlobalKind::IFunc) {

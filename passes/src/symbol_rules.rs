@@ -201,6 +201,11 @@ pub struct SymbolPlan {
     pub promotions: Vec<Option<Promotion>>,
     /// Declarations of these globals drop `dso_local`.
     pub preemptible_declarations: Vec<bool>,
+    /// Shared-library code: the hidden alias by which other partitions
+    /// name a definition that the whole module's code generator would
+    /// bind through a local alias (see [`binds_locally`]), if any refers
+    /// to it. Named by `name_promotions`.
+    pub local_aliases: Vec<Option<String>>,
     /// The groups every partition that uses them copies.
     pub odr_groups: OdrGroups,
 }
@@ -223,6 +228,17 @@ impl SymbolPlan {
             }
             given.insert(name.clone());
             promotion.new_name = Some(name);
+        }
+        for (i, g) in facts.globals.iter().enumerate() {
+            let Some(alias) = self.local_aliases[i].as_mut() else { continue };
+            let mut name = format!("{}.mtpc.local", g.name);
+            let mut k = 1;
+            while module_names.contains(name.as_str()) || given.contains(&name) {
+                name = format!("{}.mtpc.local.{k}", g.name);
+                k += 1;
+            }
+            given.insert(name.clone());
+            *alias = name;
         }
     }
 
@@ -658,7 +674,39 @@ pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
                 && !g.linkage.is_local()
         })
         .collect();
-    SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations, odr_groups }
+    let asm_named = facts.asm_named();
+    let local_aliases = (0..n)
+        .map(|i| {
+            let referred_elsewhere = plan.owner[i].is_some_and(|owner| {
+                (0..plan.partitions)
+                    .any(|p| p != owner && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally))
+            });
+            (referred_elsewhere && promotions[i].is_none() && !asm_named[i] && binds_locally(facts, i)).then(String::new)
+        })
+        .collect();
+    SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations, local_aliases, odr_groups }
+}
+
+/// Does the whole module's code generator bind the references its own code
+/// makes to global `i` through a local alias (`.Lfoo$local`: LLVM's
+/// `AsmPrinter::getSymbolPreferLocal`), so that in a shared library they
+/// are neither interposed nor go through the PLT? In shared-library code
+/// (PIC, not PIE), a `dso_local` default-visibility function or variable
+/// with external linkage that the module defines, in no COMDAT: what clang
+/// makes of a function without `-fsemantic-interposition`. Another
+/// partition then names it by a hidden alias its owner defines, which binds
+/// as locally (a declaration of the global name would not).
+pub fn binds_locally(facts: &ModuleFacts, i: usize) -> bool {
+    let g = &facts.globals[i];
+    facts.is_shared_library_code
+        && (g.is_function() || g.is_variable())
+        && g.is_definition
+        && g.linkage == Linkage::External
+        && g.visibility == Visibility::Default
+        && g.dso_local
+        && g.comdat.is_none()
+        && !g.thread_local
+        && !g.name.is_empty()
 }
 
 /// Internal consistency of a plan: every definition has exactly one
@@ -1176,6 +1224,28 @@ mod tests {
         interposable.semantic_interposition = false;
         interposable.mark_bound_aliases();
         assert!(interposable.globals[2].resolves_to_aliasee());
+    }
+
+    #[test]
+    fn shared_library_code_names_a_locally_bound_definition_elsewhere_by_a_hidden_alias() {
+        // foo (dso_local, default visibility) is defined in partition 0 and
+        // called from partition 1; bar is called there too, but is not
+        // dso_local (-fsemantic-interposition); baz is hidden already.
+        let mut bar = func("bar", 500, &[]);
+        bar.dso_local = false;
+        let mut baz = func("baz", 500, &[]);
+        baz.visibility = Visibility::Hidden;
+        let mut facts = module(vec![func("foo", 500, &[]), func("user", 5, &[(0, Call), (2, Call), (3, Call)]), bar, baz]);
+        facts.is_shared_library_code = true;
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        assert_eq!(sp.decision(1, 0), Decision::Declare);
+        assert_eq!(sp.local_aliases, vec![Some("foo.mtpc.local".to_string()), None, None, None]);
+        // Not shared-library code (an executable): the linker binds it locally anyway.
+        facts.is_shared_library_code = false;
+        assert!(split(&facts, &[Some(0), Some(1), Some(0), Some(0)]).local_aliases.iter().all(Option::is_none));
+        // Referred to from its own partition only: no alias.
+        facts.is_shared_library_code = true;
+        assert!(split(&facts, &[Some(0), Some(0), Some(0), Some(0)]).local_aliases.iter().all(Option::is_none));
     }
 
     #[test]

@@ -13,6 +13,7 @@ extern "C" {
     pub(super) fn mtpc_is_dso_local(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_set_dso_local(v: LLVMValueRef, local: bool);
     pub(super) fn mtpc_keep_library_declaration_unassumed(f: LLVMValueRef) -> bool;
+    pub(super) fn mtpc_add_hidden_alias(v: LLVMValueRef, name: *const c_char, len: usize);
     pub(super) fn mtpc_is_thread_local(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_instruction_metadata(i: LLVMValueRef, kind: u32) -> LLVMMetadataRef;

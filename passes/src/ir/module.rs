@@ -608,6 +608,16 @@ impl<'a> GlobalTable<'a> {
         erased
     }
 
+    /// Adds a hidden external alias named `name` of function or variable
+    /// `i` (not to the table: its slots stay the module's globals); false if
+    /// `i` is not a live function or variable.
+    pub fn add_hidden_alias(&mut self, i: usize, name: &str) -> bool {
+        let Some(raw) = self.live(i, &[GlobalKind::Function, GlobalKind::Variable]) else { return false };
+        // SAFETY: a live global object; the name is passed with its length.
+        unsafe { mtpc_add_hidden_alias(raw, name.as_ptr().cast(), name.len()) };
+        true
+    }
+
     /// Replaces the uses of alias `i` by its aliasee and erases it; false if
     /// `i` is not a live alias.
     pub fn resolve_alias(&mut self, i: usize) -> bool {

@@ -1,0 +1,52 @@
+; RUN: rm -f %t.*.bc
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;out=%t>' %s -o /dev/null
+; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
+; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
+
+; Shared-library code (PIC, not PIE): the code generator binds the module's
+; own references to a dso_local default-visibility definition (@foo, as
+; clang makes it with -fno-semantic-interposition) through a local alias, so
+; they are never interposed and never go through the PLT. A partition that
+; refers to @foo where another defines it names it by a hidden alias the
+; owner adds (declared hidden and dso_local, for calls and for its address),
+; which binds as locally. @bar is not dso_local (interposable): declared as
+; itself, not dso_local.
+; Fails if: partition_builder.rs no longer applies SymbolPlan::local_aliases
+; (P0 would call @foo, declared without dso_local).
+; P0: @foo_address = {{.*}}global ptr @foo.mtpc.local
+; P0: declare hidden i32 @foo.mtpc.local(i32)
+; P0: declare i32 @bar(i32)
+; P0: define i32 @user(
+; P0: call i32 @foo.mtpc.local(i32 %x)
+; P0: call i32 @bar(i32 %x)
+; P1: @foo.mtpc.local = hidden alias i32 (i32), ptr @foo
+; P1: define dso_local i32 @foo(
+; P1: define i32 @bar(
+
+define dso_local i32 @foo(i32 %a) noinline {
+  %s = mul i32 %a, %a
+  %t = add i32 %s, 1
+  %u = xor i32 %t, 7
+  ret i32 %u
+}
+
+define i32 @bar(i32 %a) noinline {
+  %s = call i32 @foo(i32 %a)
+  %t = add i32 %s, 2
+  ret i32 %t
+}
+
+@foo_address = global ptr @foo
+
+define i32 @user(i32 %x) {
+  %a = call i32 @foo(i32 %x)
+  %b = call i32 @bar(i32 %x)
+  %s = add i32 %a, %b
+  %t = mul i32 %s, %x
+  %u = xor i32 %t, 5
+  %v = add i32 %u, 9
+  ret i32 %v
+}
+
+!llvm.module.flags = !{!0}
+!0 = !{i32 8, !"PIC Level", i32 2}
