@@ -4,7 +4,8 @@
 //! settings alone, before any work (the README lists the cases).
 
 use crate::ir::host_pipeline::{CsPgoAction, HostFacts, PgoAction};
-use crate::module_facts::ModuleFacts;
+use crate::module_facts::{Linkage, ModuleFacts};
+use crate::symbol_rules::SymbolPlan;
 
 /// How the pass was asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +140,32 @@ pub fn module_reason(facts: &ModuleFacts) -> Option<String> {
     })
 }
 
+/// Why mtpc declines a module's split plan, if it does: a local the plan
+/// promotes to a strong symbol (hidden, external: `NAME.mtpc.TAG`) needs a
+/// name no other object of the program defines, and `TAG` tells modules
+/// apart by their source file, content and external definitions
+/// (`symbol_rules::module_tag`). Two objects compiled from one source with
+/// the same flags have the same tag; linked together, they define each
+/// promoted name twice, unless each defines a strong external symbol, which
+/// the linker would refuse twice anyway (so such objects never meet). A
+/// module without one (only local functions, run by a constructor, say) is
+/// compiled whole. (Promoted copies are `linkonce_odr`: the same code, kept
+/// once.)
+pub fn plan_reason(facts: &ModuleFacts, plan: &SymbolPlan) -> Option<String> {
+    let strong_definition = facts.globals.iter().any(|g| g.is_definition && g.linkage == Linkage::External);
+    if strong_definition {
+        return None;
+    }
+    let promoted = facts.globals.iter().zip(&plan.promotions).find(|(g, promotion)| {
+        g.linkage.is_local() && promotion.as_ref().is_some_and(|p| p.linkage == Linkage::External)
+    })?;
+    Some(format!(
+        "it defines no external symbol, so the name of the local {} that other partitions use would not be unique \
+         to this object (another object compiled from the same source would define it too)",
+        promoted.0.display_name()
+    ))
+}
+
 fn has_arg(facts: &HostFacts, test: impl Fn(&str) -> bool) -> bool {
     facts.command_line.iter().any(|a| test(a))
 }
@@ -186,6 +213,30 @@ mod tests {
         }
         // A function of the module that merely starts alike is no intrinsic.
         assert_eq!(module_reason(&module(vec![func("f", 10, &[]), func("llvm.init.trampolines", 10, &[])])), None);
+    }
+
+    #[test]
+    fn a_plan_promoting_a_local_of_a_module_without_external_definitions_declines() {
+        use crate::module_facts::RefKind::Call;
+        use crate::partition_plan::PartitionPlan;
+        use crate::test_support::{func, internal, module};
+        // counter and its bump (local, used from both partitions: promoted
+        // to a strong hidden symbol), called by init and report.
+        let plan_of = |facts: &ModuleFacts| {
+            let owner = vec![Some(0), Some(0), Some(1)];
+            let plan = PartitionPlan { partitions: 2, owner, cost: vec![0, 0], planned: vec![0, 0], largest_unit: None };
+            crate::symbol_rules::decide(facts, &plan)
+        };
+        let locals = module(vec![internal(func("bump", 500, &[])), internal(func("init", 5, &[(0, Call)])), internal(func("report", 5, &[(0, Call)]))]);
+        assert!(plan_reason(&locals, &plan_of(&locals)).is_some_and(|why| why.contains("bump") && why.contains("no external symbol")));
+        // The same with report external: its name makes the tag unique.
+        let mut named = locals.clone();
+        named.globals[2].linkage = Linkage::External;
+        assert_eq!(plan_reason(&named, &plan_of(&named)), None);
+        // Only a weak definition: two objects may define it; no help.
+        let mut weak = locals.clone();
+        weak.globals[2].linkage = Linkage::WeakAny;
+        assert!(plan_reason(&weak, &plan_of(&weak)).is_some());
     }
 
     #[test]

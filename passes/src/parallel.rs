@@ -162,6 +162,10 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let (plan, bitcode) = split::plan_module_sized(module, &split_options, sizing, split::Serialize::IfSplit).map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
+    if let Some(why) = (partitions > 1).then(|| crate::decline::plan_reason(&plan.facts, &plan.symbols)).flatten() {
+        let model = ModelStats { whole_reason: Some(why), ..model.unwrap_or(ModelStats { shape: None, estimate: None, load: None, lanes: None, whole_reason: None }) };
+        return Ok(whole(model, plan.facts.total_instructions()));
+    }
     if partitions < 2 {
         return Ok(match model {
             Some(model) if model.whole_reason.is_some() => whole(model, plan.facts.total_instructions()),
