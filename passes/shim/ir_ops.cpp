@@ -59,24 +59,28 @@ void mtpc_add_hidden_alias(LLVMValueRef V, const char *Name, size_t Len) {
   A->setDSOLocal(true);
 }
 
-// F declares a function the whole module defines. If its name is a library
-// function's (LLVM's TargetLibraryInfo knows it), InferFunctionAttrs would
-// give the declaration that function's assumed attributes (malloc: noalias,
-// touches inaccessible memory only), which it never gives the definition:
-// a body that counts its calls would be assumed not to. optnone, with the
-// noinline it needs, makes InferFunctionAttrs leave a declaration as it is;
-// calls to it are still library calls to the optimizer, as calls to the
-// definition are. Returns whether F was marked.
-bool mtpc_keep_library_declaration_unassumed(LLVMValueRef V) {
-  static const TargetLibraryInfoImpl Names; // the name table only
-  Function *F = unwrap<Function>(V);
-  LibFunc Func;
-  if (!F->isDeclaration() || !Names.getLibFunc(F->getName(), Func))
-    return false;
-  F->removeFnAttr(Attribute::AlwaysInline);
-  F->addFnAttr(Attribute::NoInline);
-  F->addFnAttr(Attribute::OptimizeNone);
-  return true;
+// Fs (N of them) declare functions the whole module M defines. Those whose
+// name is a library function's (LLVM's TargetLibraryInfo knows it) would
+// get that function's assumed attributes from InferFunctionAttrs (malloc:
+// noalias, touches inaccessible memory only), which it never gives the
+// definition: a body that counts its calls would be assumed not to. optnone,
+// with the noinline it needs, makes InferFunctionAttrs leave a declaration
+// as it is; calls to it are still library calls to the optimizer, as calls
+// to the definition are. Returns how many it marked.
+size_t mtpc_keep_library_declarations_unassumed(LLVMModuleRef M, const LLVMValueRef *Fs, size_t N) {
+  const TargetLibraryInfoImpl Names(Triple(unwrap(M)->getTargetTriple()));
+  size_t Marked = 0;
+  for (size_t I = 0; I < N; ++I) {
+    Function *F = unwrap<Function>(Fs[I]);
+    LibFunc Func;
+    if (!F->isDeclaration() || !Names.getLibFunc(F->getName(), Func))
+      continue;
+    F->removeFnAttr(Attribute::AlwaysInline);
+    F->addFnAttr(Attribute::NoInline);
+    F->addFnAttr(Attribute::OptimizeNone);
+    ++Marked;
+  }
+  return Marked;
 }
 
 // Whether a global value (a variable or an alias: LLVMIsThreadLocal takes

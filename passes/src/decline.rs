@@ -132,6 +132,13 @@ pub fn module_reason(facts: &ModuleFacts) -> Option<String> {
                 .into(),
         );
     }
+    if facts.gc_functions {
+        return Some(
+            "it has functions with a garbage collector strategy (gc \"NAME\"), whose tables (Erlang's .note.gc, \
+             OCaml's frame table) the code generator writes once per object"
+                .into(),
+        );
+    }
     facts.globals.iter().filter(|g| g.is_function() && !g.is_definition).find_map(|g| {
         WHOLE_OBJECT_INTRINSICS
             .iter()
@@ -202,6 +209,9 @@ mod tests {
         let mut split_stack = plain.clone();
         split_stack.split_stack_functions = true;
         assert!(module_reason(&split_stack).is_some_and(|why| why.contains(".note.GNU-no-split-stack")));
+        let mut gc = plain.clone();
+        gc.gc_functions = true;
+        assert!(module_reason(&gc).is_some_and(|why| why.contains("garbage collector")));
         for (intrinsic, expected) in [
             ("llvm.init.trampoline", "executable stack"),
             ("llvm.experimental.stackmap", ".llvm_stackmaps"),

@@ -208,6 +208,8 @@ pub struct ModuleFacts {
     pub linked_order_functions: bool,
     /// Some function is compiled for segmented stacks (`-fsplit-stack`).
     pub split_stack_functions: bool,
+    /// Some function names a garbage collector strategy (`gc "NAME"`).
+    pub gc_functions: bool,
     /// PIC without PIE: default-visibility symbols may be preempted.
     pub is_shared_library_code: bool,
     /// The module asks for semantic interposition (`-fsemantic-interposition`:
@@ -447,7 +449,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
     let mut comdats: HashMap<String, u32> = HashMap::default();
     let mut per_kind_index = [0u32; 4];
     let (mut inline_asm_assigns, mut inline_asm_notes, mut linked_order_functions) = (false, false, false);
-    let mut split_stack_functions = false;
+    let (mut split_stack_functions, mut gc_functions) = (false, false);
     let facts = globals
         .iter()
         .map(|&g| {
@@ -535,6 +537,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                     .iter()
                     .any(|a| g.has_fn_string_attribute(a));
             split_stack_functions |= is_function && is_definition && g.has_fn_string_attribute("split-stack");
+            gc_functions |= is_function && is_definition && g.has_gc();
             GlobalFacts {
                 id,
                 linkage: g.linkage(),
@@ -583,6 +586,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         inline_asm_notes,
         linked_order_functions,
         split_stack_functions,
+        gc_functions,
         is_shared_library_code,
         semantic_interposition: module.flag("SemanticInterposition").unwrap_or(0) > 0,
         call_cycles: Default::default(),

@@ -185,15 +185,17 @@ impl PartitionEditor<'_, '_> {
                     if self.input.plan.preemptible_declarations[i] {
                         g.set_dso_local(false);
                     }
-                    // A definition of a library function's name (a malloc
-                    // wrapper in the program) is not that library function.
-                    if d == Decision::Declare && f.is_function() {
-                        g.keep_library_declaration_unassumed();
-                    }
                 }
                 _ => {}
             }
         }
+
+        // 4a. A definition of a library function's name (a malloc wrapper
+        //     of the program) declared here is not that library function.
+        let declared: Vec<usize> = (0..facts.globals.len())
+            .filter(|&i| facts.globals[i].is_function() && facts.globals[i].is_definition && self.decision(i) == Decision::Declare)
+            .collect();
+        self.globals.keep_library_declarations_unassumed(&declared);
 
         // 4b. Shared-library code: what another partition defines and the
         //     whole module's code would bind locally, this one names by the

@@ -608,6 +608,17 @@ impl<'a> GlobalTable<'a> {
         erased
     }
 
+    /// Of functions `declared` (indices), declarations that stand for
+    /// definitions of the whole module: keeps LLVM from giving those with a
+    /// library function's name that function's assumed attributes, which it
+    /// never gives the definition (see the shim's
+    /// `mtpc_keep_library_declarations_unassumed`). Returns how many it marked.
+    pub fn keep_library_declarations_unassumed(&mut self, declared: &[usize]) -> usize {
+        let functions: Vec<LLVMValueRef> = declared.iter().filter_map(|&i| self.live(i, &[GlobalKind::Function])).collect();
+        // SAFETY: live functions of the module, which the table holds mutably.
+        unsafe { mtpc_keep_library_declarations_unassumed(self.module.raw, functions.as_ptr(), functions.len()) }
+    }
+
     /// Adds a hidden external alias named `name` of function or variable
     /// `i` (not to the table: its slots stay the module's globals); false if
     /// `i` is not a live function or variable.

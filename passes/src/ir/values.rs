@@ -353,16 +353,6 @@ impl<'m> Global<'m> {
         unsafe { mtpc_set_dso_local(self.raw, local) }
     }
 
-    /// For a function declaration that stands for a definition of the
-    /// module: if its name is a library function's, keeps LLVM from giving
-    /// it that function's assumed attributes, which it never gives the
-    /// definition (see the shim's `mtpc_keep_library_declaration_unassumed`).
-    /// Returns whether it did.
-    pub fn keep_library_declaration_unassumed(self) -> bool {
-        // SAFETY: raw is a live global value, checked to be a function.
-        self.kind() == GlobalKind::Function && unsafe { mtpc_keep_library_declaration_unassumed(self.raw) }
-    }
-
     /// True for a function without body or a variable without initializer.
     /// A lazily loaded, not yet materialized body counts as a definition.
     pub fn is_declaration(self) -> bool {
@@ -482,6 +472,12 @@ impl<'m> Global<'m> {
     pub fn has_fn_attribute(self, kind: AttributeKind) -> bool {
         // SAFETY: index -1 is the function itself.
         unsafe { !LLVMGetEnumAttributeAtIndex(self.raw, u32::MAX, kind.0).is_null() }
+    }
+
+    /// True for a function with a garbage collector strategy (`gc "NAME"`).
+    pub fn has_gc(self) -> bool {
+        // SAFETY: raw is a live global value, checked to be a function.
+        self.kind() == GlobalKind::Function && unsafe { !LLVMGetGC(self.raw).is_null() }
     }
 
     /// True if the function carries the string attribute `key`
