@@ -9,17 +9,18 @@
 ; library's malloc and give it that function's attributes (noalias, touches
 ; inaccessible memory only: the count read after the call is then the count
 ; read before), which it never gives a definition. So such a declaration is
-; optnone (with noinline), which InferFunctionAttrs leaves as it is. A
-; declaration of a function that is not a library function's name
+; optnone (with noinline), which InferFunctionAttrs leaves as it is, and
+; without the definition's optsize (-Os), which the verifier refuses beside
+; optnone. A declaration of a function that is not a library function's name
 ; (@helper) keeps its own attributes, and the definition is untouched.
 ; Fails if: partition_builder.rs no longer calls
-; keep_library_declaration_unassumed (INFERRED would find allockind).
+; keep_library_declarations_unassumed (INFERRED would find allockind).
 ; P0: declare ptr @malloc(i64) #[[ATTRS:[0-9]+]]
 ; P0: define i32 @count_one(
 ; P0: attributes #[[ATTRS]] = { noinline optnone }
 ; P1: define ptr @malloc(i64 %n) #[[DEF:[0-9]+]]
 ; P1: declare void @helper(ptr) #[[DEF]]
-; P1: attributes #[[DEF]] = { noinline }
+; P1: attributes #[[DEF]] = { noinline optsize }
 ; INFERRED: declare ptr @malloc(i64) #[[ATTRS:[0-9]+]]
 ; INFERRED: attributes #[[ATTRS]] = { noinline optnone }
 target triple = "x86_64-pc-linux-gnu"
@@ -28,7 +29,7 @@ target triple = "x86_64-pc-linux-gnu"
 @pool = internal global [65536 x i8] zeroinitializer, align 16
 @used = internal global i64 0
 
-define ptr @malloc(i64 %n) noinline {
+define ptr @malloc(i64 %n) noinline optsize {
   %c = load i32, ptr @nallocs
   %c1 = add i32 %c, 1
   store i32 %c1, ptr @nallocs
@@ -42,7 +43,7 @@ define ptr @malloc(i64 %n) noinline {
   ret ptr %p
 }
 
-define void @helper(ptr %p) noinline {
+define void @helper(ptr %p) noinline optsize {
   store i8 0, ptr %p
   ret void
 }

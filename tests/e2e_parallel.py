@@ -646,21 +646,29 @@ def test_shared_library(p, work, checker):
 # A shared library whose functions call their own foo, and a program that
 # defines a foo of its own: built -fno-semantic-interposition, the library's
 # code never calls the program's foo (clang makes foo dso_local; its calls
-# and its address bind to the library's own through a local alias).
+# and the address its code takes bind to the library's own through a local
+# alias), while its data (foo_pointer's initializer) names foo, which the
+# program's interposes.
 BINDING_LIBRARY = r"""
 extern int ext(int);
 __attribute__((noinline)) int foo(int x) { return ext(x) + 1; }
 int bar(int x) { return foo(x) + 10 * x; }
 int baz(int x) { return foo(x) * 100 + x; }
 int (*foo_address(void))(int) { return foo; }
+int (*foo_pointer)(int) = foo;
+int (*loaded_pointer(void))(int) { return foo_pointer; }
 """
 BINDING_PROGRAM = r"""
 #include <stdio.h>
 int ext(int x) { return x; }
 int foo(int x) { return 1000 + x; }
 int bar(int), baz(int);
-int (*foo_address(void))(int);
-int main(void) { printf("bar=%d baz=%d foo_address()(1)=%d\n", bar(1), baz(1), foo_address()(1)); return 0; }
+int (*foo_address(void))(int), (*loaded_pointer(void))(int);
+int main(void) {
+  printf("bar=%d baz=%d foo_address()(1)=%d loaded_pointer()(1)=%d\n", bar(1), baz(1), foo_address()(1),
+         loaded_pointer()(1));
+  return 0;
+}
 """
 
 
@@ -668,7 +676,8 @@ def test_shared_library_binds_its_own(work, checker):
     """-fPIC -fno-semantic-interposition, split: a partition that calls foo,
     or takes its address, where another partition defines it, binds to the
     library's own foo as stock's code does (through the hidden alias
-    foo.mtpc.local), not to the program's: the program prints what stock's
+    foo.mtpc.local), not to the program's, and a pointer to foo in its data
+    is the program's foo, as in stock's: the program prints what stock's
     prints. (Declared as foo, the call went through the PLT to the
     program's foo.)"""
     library, program = os.path.join(work, "binding-lib.c"), os.path.join(work, "binding-main.c")
@@ -687,7 +696,8 @@ def test_shared_library_binds_its_own(work, checker):
         outputs[tag] = run([exe])
     checker.check(*split_happened(read_stats(stats), "-fPIC -fno-semantic-interposition: the library was split"))
     checker.check(outputs["mtpc"] == outputs["stock"],
-                  "-fPIC -fno-semantic-interposition, split: the library calls its own foo, as stock's does",
+                  "-fPIC -fno-semantic-interposition, split: the library's code calls its own foo, its data names the program's, "
+                  "as stock's",
                   "stock: %s\nmtpc: %s" % (outputs["stock"].strip(), outputs["mtpc"].strip()))
 
 

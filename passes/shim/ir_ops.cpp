@@ -59,28 +59,72 @@ void mtpc_add_hidden_alias(LLVMValueRef V, const char *Name, size_t Len) {
   A->setDSOLocal(true);
 }
 
-// Fs (N of them) declare functions the whole module M defines. Those whose
-// name is a library function's (LLVM's TargetLibraryInfo knows it) would
-// get that function's assumed attributes from InferFunctionAttrs (malloc:
-// noalias, touches inaccessible memory only), which it never gives the
-// definition: a body that counts its calls would be assumed not to. optnone,
-// with the noinline it needs, makes InferFunctionAttrs leave a declaration
-// as it is; calls to it are still library calls to the optimizer, as calls
-// to the definition are. Returns how many it marked.
-size_t mtpc_keep_library_declarations_unassumed(LLVMModuleRef M, const LLVMValueRef *Fs, size_t N) {
+// Fs (N of them) are declarations that stand for what the whole module M
+// defines: functions (StandsForAlias false) or aliases and ifuncs
+// (StandsForAlias true). Those whose name is a library function's (LLVM's
+// TargetLibraryInfo knows it) would be taken for that function, which none
+// of them is in the whole module:
+//  - a function's declaration would get the function's assumed attributes
+//    from InferFunctionAttrs (malloc: noalias, touches inaccessible memory
+//    only), which it never gives a definition: a body that counts its calls
+//    would be assumed not to. optnone (with the noinline it needs, and
+//    without the size and debugging levels it excludes) makes
+//    InferFunctionAttrs leave it as it is; calls to it stay library calls
+//    to the optimizer, as calls to the definition are.
+//  - a call to an alias is no library call at all (the callee is not a
+//    function): nobuiltin keeps the declaration's calls so, and its
+//    attributes as they are.
+void mtpc_keep_library_declarations_unassumed(LLVMModuleRef M, const LLVMValueRef *Fs, size_t N, bool StandsForAlias) {
   const TargetLibraryInfoImpl Names(Triple(unwrap(M)->getTargetTriple()));
-  size_t Marked = 0;
   for (size_t I = 0; I < N; ++I) {
-    Function *F = unwrap<Function>(Fs[I]);
+    auto *F = dyn_cast<Function>(unwrap(Fs[I]));
     LibFunc Func;
-    if (!F->isDeclaration() || !Names.getLibFunc(F->getName(), Func))
+    if (!F || !F->isDeclaration() || !Names.getLibFunc(F->getName(), Func))
       continue;
-    F->removeFnAttr(Attribute::AlwaysInline);
-    F->addFnAttr(Attribute::NoInline);
-    F->addFnAttr(Attribute::OptimizeNone);
-    ++Marked;
+    if (StandsForAlias) {
+      F->addFnAttr(Attribute::NoBuiltin);
+    } else {
+      for (StringRef Excluded : {"alwaysinline", "optsize", "minsize", "optdebug"})
+        if (Attribute::AttrKind Kind = Attribute::getAttrKindFromName(Excluded); Kind != Attribute::None)
+          F->removeFnAttr(Kind);
+      F->addFnAttr(Attribute::NoInline);
+      F->addFnAttr(Attribute::OptimizeNone);
+    }
   }
-  return Marked;
+}
+
+// Shared-library code: V (a function or variable: a declaration, or an
+// available_externally copy) stands for a definition of the whole module
+// that another partition owns and exports under the hidden alias Name as
+// well. Its uses by instructions take that name, hidden and dso_local, so
+// that the code binds to the library's own definition, as the whole
+// module's code would through its local alias (.Lfoo$local). Other uses (a
+// variable's initializer, a constant expression) keep the original name, in
+// a declaration made for them, dso_local unless Preemptible: the code
+// generator writes those with the global symbol in the whole module too.
+void mtpc_bind_code_references_locally(LLVMValueRef V, const char *Name, size_t Len, bool Preemptible) {
+  auto *G = unwrap<GlobalObject>(V);
+  std::string Original = G->getName().str();
+  G->setName(StringRef(Name, Len));
+  G->setVisibility(GlobalValue::HiddenVisibility);
+  G->setDSOLocal(true);
+  auto FromData = [](Use &U) { return !isa<Instruction>(U.getUser()); };
+  if (llvm::none_of(G->uses(), FromData))
+    return;
+  Module &M = *G->getParent();
+  GlobalObject *Global;
+  if (auto *F = dyn_cast<Function>(G)) {
+    Function *D = Function::Create(F->getFunctionType(), GlobalValue::ExternalLinkage, F->getAddressSpace(), Original, &M);
+    D->setAttributes(F->getAttributes());
+    D->setCallingConv(F->getCallingConv());
+    Global = D;
+  } else {
+    auto *Var = cast<GlobalVariable>(G);
+    Global = new GlobalVariable(M, Var->getValueType(), Var->isConstant(), GlobalValue::ExternalLinkage, nullptr, Original,
+                                nullptr, Var->getThreadLocalMode(), Var->getAddressSpace());
+  }
+  Global->setDSOLocal(!Preemptible);
+  G->replaceUsesWithIf(Global, FromData);
 }
 
 // Whether a global value (a variable or an alias: LLVMIsThreadLocal takes

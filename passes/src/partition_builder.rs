@@ -195,11 +195,11 @@ impl PartitionEditor<'_, '_> {
         let declared: Vec<usize> = (0..facts.globals.len())
             .filter(|&i| facts.globals[i].is_function() && facts.globals[i].is_definition && self.decision(i) == Decision::Declare)
             .collect();
-        self.globals.keep_library_declarations_unassumed(&declared);
+        self.globals.keep_library_declarations_unassumed(&declared, false);
 
         // 4b. Shared-library code: what another partition defines and the
-        //     whole module's code would bind locally, this one names by the
-        //     hidden alias the owner adds (`SymbolPlan::local_aliases`).
+        //     whole module's code would bind locally, this one's code names
+        //     by the hidden alias the owner adds (`SymbolPlan::local_aliases`).
         for (i, alias) in self.input.plan.local_aliases.iter().enumerate() {
             let Some(alias) = alias else { continue };
             match self.decision(i) {
@@ -207,11 +207,8 @@ impl PartitionEditor<'_, '_> {
                     self.globals.add_hidden_alias(i, alias);
                 }
                 Decision::Declare | Decision::AvailableExternally => {
-                    if let Some(g) = self.globals.get(i) {
-                        g.set_name(alias);
-                        g.set_visibility(Visibility::Hidden);
-                        g.set_dso_local(true);
-                    }
+                    let preemptible = self.input.plan.preemptible_declarations[i];
+                    self.globals.bind_code_references_locally(i, alias, preemptible);
                 }
                 _ => {}
             }
@@ -233,6 +230,9 @@ impl PartitionEditor<'_, '_> {
                             declaration.set_dso_local(false);
                         }
                     }
+                    // An alias named like a library function (glibc's
+                    // weak_alias(__libc_malloc, malloc)) is none.
+                    self.globals.keep_library_declarations_unassumed(&[i], true);
                 }
                 _ => {}
             }

@@ -201,10 +201,10 @@ pub struct SymbolPlan {
     pub promotions: Vec<Option<Promotion>>,
     /// Declarations of these globals drop `dso_local`.
     pub preemptible_declarations: Vec<bool>,
-    /// Shared-library code: the hidden alias by which other partitions
-    /// name a definition that the whole module's code generator would
-    /// bind through a local alias (see [`binds_locally`]), if any refers
-    /// to it. Named by `name_promotions`.
+    /// Shared-library code: the hidden alias by which other partitions'
+    /// code names a definition that the whole module's code generator
+    /// would bind through a local alias (see [`binds_locally`]), if any
+    /// refers to it. Named by `name_promotions`.
     pub local_aliases: Vec<Option<String>>,
     /// The groups every partition that uses them copies.
     pub odr_groups: OdrGroups,
@@ -674,14 +674,13 @@ pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
                 && !g.linkage.is_local()
         })
         .collect();
-    let asm_named = facts.asm_named();
     let local_aliases = (0..n)
         .map(|i| {
             let referred_elsewhere = plan.owner[i].is_some_and(|owner| {
                 (0..plan.partitions)
                     .any(|p| p != owner && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally))
             });
-            (referred_elsewhere && promotions[i].is_none() && !asm_named[i] && binds_locally(facts, i)).then(String::new)
+            (referred_elsewhere && promotions[i].is_none() && binds_locally(facts, i)).then(String::new)
         })
         .collect();
     SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations, local_aliases, odr_groups }
@@ -694,8 +693,12 @@ pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
 /// (PIC, not PIE), a `dso_local` default-visibility function or variable
 /// with external linkage that the module defines, in no COMDAT: what clang
 /// makes of a function without `-fsemantic-interposition`. Another
-/// partition then names it by a hidden alias its owner defines, which binds
-/// as locally (a declaration of the global name would not).
+/// partition's code then names it by a hidden alias its owner defines,
+/// which binds as locally (a declaration of the global name would not);
+/// its data keeps the global name, as the code generator writes data
+/// (`.quad foo`). (LLVM also binds `dso_local` aliases and members of
+/// non-deduplicating COMDATs locally; clang makes neither, and declaring
+/// them only binds them as `-fsemantic-interposition` would.)
 pub fn binds_locally(facts: &ModuleFacts, i: usize) -> bool {
     let g = &facts.globals[i];
     facts.is_shared_library_code

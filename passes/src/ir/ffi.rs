@@ -12,7 +12,8 @@ extern "C" {
     pub(super) fn mtpc_llvm_version_major() -> u32;
     pub(super) fn mtpc_is_dso_local(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_set_dso_local(v: LLVMValueRef, local: bool);
-    pub(super) fn mtpc_keep_library_declarations_unassumed(m: LLVMModuleRef, fs: *const LLVMValueRef, n: usize) -> usize;
+    pub(super) fn mtpc_keep_library_declarations_unassumed(m: LLVMModuleRef, fs: *const LLVMValueRef, n: usize, stands_for_alias: bool);
+    pub(super) fn mtpc_bind_code_references_locally(v: LLVMValueRef, name: *const c_char, len: usize, preemptible: bool);
     pub(super) fn mtpc_add_hidden_alias(v: LLVMValueRef, name: *const c_char, len: usize);
     pub(super) fn mtpc_is_thread_local(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;

@@ -608,15 +608,30 @@ impl<'a> GlobalTable<'a> {
         erased
     }
 
-    /// Of functions `declared` (indices), declarations that stand for
-    /// definitions of the whole module: keeps LLVM from giving those with a
-    /// library function's name that function's assumed attributes, which it
-    /// never gives the definition (see the shim's
-    /// `mtpc_keep_library_declarations_unassumed`). Returns how many it marked.
-    pub fn keep_library_declarations_unassumed(&mut self, declared: &[usize]) -> usize {
+    /// Of `declared` (indices: declarations that stand for definitions of
+    /// the whole module, functions, or aliases and ifuncs if
+    /// `stand_for_aliases`), keeps those with a library function's name
+    /// from being taken for that function, which none is in the whole
+    /// module (see the shim's `mtpc_keep_library_declarations_unassumed`).
+    pub fn keep_library_declarations_unassumed(&mut self, declared: &[usize], stand_for_aliases: bool) {
         let functions: Vec<LLVMValueRef> = declared.iter().filter_map(|&i| self.live(i, &[GlobalKind::Function])).collect();
         // SAFETY: live functions of the module, which the table holds mutably.
-        unsafe { mtpc_keep_library_declarations_unassumed(self.module.raw, functions.as_ptr(), functions.len()) }
+        unsafe { mtpc_keep_library_declarations_unassumed(self.module.raw, functions.as_ptr(), functions.len(), stand_for_aliases) }
+    }
+
+    /// Shared-library code: renames function or variable `i` (a declaration
+    /// or copy of what another partition owns and also exports as the
+    /// hidden `alias`) to `alias`, hidden, for its uses by instructions; its
+    /// other uses (initializers) keep its name, in a new declaration,
+    /// `dso_local` unless `preemptible` (see the shim's
+    /// `mtpc_bind_code_references_locally`). False if `i` is not a live
+    /// function or variable.
+    pub fn bind_code_references_locally(&mut self, i: usize, alias: &str, preemptible: bool) -> bool {
+        let Some(raw) = self.live(i, &[GlobalKind::Function, GlobalKind::Variable]) else { return false };
+        // SAFETY: a live global object, whose slot keeps it (renamed); the
+        // name is passed with its length.
+        unsafe { mtpc_bind_code_references_locally(raw, alias.as_ptr().cast(), alias.len(), preemptible) };
+        true
     }
 
     /// Adds a hidden external alias named `name` of function or variable
