@@ -133,7 +133,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         // What the object would hold once from every function: whole,
         // whatever the count asked for.
         if let Some(why) = crate::decline::module_reason(facts) {
-            model = Some(ModelStats { shape: None, estimate: None, load: None, lanes: None, whole_reason: Some(why) });
+            model = Some(ModelStats { whole_reason: Some(why), ..ModelStats::default() });
             return 1;
         }
         let shape = ModuleShape {
@@ -163,7 +163,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
     if let Some(why) = (partitions > 1).then(|| crate::decline::plan_reason(&plan.facts, &plan.symbols)).flatten() {
-        let model = ModelStats { whole_reason: Some(why), ..model.unwrap_or(ModelStats { shape: None, estimate: None, load: None, lanes: None, whole_reason: None }) };
+        let model = ModelStats { whole_reason: Some(why), ..model.unwrap_or_default() };
         return Ok(whole(model, plan.facts.total_instructions()));
     }
     if partitions < 2 {

@@ -215,6 +215,7 @@ impl PartitionEditor<'_, '_> {
         }
 
         // 5. Aliases and ifuncs this partition only refers to.
+        let mut declared_aliases = Vec::new();
         for (i, f) in facts.globals.iter().enumerate() {
             if !matches!(f.id.kind, GlobalKind::Alias | GlobalKind::IFunc) {
                 continue;
@@ -230,13 +231,14 @@ impl PartitionEditor<'_, '_> {
                             declaration.set_dso_local(false);
                         }
                     }
-                    // An alias named like a library function (glibc's
-                    // weak_alias(__libc_malloc, malloc)) is none.
-                    self.globals.keep_library_declarations_unassumed(&[i], true);
+                    declared_aliases.push(i);
                 }
                 _ => {}
             }
         }
+        // An alias named like a library function (glibc's
+        // weak_alias(__libc_malloc, malloc)) is none.
+        self.globals.keep_library_declarations_unassumed(&declared_aliases, true);
 
         // 6. Remove what this partition does not keep, until nothing changes
         //    (an alias of a dropped alias goes only after it).

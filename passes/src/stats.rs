@@ -115,7 +115,7 @@ impl ModuleStats {
 
 /// The cost model's view of a module (`cost_model`), to check it against
 /// the times measured.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct ModelStats {
     /// `None` when the compile's settings alone decided (`cost_model::never_pays`).
     pub shape: Option<crate::cost_model::ModuleShape>,
