@@ -141,6 +141,11 @@ pub struct GlobalFacts {
     /// any aliases in between) can be replaced at link time by another
     /// object's definition (`ModuleFacts::mark_bound_aliases`).
     pub bound_to_aliasee: bool,
+    /// A variable's initializer holds this global's address (a table of
+    /// string literals): a copy of that variable in another partition
+    /// must point where the original does
+    /// (`ModuleFacts::mark_addresses_in_data`).
+    pub address_in_data: bool,
     /// Function attributes that matter for copying bodies.
     pub no_inline: bool,
     pub always_inline: bool,
@@ -245,6 +250,20 @@ impl ModuleFacts {
             (0..self.globals.len()).map(|i| self.globals[i].id.kind == GlobalKind::Alias && bound(self, i, 0)).collect();
         for (g, mark) in self.globals.iter_mut().zip(marks) {
             g.bound_to_aliasee = mark;
+        }
+    }
+
+    /// Sets `address_in_data` on every global a variable's initializer
+    /// refers to.
+    pub fn mark_addresses_in_data(&mut self) {
+        let mut marks = vec![false; self.globals.len()];
+        for g in self.globals.iter().filter(|g| g.is_variable()) {
+            for &(r, _) in &g.refs {
+                marks[r as usize] = true;
+            }
+        }
+        for (g, mark) in self.globals.iter_mut().zip(marks) {
+            g.address_in_data = mark;
         }
     }
 
@@ -559,6 +578,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 associated,
                 target,
                 bound_to_aliasee: false,
+                address_in_data: false,
                 no_inline: is_function && (g.has_fn_attribute(attributes.no_inline) || g.has_fn_attribute(attributes.optnone)),
                 always_inline: is_function && g.has_fn_attribute(attributes.always_inline),
                 inline_hint: is_function && g.has_fn_attribute(attributes.inline_hint),
@@ -592,6 +612,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         call_cycles: Default::default(),
     };
     facts.mark_bound_aliases();
+    facts.mark_addresses_in_data();
     facts.add_sole_callees_to_inline_sizes();
     facts
 }

@@ -36,7 +36,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::ir::{GlobalKind, GlobalTable, ModuleRef};
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, KINDS};
-use crate::symbol_rules::copy_limits;
+use crate::symbol_rules::{copy_limits, is_local_copyable};
 
 /// The copied groups of a module.
 #[derive(Clone, Debug, Default)]
@@ -109,7 +109,7 @@ impl OdrGroups {
         let nameable = |r: usize| {
             let g = &facts.globals[r];
             let asm_alias = g.id.kind == GlobalKind::Alias && asm_named[r];
-            !asm_alias && (!g.linkage.is_local() || is_plain_copyable_constant(g) || (!asm_named[r] && g.comdat.is_none()))
+            !asm_alias && (!g.linkage.is_local() || is_local_copyable(g) || (!asm_named[r] && g.comdat.is_none()))
         };
         let qualifies = |members: &[u32]| {
             members.iter().all(|&m| {
@@ -256,11 +256,6 @@ fn is_discardable_definition(g: &GlobalFacts) -> bool {
 /// `symbol_rules::sole_callees`).
 fn is_local_function(g: &GlobalFacts) -> bool {
     g.is_function() && g.is_definition && g.linkage.is_local() && g.comdat.is_none()
-}
-
-/// A local constant each partition may copy privately (string literals).
-fn is_plain_copyable_constant(g: &GlobalFacts) -> bool {
-    g.is_variable() && g.is_constant && g.unnamed_addr && g.refs.is_empty() && !g.thread_local && g.section.is_none()
 }
 
 fn member_qualifies(facts: &ModuleFacts, i: usize) -> bool {

@@ -7,7 +7,7 @@
 //! | internal/private, used by one partition | kept local | — |
 //! | internal function only one other function calls and whose address nothing takes (not even that caller: `f(f)`), which may be inlined and does not call it back | kept local | a local copy wherever that caller is copied (see [`sole_callees`]) |
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
-//! | private `unnamed_addr` constant data | kept local | its own local copy |
+//! | private `unnamed_addr` constant data no variable points to | kept local | its own local copy |
 //! | internal function used by several, within the copy limits | promoted, `linkonce_odr` (discardable) | a discardable copy (see [`crate::odr_copies`]) |
 //! | `linkonce_odr` / `linkonce` COMDAT group nothing ties to one place (inline functions, templates, vtables, static locals; see [`crate::odr_copies`]) | a discardable copy | a discardable copy; after optimization, one partition emits what survives |
 //! | any other `linkonce_odr` / `linkonce` used by several | `weak_odr` (cannot be discarded) | as for external |
@@ -162,7 +162,8 @@ pub enum Decision {
     Declare,
     /// A copy of the body or initializer that is not emitted.
     AvailableExternally,
-    /// A private copy of constant data (`unnamed_addr`, no references).
+    /// A private copy of constant data (`unnamed_addr`, no references, no
+    /// variable pointing to it).
     LocalCopy,
     /// A discardable copy of a C++ inline or template definition's group
     /// (see [`crate::odr_copies`]): kept as it is, emitted by one partition.
@@ -329,10 +330,16 @@ fn is_plain_local_constant(g: &GlobalFacts) -> bool {
         && g.section.is_none()
 }
 
-/// True for private `unnamed_addr` constants without references: each
-/// partition may keep its own copy, since their address is not significant.
-fn is_local_copyable(g: &GlobalFacts) -> bool {
-    is_plain_local_constant(g) && g.unnamed_addr && g.refs.is_empty()
+/// True for private `unnamed_addr` constants without references (string
+/// literals) whose address no variable holds: each partition may keep its
+/// own copy, since their address is not significant. One that a table
+/// points to is not copied: a partition with a copy of the table would
+/// fold a load from it to its own copy of the literal, not the one the
+/// table holds, and a pointer read from the table would no longer compare
+/// equal to it. It is promoted, as any local several partitions use, and
+/// the others get an `available_externally` copy, whose contents still fold.
+pub(crate) fn is_local_copyable(g: &GlobalFacts) -> bool {
+    is_plain_local_constant(g) && g.unnamed_addr && g.refs.is_empty() && !g.address_in_data
 }
 
 struct Rules<'a> {
@@ -1024,6 +1031,26 @@ mod tests {
         let sp = split(&facts, &[Some(0), Some(1), Some(0)]);
         assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none());
+    }
+
+    /// A literal a constant table points to stays one object: a partition
+    /// with a copy of the table must fold its loads to the literal the
+    /// table holds, not to a private copy with another address.
+    #[test]
+    fn a_string_literal_a_table_points_to_is_promoted_not_copied() {
+        let mut literal = var(".str", 6, &[]);
+        literal.linkage = Linkage::Private;
+        literal.is_constant = true;
+        literal.unnamed_addr = true;
+        let mut table = internal(var("tokens", 16, &[(3, Ref)]));
+        table.is_constant = true;
+        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref), (3, Ref)]), table, literal]);
+        assert!(facts.globals[3].address_in_data);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        assert_eq!(sp.decision(0, 3), Decision::Define);
+        assert_eq!(sp.decision(1, 2), Decision::AvailableExternally, "the table is copied");
+        assert_eq!(sp.decision(1, 3), Decision::AvailableExternally, "the literal too, under its promoted name");
+        assert!(sp.promotions[3].is_some(), "one literal, named from both partitions");
     }
 
     /// `-fsanitize=function`: a function's metadata names a private proxy

@@ -26,6 +26,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         associated: None,
         target: None,
         bound_to_aliasee: false,
+        address_in_data: false,
         no_inline: false,
         always_inline: false,
         inline_hint: false,
@@ -74,5 +75,6 @@ pub fn module(mut globals: Vec<GlobalFacts>) -> ModuleFacts {
     let mut facts = ModuleFacts { source_filename: "test.c".into(), globals, ..Default::default() };
     facts.add_sole_callees_to_inline_sizes();
     facts.mark_bound_aliases();
+    facts.mark_addresses_in_data();
     facts
 }
