@@ -141,11 +141,15 @@ pub struct GlobalFacts {
     /// any aliases in between) can be replaced at link time by another
     /// object's definition (`ModuleFacts::mark_bound_aliases`).
     pub bound_to_aliasee: bool,
-    /// A variable's initializer holds this global's address (a table of
-    /// string literals): a copy of that variable in another partition
-    /// must point where the original does
+    /// A variable's initializer (a table of string literals) or an alias
+    /// holds this global's address: a copy of that variable in another
+    /// partition must point where the original does
     /// (`ModuleFacts::mark_addresses_in_data`).
     pub address_in_data: bool,
+    /// A variable whose value is a C string (`Value::is_c_string`): the
+    /// code generator puts it in a mergeable string section, whose equal
+    /// strings the linker stores once.
+    pub c_string: bool,
     /// Function attributes that matter for copying bodies.
     pub no_inline: bool,
     pub always_inline: bool,
@@ -253,11 +257,11 @@ impl ModuleFacts {
         }
     }
 
-    /// Sets `address_in_data` on every global a variable's initializer
-    /// refers to.
+    /// Sets `address_in_data` on every global a variable's initializer or
+    /// an alias refers to.
     pub fn mark_addresses_in_data(&mut self) {
         let mut marks = vec![false; self.globals.len()];
-        for g in self.globals.iter().filter(|g| g.is_variable()) {
+        for g in self.globals.iter().filter(|g| g.is_variable() || g.id.kind == GlobalKind::Alias) {
             for &(r, _) in &g.refs {
                 marks[r as usize] = true;
             }
@@ -579,6 +583,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 target,
                 bound_to_aliasee: false,
                 address_in_data: false,
+                c_string: kind == GlobalKind::Variable && g.initializer().is_some_and(|init| init.is_c_string()),
                 no_inline: is_function && (g.has_fn_attribute(attributes.no_inline) || g.has_fn_attribute(attributes.optnone)),
                 always_inline: is_function && g.has_fn_attribute(attributes.always_inline),
                 inline_hint: is_function && g.has_fn_attribute(attributes.inline_hint),

@@ -109,7 +109,7 @@ impl OdrGroups {
         let nameable = |r: usize| {
             let g = &facts.globals[r];
             let asm_alias = g.id.kind == GlobalKind::Alias && asm_named[r];
-            !asm_alias && (!g.linkage.is_local() || is_local_copyable(g) || (!asm_named[r] && g.comdat.is_none()))
+            !asm_alias && (!g.linkage.is_local() || is_local_copyable(g) || (!asm_named[r] && facts.comdat_of(r).is_none()))
         };
         let qualifies = |members: &[u32]| {
             members.iter().all(|&m| {

@@ -7,7 +7,7 @@
 //! | internal/private, used by one partition | kept local | — |
 //! | internal function only one other function calls and whose address nothing takes (not even that caller: `f(f)`), which may be inlined and does not call it back | kept local | a local copy wherever that caller is copied (see [`sole_callees`]) |
 //! | internal/private, used by several | promoted: renamed, external, hidden | as for external |
-//! | private `unnamed_addr` constant data no variable points to | kept local | its own local copy |
+//! | private `unnamed_addr` C string no variable or alias points to | kept local | its own local copy |
 //! | internal function used by several, within the copy limits | promoted, `linkonce_odr` (discardable) | a discardable copy (see [`crate::odr_copies`]) |
 //! | `linkonce_odr` / `linkonce` COMDAT group nothing ties to one place (inline functions, templates, vtables, static locals; see [`crate::odr_copies`]) | a discardable copy | a discardable copy; after optimization, one partition emits what survives |
 //! | any other `linkonce_odr` / `linkonce` used by several | `weak_odr` (cannot be discarded) | as for external |
@@ -162,8 +162,9 @@ pub enum Decision {
     Declare,
     /// A copy of the body or initializer that is not emitted.
     AvailableExternally,
-    /// A private copy of constant data (`unnamed_addr`, no references, no
-    /// variable pointing to it).
+    /// A private copy of constant data (see `is_local_copyable`), or of a
+    /// local function only one function calls, or of a constant a
+    /// function's metadata names.
     LocalCopy,
     /// A discardable copy of a C++ inline or template definition's group
     /// (see [`crate::odr_copies`]): kept as it is, emitted by one partition.
@@ -330,16 +331,19 @@ fn is_plain_local_constant(g: &GlobalFacts) -> bool {
         && g.section.is_none()
 }
 
-/// True for private `unnamed_addr` constants without references (string
-/// literals) whose address no variable holds: each partition may keep its
-/// own copy, since their address is not significant. One that a table
-/// points to is not copied: a partition with a copy of the table would
-/// fold a load from it to its own copy of the literal, not the one the
-/// table holds, and a pointer read from the table would no longer compare
-/// equal to it. It is promoted, as any local several partitions use, and
-/// the others get an `available_externally` copy, whose contents still fold.
+/// True for C string literals (private `unnamed_addr` constants without
+/// references, holding a C string) whose address no variable or alias
+/// holds: each partition may keep its own copy, as the linker stores equal
+/// strings once. Any other such constant stays one object (promoted, as
+/// any local several partitions use, with `available_externally` copies
+/// elsewhere, whose contents still fold): a partition with a copy of a
+/// table pointing to it would fold a load from the table to its own copy,
+/// not the one the table holds; and data the linker does not merge (a
+/// string with a NUL inside, an array of numbers) would keep one address
+/// per partition where code in several names it (the same literal of a
+/// function copied into each).
 pub(crate) fn is_local_copyable(g: &GlobalFacts) -> bool {
-    is_plain_local_constant(g) && g.unnamed_addr && g.refs.is_empty() && !g.address_in_data
+    is_plain_local_constant(g) && g.unnamed_addr && g.refs.is_empty() && g.c_string && !g.address_in_data
 }
 
 struct Rules<'a> {
@@ -384,7 +388,7 @@ impl<'a> Rules<'a> {
     /// the global only metadata names would be deleted from a partition.
     fn copy_named_constant_locally(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        is_plain_local_constant(g) && !self.asm_named[i] && self.refs_reachable_from(g, p)
+        is_plain_local_constant(g) && !g.address_in_data && !self.asm_named[i] && self.refs_reachable_from(g, p)
     }
 
     /// Can `g` be copied into partition `p`: can `p` name everything it
@@ -1023,11 +1027,7 @@ mod tests {
 
     #[test]
     fn string_literals_are_copied_locally() {
-        let mut s = var(".str", 6, &[]);
-        s.linkage = Linkage::Private;
-        s.is_constant = true;
-        s.unnamed_addr = true;
-        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref)]), s]);
+        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref)]), literal(".str", 6)]);
         let sp = split(&facts, &[Some(0), Some(1), Some(0)]);
         assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none());
@@ -1038,19 +1038,31 @@ mod tests {
     /// table holds, not to a private copy with another address.
     #[test]
     fn a_string_literal_a_table_points_to_is_promoted_not_copied() {
-        let mut literal = var(".str", 6, &[]);
-        literal.linkage = Linkage::Private;
-        literal.is_constant = true;
-        literal.unnamed_addr = true;
         let mut table = internal(var("tokens", 16, &[(3, Ref)]));
         table.is_constant = true;
-        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref), (3, Ref)]), table, literal]);
+        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref), (3, Ref)]), table, literal(".str", 6)]);
         assert!(facts.globals[3].address_in_data);
         let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
         assert_eq!(sp.decision(0, 3), Decision::Define);
         assert_eq!(sp.decision(1, 2), Decision::AvailableExternally, "the table is copied");
         assert_eq!(sp.decision(1, 3), Decision::AvailableExternally, "the literal too, under its promoted name");
         assert!(sp.promotions[3].is_some(), "one literal, named from both partitions");
+    }
+
+    /// Constant data the linker does not merge (a string with a NUL inside,
+    /// numbers) stays one object where code in several partitions names it;
+    /// so does a literal an alias names.
+    #[test]
+    fn data_the_linker_does_not_merge_is_promoted_not_copied() {
+        let mut bytes = literal(".bytes", 6);
+        bytes.c_string = false;
+        let facts = module(vec![func("a", 10, &[(2, Ref)]), func("b", 10, &[(2, Ref)]), bytes]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0)]);
+        assert_eq!(sp.decision(0, 2), Decision::Define);
+        assert_eq!(sp.decision(1, 2), Decision::AvailableExternally);
+        assert!(sp.promotions[2].is_some());
+        let aliased = module(vec![literal(".str", 3), alias("name", 0)]);
+        assert!(aliased.globals[0].address_in_data);
     }
 
     /// `-fsanitize=function`: a function's metadata names a private proxy

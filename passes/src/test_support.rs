@@ -27,6 +27,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         target: None,
         bound_to_aliasee: false,
         address_in_data: false,
+        c_string: false,
         no_inline: false,
         always_inline: false,
         inline_hint: false,
@@ -53,6 +54,17 @@ pub fn var(name: &str, size: u64, refs: &[(u32, RefKind)]) -> GlobalFacts {
     let mut g = global(GlobalKind::Variable, 0, name);
     g.size = size;
     g.refs = refs.to_vec();
+    g
+}
+
+/// A string literal as clang writes it: private `unnamed_addr` constant data,
+/// a C string.
+pub fn literal(name: &str, size: u64) -> GlobalFacts {
+    let mut g = var(name, size, &[]);
+    g.linkage = Linkage::Private;
+    g.is_constant = true;
+    g.unnamed_addr = true;
+    g.c_string = true;
     g
 }
 

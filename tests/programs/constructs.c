@@ -120,11 +120,13 @@ static int listeners_differ(void) {
   return differ;
 }
 
-/* a table of literals the linker does not merge (embedded NULs): a pointer
- * read from the table in one function must equal the same entry folded in
- * another, whichever partitions the two are in */
+/* literals the linker does not merge (embedded NULs): a pointer read from
+ * the table in one function must equal the same entry folded in another,
+ * and the literal of a small function inlined in both must be one object,
+ * whichever partitions they are in */
 static const char *const tokens[] = {"ab\0cd", "ef\0gh", "ij\0kl"};
-__attribute__((noinline)) const char *token(int i) { return tokens[i]; }
+static const char *marker(void) { return "mk\0r"; }
+__attribute__((noinline)) const char *token(int i) { return i < 0 ? marker() : tokens[i]; }
 __attribute__((noinline)) int is_second_token(const char *t) { return t == tokens[1]; }
 __attribute__((noinline)) int same_pointer(const void *a, const void *b) { return a == b; }
 
@@ -158,7 +160,7 @@ int main(void) {
   printf("work %lu %lu %lu state %d\n", work_a(300), work_b(300), work_c(300), state[2]);
   printf("parity %d %d\n", is_even(10), is_odd(7));
   printf("listeners %d, differ %d\n", listener_count, listeners_differ());
-  printf("tokens %d %d %d %d\n", is_second_token(token(1)), is_second_token(token(2)), same_pointer(token(0), tokens[0]),
-         same_pointer(token(2), tokens[2]));
+  printf("tokens %d %d %d %d %d\n", is_second_token(token(1)), is_second_token(token(2)), same_pointer(token(0), tokens[0]),
+         same_pointer(token(2), tokens[2]), same_pointer(token(-1), marker()));
   return 0;
 }

@@ -88,3 +88,17 @@ mod tests {
         assert!(super::PLUGIN_VERSION.ends_with(&format!(" mtpc-for-llvm-{}\0", super::MAJOR)));
     }
 }
+
+/// The length of an array type: LLVM-C's `LLVMGetArrayLength`, which
+/// LLVM 17 replaced with `LLVMGetArrayLength2` (64 bits).
+///
+/// # Safety
+/// `ty` must be a live array type.
+pub unsafe fn array_length(ty: llvm_sys::prelude::LLVMTypeRef) -> u64 {
+    // SAFETY: the caller's.
+    #[cfg(feature = "llvm16")]
+    return u64::from(unsafe { llvm_sys::core::LLVMGetArrayLength(ty) });
+    // SAFETY: the caller's.
+    #[cfg(not(feature = "llvm16"))]
+    return unsafe { llvm_sys::core::LLVMGetArrayLength2(ty) };
+}

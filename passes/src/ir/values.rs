@@ -119,6 +119,33 @@ impl<'m> Value<'m> {
         }
     }
 
+    /// Is this constant a C string: bytes (`i8`) ending in the only zero
+    /// among them, or a single zero byte (`[1 x i8] zeroinitializer`, "")?
+    /// What the code generator puts in a mergeable string section, whose
+    /// equal strings the linker stores once (LLVM's `IsNullTerminatedString`
+    /// for one-byte characters).
+    pub fn is_c_string(self) -> bool {
+        // SAFETY: raw is a live value; the string accessors are called on
+        // constant data of `i8` elements only (LLVMIsConstantString checks
+        // the element type of a ConstantDataSequential).
+        unsafe {
+            if !LLVMIsAConstantAggregateZero(self.raw).is_null() {
+                let ty = LLVMTypeOf(self.raw);
+                return LLVMGetTypeKind(ty) == llvm_sys::LLVMTypeKind::LLVMArrayTypeKind
+                    && super::llvm_version::array_length(ty) == 1
+                    && LLVMGetTypeKind(LLVMGetElementType(ty)) == llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind
+                    && LLVMGetIntTypeWidth(LLVMGetElementType(ty)) == 8;
+            }
+            if LLVMIsAConstantDataSequential(self.raw).is_null() || LLVMIsConstantString(self.raw) == 0 {
+                return false;
+            }
+            let mut len = 0usize;
+            let data = LLVMGetAsString(self.raw, &mut len);
+            let bytes = std::slice::from_raw_parts(data.cast::<u8>(), len);
+            matches!(bytes.split_last(), Some((0, rest)) if !rest.contains(&0))
+        }
+    }
+
     /// The global this constant names, through casts and GEPs (the first
     /// operand of constant expressions); `None` for anything else.
     pub fn underlying_global(self) -> Option<Global<'m>> {
