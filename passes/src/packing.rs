@@ -336,17 +336,19 @@ impl Clusters<'_> {
     /// other, each weighed as its own code (kept with the unit that
     /// reaches it, its root is called from the same partition).
     fn best_partner(&mut self, a: usize) -> Option<(Saving, usize)> {
-        let touch = |b: usize, touched: &mut Vec<usize>, shared: &[u64], affinity: &[u64]| {
-            if shared[b] == 0 && affinity[b] == 0 {
-                touched.push(b);
-            }
-        };
+        // `shared` and `affinity` are zero for every cluster between calls;
+        // a cluster is touched when its first is raised. (Copies with
+        // holders weigh something: `cluster` empties the others' lists.)
+        let mut touched = std::mem::take(&mut self.touched);
         for &g in &self.of[a].needs {
+            let weight = self.input.weight[g as usize];
             for &b in &self.holders[g as usize] {
                 let b = b as usize;
                 if b != a {
-                    touch(b, &mut self.touched, &self.shared, &self.affinity);
-                    self.shared[b] += self.input.weight[g as usize];
+                    if self.shared[b] == 0 {
+                        touched.push(b);
+                    }
+                    self.shared[b] += weight;
                 }
             }
         }
@@ -355,13 +357,15 @@ impl Clusters<'_> {
             for (other, dominated) in dominating.into_iter().chain(self.children[u].iter().map(|&c| (c, c))) {
                 let b = self.cluster_of[other];
                 if b != a {
-                    touch(b, &mut self.touched, &self.shared, &self.affinity);
+                    if self.shared[b] == 0 && self.affinity[b] == 0 {
+                        touched.push(b);
+                    }
                     self.affinity[b] += self.input.code[dominated].max(1);
                 }
             }
         }
         let mut best: Option<(Saving, Reverse<usize>)> = None;
-        for b in std::mem::take(&mut self.touched) {
+        for &b in &touched {
             let saved = std::mem::replace(&mut self.shared[b], 0);
             let affinity = std::mem::replace(&mut self.affinity[b], 0);
             let together = self.work[a] + self.work[b] - saved;
@@ -369,6 +373,8 @@ impl Clusters<'_> {
                 best = best.max(Some((Saving { shared: saved + affinity, together }, Reverse(b))));
             }
         }
+        touched.clear();
+        self.touched = touched;
         best.map(|(saving, Reverse(b))| (saving, b))
     }
 
