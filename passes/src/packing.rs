@@ -337,8 +337,9 @@ impl Clusters<'_> {
     /// reaches it, its root is called from the same partition).
     fn best_partner(&mut self, a: usize) -> Option<(Saving, usize)> {
         // `shared` and `affinity` are zero for every cluster between calls;
-        // a cluster is touched when its first is raised. (Copies with
-        // holders weigh something: `cluster` empties the others' lists.)
+        // a cluster joins `touched` when either first becomes nonzero.
+        // (Every copy with holders weighs something: `cluster` empties the
+        // others' lists.)
         let mut touched = std::mem::take(&mut self.touched);
         for &g in &self.of[a].needs {
             let weight = self.input.weight[g as usize];

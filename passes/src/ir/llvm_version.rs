@@ -76,19 +76,6 @@ pub unsafe fn write_plugin_info(out: *mut PassPluginLibraryInfo, info: PassPlugi
     let _ = (accepted, pre_codegen);
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_shim_is_built_for_the_same_major() {
-        assert_eq!(super::super::llvm_version_major(), super::MAJOR);
-    }
-
-    #[test]
-    fn the_version_names_the_major() {
-        assert!(super::PLUGIN_VERSION.ends_with(&format!(" mtpc-for-llvm-{}\0", super::MAJOR)));
-    }
-}
-
 /// The length of an array type: LLVM-C's `LLVMGetArrayLength`, which
 /// LLVM 17 replaced with `LLVMGetArrayLength2` (64 bits).
 ///
@@ -101,4 +88,17 @@ pub unsafe fn array_length(ty: llvm_sys::prelude::LLVMTypeRef) -> u64 {
     // SAFETY: the caller's.
     #[cfg(not(feature = "llvm16"))]
     return unsafe { llvm_sys::core::LLVMGetArrayLength2(ty) };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_shim_is_built_for_the_same_major() {
+        assert_eq!(super::super::llvm_version_major(), super::MAJOR);
+    }
+
+    #[test]
+    fn the_version_names_the_major() {
+        assert!(super::PLUGIN_VERSION.ends_with(&format!(" mtpc-for-llvm-{}\0", super::MAJOR)));
+    }
 }
