@@ -146,9 +146,10 @@ pub struct GlobalFacts {
     /// partition must point where the original does
     /// (`ModuleFacts::mark_addresses_in_data`).
     pub address_in_data: bool,
-    /// A variable whose value is a C string (`Value::is_c_string`): the
-    /// code generator puts it in a mergeable string section, whose equal
-    /// strings the linker stores once.
+    /// A local `unnamed_addr` constant whose value is a C string
+    /// (`Value::is_c_string`; false for any other global): the code
+    /// generator puts it in a mergeable string section, whose equal strings
+    /// the linker stores once.
     pub c_string: bool,
     /// Function attributes that matter for copying bodies.
     pub no_inline: bool,
@@ -583,7 +584,13 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 target,
                 bound_to_aliasee: false,
                 address_in_data: false,
-                c_string: kind == GlobalKind::Variable && g.initializer().is_some_and(|init| init.is_c_string()),
+                // Asked only where the answer is used: of local
+                // `unnamed_addr` constants (`symbol_rules::is_local_copyable`).
+                c_string: kind == GlobalKind::Variable
+                    && g.linkage().is_local()
+                    && g.is_constant()
+                    && g.has_global_unnamed_addr()
+                    && g.initializer().is_some_and(|init| init.is_c_string()),
                 no_inline: is_function && (g.has_fn_attribute(attributes.no_inline) || g.has_fn_attribute(attributes.optnone)),
                 always_inline: is_function && g.has_fn_attribute(attributes.always_inline),
                 inline_hint: is_function && g.has_fn_attribute(attributes.inline_hint),

@@ -36,7 +36,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::ir::{GlobalKind, GlobalTable, ModuleRef};
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, KINDS};
-use crate::symbol_rules::{copy_limits, is_local_copyable};
+use crate::symbol_rules::{copy_limits, nameable_without_owning};
 
 /// The copied groups of a module.
 #[derive(Clone, Debug, Default)]
@@ -106,18 +106,13 @@ impl OdrGroups {
                 }
             }
         }
-        let nameable = |r: usize| {
-            let g = &facts.globals[r];
-            let asm_alias = g.id.kind == GlobalKind::Alias && asm_named[r];
-            !asm_alias && (!g.linkage.is_local() || is_local_copyable(g) || (!asm_named[r] && facts.comdat_of(r).is_none()))
-        };
         let qualifies = |members: &[u32]| {
             members.iter().all(|&m| {
                 let (m, g) = (m as usize, &facts.globals[m as usize]);
                 member_qualifies(facts, m)
                     && !asm_named[m]
                     && !pinned_in_place[m]
-                    && g.refs.iter().all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable(r as usize))
+                    && g.refs.iter().all(|&(r, _)| key_of[r as usize] == key_of[m] || nameable_without_owning(facts, &asm_named, r as usize))
             })
         };
         let mut out = OdrGroups { group_of: vec![None; n], members: Vec::new(), rider_of: vec![None; n], riders: Vec::new(), sole_callee };

@@ -346,6 +346,20 @@ pub(crate) fn is_local_copyable(g: &GlobalFacts) -> bool {
     is_plain_local_constant(g) && g.unnamed_addr && g.refs.is_empty() && g.c_string && !g.address_in_data
 }
 
+/// Can a partition that does not own `r` refer to it by name? A global
+/// can, unless it is an alias that asm names (a partition that declares a
+/// strong alias, unless thread-local, refers to its aliasee instead); a
+/// local can if every partition may copy it ([`is_local_copyable`]) or it
+/// can be promoted (named by no asm, in no COMDAT). `asm_named` is
+/// [`ModuleFacts::asm_named`].
+pub(crate) fn nameable_without_owning(facts: &ModuleFacts, asm_named: &[bool], r: usize) -> bool {
+    let g = &facts.globals[r];
+    if g.id.kind == GlobalKind::Alias && asm_named[r] {
+        return false;
+    }
+    !g.linkage.is_local() || is_local_copyable(g) || (!asm_named[r] && facts.comdat_of(r).is_none())
+}
+
 struct Rules<'a> {
     facts: &'a ModuleFacts,
     plan: &'a PartitionPlan,
@@ -367,20 +381,10 @@ impl<'a> Rules<'a> {
         Rules { facts, plan, odr, block_address_taken, asm_named, group_instructions: odr.instructions(facts), brought_along: u64::from(copy_limits().brought_along) }
     }
 
-    /// Can partition `p` refer to `r` by name? A global can, unless it is an
-    /// alias of a local that asm names and `p` does not own it (a partition
-    /// that declares a strong alias, unless thread-local, refers to its
-    /// aliasee instead); a local can if `p` owns it, copies it, or it can be
-    /// promoted (named by no asm, in no COMDAT).
+    /// Can partition `p` refer to `r` by name? If it owns `r`, or if
+    /// [`nameable_without_owning`].
     fn local_reachable_from(&self, r: usize, p: u32) -> bool {
-        let g = &self.facts.globals[r];
-        if g.id.kind == GlobalKind::Alias && self.asm_named[r] && self.plan.owner[r] != Some(p) {
-            return false;
-        }
-        !g.linkage.is_local()
-            || self.plan.owner[r] == Some(p)
-            || is_local_copyable(g)
-            || (!self.asm_named[r] && self.facts.comdat_of(r).is_none())
+        self.plan.owner[r] == Some(p) || nameable_without_owning(self.facts, &self.asm_named, r)
     }
 
     /// A local constant that a function's metadata names (a type info

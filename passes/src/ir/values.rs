@@ -131,10 +131,14 @@ impl<'m> Value<'m> {
         unsafe {
             if !LLVMIsAConstantAggregateZero(self.raw).is_null() {
                 let ty = LLVMTypeOf(self.raw);
-                return LLVMGetTypeKind(ty) == llvm_sys::LLVMTypeKind::LLVMArrayTypeKind
-                    && super::llvm_version::array_length(ty) == 1
-                    && LLVMGetTypeKind(LLVMGetElementType(ty)) == llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind
-                    && LLVMGetIntTypeWidth(LLVMGetElementType(ty)) == 8;
+                if LLVMGetTypeKind(ty) != llvm_sys::LLVMTypeKind::LLVMArrayTypeKind
+                    || super::llvm_version::array_length(ty) != 1
+                {
+                    return false;
+                }
+                let element = LLVMGetElementType(ty);
+                return LLVMGetTypeKind(element) == llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind
+                    && LLVMGetIntTypeWidth(element) == 8;
             }
             if LLVMIsAConstantDataSequential(self.raw).is_null() || LLVMIsConstantString(self.raw) == 0 {
                 return false;
