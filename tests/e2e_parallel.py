@@ -24,7 +24,10 @@ and the stats (MTPC_STATS) must show the module was really split.
     (MTPC_WRITE_OBJECT=0), under settings the object's bytes depend on;
     clang 16: the object the host assembles from the parts' objects,
     transcribed, has the code, symbols and relocations of the one it
-    assembles from the text, under the same settings;
+    assembles from the text, under the same settings (the locals the split
+    promoted read as the locals the transcript makes them again), and
+    every local function and variable of stock's object that it defines is
+    local there under its own name;
   * a failure injected in one partition: a warning, the module compiled
     whole, the program still correct;
   * opt-16 -passes='mtpc-parallel<...>' then llc-16;
@@ -217,6 +220,8 @@ def test_clang(p, work, checker, levels):
         checker.check(*split_happened(read_stats(stats), label + ": the module was split"))
         checker.check(out == expected, label + ": output equals the stock build's",
                       "expected:\n%s\ngot:\n%s" % (expected[-1500:], out[-1500:]))
+        if LLVM_MAJOR < 22:
+            checker.check(*locals_as_stock(stock_obj, obj, label))
         if p.cxx:
             # Each partition copies the inline functions it uses and drops
             # those it inlined, as a translation unit does: a body stock's
@@ -232,6 +237,38 @@ def test_clang(p, work, checker, levels):
                           label + ": no weak definition that stock's object lacks, but a few that a partition still "
                           "calls (%d of %d weak)" % (len(kept), len(weak)),
                           "kept for nothing: %s\nkept: %s" % (unused[:20], sorted(kept)[:20]))
+
+
+def local_again(transcribed, text):
+    """{promoted name: name} of the promoted locals (NAME.mtpc.HASH) that
+    the object from the text defines and the object from the transcript
+    defines as the local NAME."""
+    def defined(o):
+        out = run([tool("llvm-nm"), "--defined-only", o])
+        return {f[2]: f[1] for f in (line.split() for line in out.splitlines()) if len(f) == 3}
+    locals_ = {n for n, k in defined(transcribed).items() if k.islower()}
+    return {n: re.sub(r"\.mtpc\.[0-9a-f]+(\.\d+)?$", "", n) for n in defined(text)
+            if re.search(r"\.mtpc\.[0-9a-f]+(\.\d+)?$", n) and re.sub(r"\.mtpc\.[0-9a-f]+(\.\d+)?$", "", n) in locals_}
+
+
+def locals_as_stock(stock_obj, obj, label):
+    """(ok, what, detail) for Checker.check: clang 16 hands the host the parts'
+    objects transcribed, where a local the split promoted (NAME.mtpc.HASH,
+    hidden) is local again: every local function and variable of stock's
+    object that mtpc's defines is local there under its own name, and no
+    function keeps a promoted name."""
+    def named(o):
+        out = run([tool("llvm-nm"), "--defined-only", o])
+        return {f[2]: f[1] for f in (line.split() for line in out.splitlines()) if len(f) == 3}
+    stock, mtpc = named(stock_obj), named(obj)
+    stock_locals = {n: k for n, k in stock.items() if k in "tdbr" and not n.startswith(".L")}
+    renamed = {PROMOTED.sub("", n): k for n, k in mtpc.items() if re.search(r"\.mtpc\.[0-9a-f]+$", n)}
+    not_local = sorted(n for n in stock_locals if n not in mtpc and n in renamed)
+    promoted_functions = sorted(n for n, k in renamed.items() if k in "TtWw")
+    return (not not_local and not promoted_functions,
+            label + ": the object's locals are stock's, under their own names (%d of %d stock's object defines)"
+            % (sum(1 for n in stock_locals if mtpc.get(n) == stock_locals[n]), len(stock_locals)),
+            "still promoted: %s\nfunctions under a promoted name: %s" % (not_local[:20], promoted_functions[:20]))
 
 
 # How far below stock's the share of variables' scopes that a location
@@ -785,7 +822,9 @@ def test_object_writer(p, work, checker):
                     whole = os.path.join(work, "%s.writer%s.whole.o" % (p.name, w))
                     run([tool("llvm-objcopy"), "--decompress-debug-sections", objs[w], whole])
                     objs[w] = whole
-            a, b = object_contents(objs["1"]), object_contents(objs["0"])
+            # The transcript makes the promoted locals local again, under
+            # their own names; the text keeps them as the parts name them.
+            a, b = object_contents(objs["1"]), object_contents(objs["0"], local_again(objs["1"], objs["0"]))
             if any(f.startswith("-g") for f in flags):
                 units = line_table_offsets(objs["1"])
                 checker.check(len(units) == len(line_table_offsets(objs["0"])) > 1 and len(set(units)) == len(units),

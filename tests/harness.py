@@ -155,7 +155,7 @@ def code_listings(path):
     return {name: [tuple(listing) for listing in sections] for name, sections in listings.items()}
 
 
-def object_contents(path):
+def object_contents(path, local_again=None):
     """What an x86-64 ELF relocatable object says, apart from where its
     data is: its sections (name, type, flags, and the instructions of code
     sections (see `code_listings`); data sections may be padded differently between what
@@ -166,7 +166,11 @@ def object_contents(path):
     addend when that section is code (else it depends on data layout; an
     absolute reference through a string section gives the string), and
     the address-significance table's names. .eh_frame is left out: its
-    entries depend on how many parts wrote it."""
+    entries depend on how many parts wrote it. `local_again`: symbols
+    (promoted name: name) read as the local of that name they would be,
+    as the transcript of clang 16's parts' objects states them (and a
+    section named after one as named after that name), relocations to one
+    as relocations through its section."""
     with open(path, "rb") as f:
         d = f.read()
     shoff, = struct.unpack_from("<Q", d, 0x28)
@@ -177,14 +181,32 @@ def object_contents(path):
         start = secs[table][4] + offset
         return d[start:d.index(b"\0", start)].decode()
 
-    names = [cstr(shstrndx, s[0]) for s in secs]
+    local_again = local_again or {}
+
+    promoted_name = re.compile(r"(?<![\w.$])(%s)(?![\w.$])" % "|".join(map(re.escape, local_again))) if local_again else None
+
+    def named_again(text):
+        return promoted_name.sub(lambda m: local_again[m.group(1)], text) if ".mtpc." in text else text
+
+    listing_names = [cstr(shstrndx, s[0]) for s in secs]
+    def section_named_again(section):
+        for promoted, name in local_again.items():
+            if section.endswith("." + promoted) and len(section) > len(promoted) + 2:
+                return section[:-len(promoted)] + name
+        return section
+
+    names = [section_named_again(n) for n in listing_names] if local_again else listing_names
     code = [bool(s[2] & 4) for s in secs]
     strings = [s[2] & 0x30 == 0x30 and s[1] != 8 for s in secs]  # SHF_MERGE | SHF_STRINGS, not NOBITS
     symtab = next(i for i, s in enumerate(secs) if s[1] == 2)
     syms = []
     for i in range(secs[symtab][5] // 24):
         name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", d, secs[symtab][4] + 24 * i)
-        syms.append((cstr(secs[symtab][6], name), info >> 4, info & 15, other & 3, shndx, value, size))
+        name = cstr(secs[symtab][6], name)
+        if name in local_again and shndx != 0:
+            syms.append((local_again[name], 0, info & 15, 0, shndx, value, size, True))
+        else:
+            syms.append((name, info >> 4, info & 15, other & 3, shndx, value, size, False))
 
     def target_name(sym):
         return names[sym[4]] if sym[2] == 3 else sym[0]
@@ -199,6 +221,9 @@ def object_contents(path):
             for k in range(size // 24):
                 _, rinfo, addend = struct.unpack_from("<QQq", d, off + 24 * k)
                 sym = syms[rinfo >> 32]
+                if sym[7]:
+                    # Local again: through its section, as the assembler relocates.
+                    sym, addend = ("", 0, 3, 0, sym[4], 0, 0, False), addend + sym[5]
                 layout_free = sym[2] != 3 or (0 < sym[4] < 0xff00 and code[sym[4]])
                 value = addend if layout_free else None
                 if sym[2] == 3 and (rinfo & 0xffffffff) in (1, 10) and 0 < sym[4] < 0xff00 and strings[sym[4]]:
@@ -223,11 +248,13 @@ def object_contents(path):
             instructions = None
             if flags & 4:
                 listings = code_listings(path) if listings is None else listings
-                seen = code_seen[names[i]]
-                instructions = listings[names[i]][seen] if seen < len(listings.get(names[i], [])) else ()
-                code_seen[names[i]] += 1
+                seen = code_seen[listing_names[i]]
+                instructions = listings[listing_names[i]][seen] if seen < len(listings.get(listing_names[i], [])) else ()
+                if local_again:
+                    instructions = tuple((at, named_again(insn)) for at, insn in instructions)
+                code_seen[listing_names[i]] += 1
             sections[(names[i], typ, flags, instructions)] += 1
-    for name, bind, typ, vis, shndx, value, size in syms:
+    for name, bind, typ, vis, shndx, value, size, _ in syms:
         if typ not in (3, 4) and name:
             in_code = 0 < shndx < 0xff00 and code[shndx]
             symbols.add((name, bind, typ, vis, names[shndx] if 0 < shndx < 0xff00 else shndx, value if in_code else None, size))

@@ -25,7 +25,12 @@
 //!   `.debug_line_str`) are held once, in a pool before the first part:
 //!   every part's references to its own strings point into the pool, as
 //!   stock's object holds each string once;
-//! - `.comment`'s strings are stated once.
+//! - `.comment`'s strings are stated once;
+//! - an `internal` function or variable of the module that the split
+//!   promoted (renamed `NAME.mtpc.HASH`, hidden, so that other partitions
+//!   could name it) and that one part defines is local again under its own
+//!   name, as in stock's object, unless a part names something else so
+//!   (and a section named after it is named after that name).
 //!
 //! Any other symbol two parts define, or a section two parts declare
 //! differently, is found where the parts' transcripts meet
@@ -33,6 +38,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use object::elf;
 use object::read::elf::{SectionHeader as _, Sym as _};
@@ -56,6 +62,7 @@ pub struct PartFacts {
 struct SectionFacts {
     name: String,
     sh_type: u32,
+    sh_flags: u64,
     /// The signature of its COMDAT group (`None` for a group named by a
     /// local symbol, which is its part's own: the `.fini_array` entry of a
     /// destructor whose associated data is private).
@@ -114,7 +121,8 @@ impl PartFacts {
                 let bytes = elf.section_bytes(index)?;
                 facts.idents = bytes.split(|&b| b == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect();
             }
-            facts.sections.push(SectionFacts { name, sh_type: header.sh_type(endian), group: groups.remove(&index), string_starts });
+            let (sh_type, sh_flags) = (header.sh_type(endian), header.sh_flags(endian));
+            facts.sections.push(SectionFacts { name, sh_type, sh_flags, group: groups.remove(&index), string_starts });
         }
         facts.symbols.push(SymbolFacts::default());
         for index in 1..elf.symbols.len() {
@@ -191,6 +199,14 @@ pub struct PartDecisions {
     pub pooled: HashMap<usize, PooledStrings>,
     /// The `.comment` strings an earlier part states: it does not.
     pub idents_stated_before: HashSet<String>,
+    /// Promoted locals local again in the host's text, by their promoted
+    /// name: the symbol stock's object has for each (the same for every
+    /// part).
+    pub demoted: Arc<HashMap<String, String>>,
+    /// The sections of their own (`-ffunction-sections`,
+    /// `-fdata-sections`: `.text.NAME.mtpc.HASH`) named after them again
+    /// (`.text.NAME`), by name.
+    pub renamed_sections: Arc<HashMap<String, String>>,
 }
 
 impl PartDecisions {
@@ -303,15 +319,23 @@ pub struct Decisions {
 }
 
 /// Decides, for parts `objects` (in part order) read as `facts`, what each
-/// part's transcript leaves out, renames and reads from the pools. `Err`
-/// says why the parts cannot be joined (a group's copies or a weak object's
-/// that differ).
-pub fn decide(objects: &[&[u8]], facts: &[PartFacts]) -> Result<Decisions, String> {
+/// part's transcript leaves out, renames and reads from the pools; and
+/// which of the module's locals the split promoted (`promoted`: by
+/// promoted name, the symbol stock's object has for each) are local
+/// again. `Err` says why the parts cannot be joined (a group's
+/// copies or a weak object's that differ).
+pub fn decide(objects: &[&[u8]], facts: &[PartFacts], promoted: &HashMap<String, String>) -> Result<Decisions, String> {
     let elves = objects.iter().map(|o| ElfObject::parse(o)).collect::<Result<Vec<_>, String>>()?;
     let mut parts: Vec<PartDecisions> = (0..facts.len()).map(|_| PartDecisions::default()).collect();
     drop_repeated_group_sections(&elves, facts, &mut parts)?;
     keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
     rename_colliding_locals(facts, &mut parts);
+    let (demoted, renamed_sections) = promoted_locals_made_local(facts, &parts, promoted);
+    let (demoted, renamed_sections) = (Arc::new(demoted), Arc::new(renamed_sections));
+    for part in &mut parts {
+        part.demoted = demoted.clone();
+        part.renamed_sections = renamed_sections.clone();
+    }
     written_once_by_name(facts)?;
     let pools = pool_debug_strings(&elves, facts, &mut parts)?;
     let mut stated: HashSet<String> = HashSet::new();
@@ -437,6 +461,67 @@ fn rename_colliding_locals(facts: &[PartFacts], parts: &mut [PartDecisions]) {
             parts[k].renamed_locals.insert(name.to_string());
         }
     }
+}
+
+/// Which of the promoted locals (`promoted`: promoted name to stock's
+/// symbol) the host's text makes local again under stock's name: each one
+/// that exactly one part defines, as a function or data object, in a
+/// section it keeps (the other parts only name it) that is neither
+/// mergeable nor thread-local, whose name in stock's object no symbol of
+/// the host's text has otherwise (a library call the code generator made,
+/// a local another part renamed). The others keep their promoted, hidden
+/// names. (A reference into a mergeable section through a local symbol
+/// could become one through the section, which a linker resolves to
+/// another piece where the reference points past its own.) Also the
+/// sections named after those made local again (`.text.NAME.mtpc.HASH`)
+/// that take their stock names (`.text.NAME`), where no part has a
+/// section of that name.
+fn promoted_locals_made_local(
+    facts: &[PartFacts],
+    parts: &[PartDecisions],
+    promoted: &HashMap<String, String>,
+) -> (HashMap<String, String>, HashMap<String, String>) {
+    if promoted.is_empty() {
+        return (HashMap::new(), HashMap::new());
+    }
+    let mut names: HashSet<String> = HashSet::new();
+    // Per promoted name: how many parts define it, whether each as a plain
+    // function or data object, and the section of the last.
+    let mut definitions: HashMap<&str, (usize, bool, Option<&SectionFacts>)> = HashMap::new();
+    for (k, (f, part)) in facts.iter().zip(parts).enumerate() {
+        for symbol in f.symbols.iter().filter(|s| s.is_named()) {
+            match part.local_name(&symbol.name, k).filter(|_| symbol.binding == elf::STB_LOCAL) {
+                Some(renamed) => names.insert(renamed),
+                None => names.insert(symbol.name.clone()),
+            };
+            let kept = symbol.section.is_some_and(|section| !part.dropped_sections.contains(&section))
+                && !part.defined_elsewhere.contains(&symbol.name);
+            let special = (elf::SHF_MERGE | elf::SHF_TLS) as u64;
+            let in_plain_section = symbol.section.is_some_and(|section| f.sections.get(section).is_some_and(|s| s.sh_flags & special == 0));
+            if kept && symbol.binding != elf::STB_LOCAL && promoted.contains_key(&symbol.name) {
+                let plain = matches!(symbol.st_type, elf::STT_FUNC | elf::STT_OBJECT) && in_plain_section;
+                let section = symbol.section.and_then(|section| f.sections.get(section));
+                definitions.entry(&symbol.name).and_modify(|d| *d = (d.0 + 1, d.1 && plain, section)).or_insert((1, plain, section));
+            }
+        }
+    }
+    let section_names: HashSet<&str> = facts.iter().flat_map(|f| f.sections.iter().map(|s| s.name.as_str())).collect();
+    let mut renamed_sections = HashMap::new();
+    let demoted = promoted
+        .iter()
+        .filter(|(_, to)| !to.is_empty() && !names.contains(to.as_str()))
+        .filter_map(|(from, to)| {
+            let &(1, true, Some(section)) = definitions.get(from.as_str())? else { return None };
+            if let Some(prefix) = section.name.strip_suffix(from.as_str()).filter(|p| p.len() > 1 && p.ends_with('.')) {
+                let stock = format!("{prefix}{to}");
+                if !section_names.contains(stock.as_str()) {
+                    renamed_sections.insert(section.name.clone(), stock);
+                }
+            }
+            Some((from.clone(), to.clone()))
+        })
+        .collect();
+    (demoted, renamed_sections)
 }
 
 /// The pools of the parts' debug string sections, and where each part's
@@ -610,7 +695,7 @@ mod tests {
     fn decide_parts(objects: &[Vec<u8>]) -> Result<Decisions, String> {
         let facts: Vec<PartFacts> = objects.iter().map(|o| PartFacts::read(o).unwrap()).collect();
         let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
-        decide(&refs, &facts)
+        decide(&refs, &facts, &HashMap::new())
     }
 
     fn section_index(object: &[u8], name: &str) -> usize {

@@ -17,8 +17,9 @@
 //!
 //! What the parts say alike is decided before (`object_merge`): a part's
 //! transcript leaves out the copies another part's stand for, renames the
-//! locals another part defines too, and names its debug strings in the
-//! pool that holds every part's once. Debug information is otherwise
+//! locals another part defines too, names the promoted locals that one
+//! part defines as the locals they are in stock's object, and names its
+//! debug strings in the pool that holds every part's once. Debug information is otherwise
 //! transcribed as any other section: each part's object has its own compile
 //! units, each with the line table its part's assembler wrote.
 
@@ -119,6 +120,9 @@ pub enum Binding {
     /// Named by a reference that states no binding (`.type name,@notype`,
     /// or a type of its own).
     Reference,
+    /// A promoted local local again (`object_merge`): defined, local, by
+    /// one part, and named by the others with nothing stated.
+    Demoted,
 }
 
 impl Binding {
@@ -129,6 +133,7 @@ impl Binding {
             Binding::Weak => ".weak",
             Binding::Local => "local",
             Binding::Reference => "a reference",
+            Binding::Demoted => "a promoted local made local again",
         }
     }
 }
@@ -168,6 +173,10 @@ pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
         defined: Option<(usize, Binding)>,
         first_binding: Option<(usize, Binding)>,
         named: Option<usize>,
+        /// A part that states it a promoted local made local again, and
+        /// one that states it otherwise.
+        demoted: Option<usize>,
+        not_demoted: Option<usize>,
     }
     let mut names: HashMap<&str, Seen> = HashMap::new();
     let mut sections: HashMap<&(String, Option<String>), (usize, (u32, u64, u64))> = HashMap::new();
@@ -193,6 +202,10 @@ pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
             if seen.defined.is_none_or(|(owner, _)| owner != k) {
                 seen.named.get_or_insert(k);
             }
+            match binding {
+                Binding::Demoted => seen.demoted.get_or_insert(k),
+                _ => seen.not_demoted.get_or_insert(k),
+            };
             if let (Some((owner, Binding::Local)), Some(other)) = (seen.defined, seen.named) {
                 return Err(format!("local symbol {name} of part {owner} is named by part {other}"));
             }
@@ -203,6 +216,17 @@ pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
                 let said = |(sh_type, flags, entsize): (u32, u64, u64)| format!("type {sh_type:#x}, flags {flags:#x}, entry size {entsize}");
                 return Err(format!("section {} is declared with {} by part {first} and {} by part {k}", key.0, said(theirs), said(*attributes)));
             }
+        }
+    }
+    // A promoted local made local again is so in every part, and defined:
+    // else a part's reference would be a global of that name.
+    for (name, seen) in &names {
+        match (seen.demoted, seen.not_demoted, seen.defined) {
+            (None, _, _) | (Some(_), None, Some((_, Binding::Demoted))) => {}
+            (Some(k), Some(other), _) => {
+                return Err(format!("symbol {name} is a promoted local made local again in part {k}, not in part {other}"));
+            }
+            (Some(k), None, _) => return Err(format!("promoted local {name}, made local again, is named by part {k} and defined by none")),
         }
     }
     Ok(())
@@ -499,7 +523,12 @@ impl<'a> Transcriber<'a> {
                 plans.push(None);
                 continue;
             }
-            let name = self.elf.section_name(header)?;
+            let mut name = self.elf.section_name(header)?;
+            // Named after a promoted local made local again: after its
+            // stock name (`object_merge`).
+            if let Some(renamed) = self.decisions.renamed_sections.get(&name) {
+                name = renamed.clone();
+            }
             let sh_type = header.sh_type(endian);
             let flags = header.sh_flags(endian);
             let kind = match sh_type {
@@ -681,6 +710,12 @@ impl<'a> Transcriber<'a> {
                 // Gone with its copy (nothing kept names it: see `target`).
                 continue;
             }
+            let demoted = symbol.st_bind() != elf::STB_LOCAL && self.is_demoted(index)?;
+            if demoted && shndx == elf::SHN_UNDEF {
+                // The part that defines it makes it local to the whole text.
+                stated.references.push((name, Binding::Demoted));
+                continue;
+            }
             let value = symbol.st_value(endian);
             let size = if shndx == elf::SHN_UNDEF { 0 } else { symbol.st_size(endian) };
             match shndx {
@@ -702,6 +737,7 @@ impl<'a> Transcriber<'a> {
                 other => return Err(format!("symbol {name} is in special section {other:#x}")),
             }
             let binding = match symbol.st_bind() {
+                _ if demoted => Binding::Demoted,
                 elf::STB_LOCAL => Binding::Local,
                 elf::STB_GLOBAL if shndx == elf::SHN_UNDEF => Binding::Reference,
                 elf::STB_GLOBAL => Binding::Global,
@@ -709,8 +745,8 @@ impl<'a> Transcriber<'a> {
                 other => return Err(format!("symbol {name} has binding {other}")),
             };
             match binding {
-                Binding::Local if shndx == elf::SHN_UNDEF => return Err(format!("symbol {name} is local and undefined")),
-                Binding::Local => {}
+                Binding::Local | Binding::Demoted if shndx == elf::SHN_UNDEF => return Err(format!("symbol {name} is local and undefined")),
+                Binding::Local | Binding::Demoted => {}
                 // Undefined: named by a `.type` that adds no type, which
                 // lists it in the symbol table as a reference does (a name
                 // that only `.reloc` uses is not listed), and says nothing
@@ -748,6 +784,8 @@ impl<'a> Transcriber<'a> {
                 let _ = writeln!(out, "\t.size {name}, {}", Num(size));
             }
             match symbol.st_visibility() {
+                // Local, as in stock's object (promoted, it was hidden).
+                _ if demoted => {}
                 elf::STV_DEFAULT => {}
                 elf::STV_INTERNAL => {
                     let _ = writeln!(out, "\t.internal {name}");
@@ -866,8 +904,25 @@ impl<'a> Transcriber<'a> {
             if let Some(renamed) = self.decisions.local_name(&String::from_utf8_lossy(name), self.part) {
                 return asm_name(renamed.as_bytes());
             }
+        } else if let Some(local) = self.demoted_name(name) {
+            return asm_name(local.as_bytes());
         }
         asm_name(name)
+    }
+
+    /// Stock's name of a promoted local that the text makes local again
+    /// (`object_merge`), if `name` is one's promoted name.
+    fn demoted_name(&self, name: &[u8]) -> Option<&str> {
+        if self.decisions.demoted.is_empty() {
+            return None;
+        }
+        self.decisions.demoted.get(String::from_utf8_lossy(name).as_ref()).map(String::as_str)
+    }
+
+    /// Whether (non-local) symbol `index` is a promoted local that the text
+    /// makes local again.
+    fn is_demoted(&self, index: usize) -> Result<bool, String> {
+        Ok(self.demoted_name(self.elf.symbol_name(index)?).is_some())
     }
 
     /// Whether another part's definition of (non-local) symbol `index`
@@ -1314,7 +1369,7 @@ mod tests {
     fn transcribed_together(objects: &[Vec<u8>]) -> (Vec<Transcript>, crate::object_merge::Decisions) {
         let facts: Vec<_> = objects.iter().map(|o| crate::object_merge::PartFacts::read(o).unwrap()).collect();
         let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
-        let decisions = crate::object_merge::decide(&refs, &facts).unwrap();
+        let decisions = crate::object_merge::decide(&refs, &facts, &HashMap::new()).unwrap();
         let transcripts = objects.iter().enumerate().map(|(k, o)| transcribe(o, PATH, k, &decisions.parts[k]).unwrap()).collect();
         (transcripts, decisions)
     }
@@ -1391,6 +1446,113 @@ mod tests {
         assert_eq!(check_across_parts(&stated), Ok(()));
     }
 
+    /// A part that defines `own` and calls `callee` (a hidden symbol, as
+    /// a promoted local is in the part that only names it); with `define`,
+    /// it also defines `callee`, weak and hidden, as a promoted local's
+    /// copy that one part keeps; and a string in a mergeable section that
+    /// a hidden symbol `string` names.
+    fn part_calling(own: &str, callee: &str, define: bool, string: &str) -> Vec<u8> {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xe8, 0, 0, 0, 0, 0xc3, 0xc3], 16);
+        obj.add_symbol(symbol(own, SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 6));
+        let hidden = |mut s: Symbol, bind: u8, st_type: u8| {
+            s.weak = bind == elf::STB_WEAK;
+            s.flags = SymbolFlags::Elf { st_info: (bind << 4) | st_type, st_other: elf::STV_HIDDEN };
+            s
+        };
+        let target = match define {
+            true => hidden(symbol(callee, SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(text), 6, 1), elf::STB_WEAK, elf::STT_FUNC),
+            false => hidden(symbol(callee, SymbolKind::Unknown, SymbolScope::Linkage, SymbolSection::Undefined, 0, 0), elf::STB_GLOBAL, elf::STT_NOTYPE),
+        };
+        let target = obj.add_symbol(target);
+        obj.add_relocation(text, reloc(1, target, -4, elf::R_X86_64_PLT32)).unwrap();
+        if define {
+            let strings = obj.add_section(Vec::new(), b".rodata.str1.1".to_vec(), SectionKind::ReadOnlyString);
+            obj.section_mut(strings).flags = object::SectionFlags::Elf { sh_flags: (elf::SHF_ALLOC | elf::SHF_MERGE | elf::SHF_STRINGS) as u64 };
+            obj.append_section_data(strings, b"hi\0", 1);
+            let s = symbol(string, SymbolKind::Data, SymbolScope::Linkage, SymbolSection::Section(strings), 0, 3);
+            obj.add_symbol(hidden(s, elf::STB_GLOBAL, elf::STT_OBJECT));
+        }
+        obj.write().unwrap()
+    }
+
+    /// Transcripts of `objects`, with the promoted locals `promoted`.
+    fn transcribed_promoted(objects: &[Vec<u8>], promoted: &[(&str, &str)]) -> Vec<Transcript> {
+        let facts: Vec<_> = objects.iter().map(|o| crate::object_merge::PartFacts::read(o).unwrap()).collect();
+        let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
+        let promoted: HashMap<String, String> = promoted.iter().map(|&(from, to)| (from.to_string(), to.to_string())).collect();
+        let decisions = crate::object_merge::decide(&refs, &facts, &promoted).unwrap();
+        objects.iter().enumerate().map(|(k, o)| transcribe(o, PATH, k, &decisions.parts[k]).unwrap()).collect()
+    }
+
+    /// A promoted local function that one part defines is local again under
+    /// its own name in every part's transcript: no binding, no visibility,
+    /// and the part that only calls it states nothing of it. A promoted
+    /// string in a mergeable section keeps its promoted name.
+    #[test]
+    fn promoted_locals_one_part_defines_are_local_again() {
+        let promoted = [("helper.mtpc.00ff", "helper"), ("str.mtpc.00ff", "str")];
+        let parts = [part_calling("f", "helper.mtpc.00ff", true, "str.mtpc.00ff"), part_calling("g", "helper.mtpc.00ff", false, "")];
+        let transcripts = transcribed_promoted(&parts, &promoted);
+        let (first, later) = (&transcripts[0].text, &transcripts[1].text);
+        let code = chunk_label(first, ".text");
+        assert!(has_line(first, &format!("helper = {code}+6")), "{first}");
+        assert!(has_line(first, "\t.type helper,@function") && has_line(first, "\t.size helper, 1"), "{first}");
+        assert!(!first.contains(".weak helper") && !first.contains(".hidden helper") && !first.contains("helper.mtpc"), "{first}");
+        assert!(has_line(first, "\t.globl str.mtpc.00ff") && has_line(first, "\t.hidden str.mtpc.00ff"), "{first}");
+        // Calls to it name it; their relocations stay (as the parts'
+        // code generators wrote the calls for a symbol another object could
+        // define: stock's assembler resolves them, and may shorten a jump).
+        let code = chunk_label(later, ".text");
+        assert!(has_line(later, &format!("\t.reloc {code}+1, R_X86_64_PLT32, helper-4")), "{later}");
+        assert!(!later.contains("helper.mtpc") && !later.contains(".type helper"), "{later}");
+        let stated: Vec<&Stated> = transcripts.iter().map(|t| &t.stated).collect();
+        assert_eq!(check_across_parts(&stated), Ok(()));
+    }
+
+    /// A section named after a promoted local made local again
+    /// (`-ffunction-sections`) is named after its stock name; a call into
+    /// it from another section names it.
+    #[test]
+    fn sections_named_after_promoted_locals_are_named_after_them_again() {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let hot = obj.add_section(Vec::new(), b".text.hot".to_vec(), SectionKind::Text);
+        obj.append_section_data(hot, &[0xc3], 16);
+        let mut helper = symbol("helper.mtpc.00ff", SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(hot), 0, 1);
+        helper.flags = SymbolFlags::Elf { st_info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, st_other: elf::STV_HIDDEN };
+        obj.add_symbol(helper);
+        let owner = obj.write().unwrap();
+        let transcripts = transcribed_promoted(&[owner, part_calling("g", "helper.mtpc.00ff", false, "")], &[("helper.mtpc.00ff", "helper")]);
+        let later = &transcripts[1].text;
+        let code = chunk_label(later, ".text");
+        assert!(has_line(later, &format!("\t.reloc {code}+1, R_X86_64_PLT32, helper-4")), "{later}");
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let own = obj.add_section(Vec::new(), b".text.helper.mtpc.00ff".to_vec(), SectionKind::Text);
+        obj.append_section_data(own, &[0xc3], 16);
+        let mut helper = symbol("helper.mtpc.00ff", SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(own), 0, 1);
+        helper.flags = SymbolFlags::Elf { st_info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, st_other: elf::STV_HIDDEN };
+        obj.add_symbol(helper);
+        let transcripts = transcribed_promoted(&[obj.write().unwrap()], &[("helper.mtpc.00ff", "helper")]);
+        assert!(transcripts[0].text.contains("\t.section .text.helper,\"ax\",@progbits\n"), "{}", transcripts[0].text);
+    }
+
+    /// A promoted local keeps its promoted name where another symbol has
+    /// its own name (a library call the code generator made), and where no
+    /// part, or two, define it.
+    #[test]
+    fn promoted_locals_stay_promoted_where_their_name_is_taken() {
+        let promoted = [("helper.mtpc.00ff", "helper")];
+        let taken = [part_calling("f", "helper.mtpc.00ff", true, "s"), part_calling("g", "helper", false, "")];
+        let undefined = [part_calling("f", "helper.mtpc.00ff", false, ""), part_calling("g", "helper.mtpc.00ff", false, "")];
+        let twice = [part_calling("f", "helper.mtpc.00ff", true, "s"), part_calling("g", "helper.mtpc.00ff", true, "t")];
+        for parts in [&taken, &undefined, &twice] {
+            let transcripts = transcribed_promoted(parts, &promoted);
+            assert!(transcripts[0].text.contains("helper.mtpc.00ff"), "{}", transcripts[0].text);
+            assert!(!transcripts.iter().any(|t| t.text.lines().any(|l| l.starts_with("helper ="))), "{}", transcripts[0].text);
+        }
+    }
+
     /// What a part's transcript states, by hand: definitions and
     /// references with their bindings, sections with their attributes.
     fn stated(defines: &[(&str, Binding)], references: &[(&str, Binding)], sections: &[(&str, u64)]) -> Stated {
@@ -1421,6 +1583,16 @@ mod tests {
             let e = check_across_parts(&parts).unwrap_err();
             assert!(e.contains("local symbol helper of part"), "{e}");
         }
+        // A promoted local made local again: defined by one part, named
+        // by the others as such; a part naming it otherwise, or none
+        // defining it, would take or make a global of that name.
+        let defines_helper = stated(&[("f", Global), ("helper", Demoted)], &[], &[]);
+        let calls_helper = stated(&[], &[("helper", Demoted)], &[]);
+        assert_eq!(check_across_parts(&[&calls_helper, &defines_helper]), Ok(()));
+        let e = check_across_parts(&[&calls_helper]).unwrap_err();
+        assert!(e.contains("promoted local helper, made local again, is named by part 0 and defined by none"), "{e}");
+        let e = check_across_parts(&[&defines_helper, &names_helper]).unwrap_err();
+        assert!(e.contains("symbol helper is a promoted local made local again in part 0, not in part 1"), "{e}");
         // A section two parts declare with other flags.
         let writable = stated(&[], &[], &[(".text", alloc | 1)]);
         let e = check_across_parts(&[&caller, &writable]).unwrap_err();

@@ -374,7 +374,9 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                     PartWritten::Text { .. } => unreachable!("every partition of this module writes an object"),
                 })
                 .unzip();
-            match join_objects(&on_pool, objects, facts, &injected, &mut stats) {
+            // Made local again where the parts' objects meet (`object_merge`).
+            let promoted = input.plan.promoted_locals(&input.facts);
+            match join_objects(&on_pool, objects, facts, &promoted, &injected, &mut stats) {
                 Ok(transcript) => {
                     log::debug!("{}: the host assembles the parts' objects: a transcript of {} bytes reading {} sections",
                                 stats.module, transcript.text.len(), transcript.files_read);
@@ -644,12 +646,14 @@ struct PartsTranscript {
 /// strings ([`object_merge::decide`]); transcribes and checks each part on
 /// the pool ([`transcribe_parts`]); checks on this thread what the parts'
 /// transcripts say of the same names and sections; and joins them, the
-/// pools first. Records the times in `stats`; `Err` says why the parts
-/// cannot be joined.
+/// pools first. `promoted`: the module's locals the split promoted, by
+/// promoted name (see `object_merge`). Records the times in
+/// `stats`; `Err` says why the parts cannot be joined.
 fn join_objects(
     on_pool: &OnPool<'_>,
     objects: Vec<Vec<u8>>,
     facts: Vec<PartFacts>,
+    promoted: &HashMap<String, String>,
     injected: &Injected,
     stats: &mut ModuleStats,
 ) -> Result<PartsTranscript, String> {
@@ -657,7 +661,7 @@ fn join_objects(
     // alone take a millisecond or two, shorter than a trace may show).
     let _span = Span::begin("mtpc merge", &stats.module);
     let t = Instant::now();
-    let decisions = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts)?;
+    let decisions = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts, promoted)?;
     let pools_file = match decisions.pools.is_empty() {
         true => None,
         false => Some(MemoryFile::with_bytes(&decisions.pools.bytes())?),

@@ -34,7 +34,7 @@
 //! that copy would be unreferenced and deleted, and the promotion would
 //! only add a symbol; mtpc leaves the resolver alone.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use crate::ir::GlobalKind;
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, RefKind, SpecialArray, Visibility};
@@ -267,7 +267,7 @@ impl SymbolPlan {
     /// Every member of a copied group, by its name in the partitions (a
     /// promoted local's new name): what a partition's optimized module is
     /// asked about.
-    pub fn odr_members_by_name(&self, facts: &ModuleFacts) -> std::collections::HashMap<String, u32> {
+    pub fn odr_members_by_name(&self, facts: &ModuleFacts) -> HashMap<String, u32> {
         self.odr_groups
             .members
             .iter()
@@ -277,6 +277,21 @@ impl SymbolPlan {
                 (promoted.unwrap_or_else(|| facts.globals[m as usize].name.clone()), m)
             })
             .filter(|(name, _)| !name.is_empty())
+            .collect()
+    }
+
+    /// The module's promoted `internal` functions and variables (named, not
+    /// thread-local), by promoted name: the name the module gives each,
+    /// the local symbol stock's object has for it. (A private one's is a
+    /// private label, `.LNAME`, which the assembler resolves within the
+    /// text of one part, so the parts' texts could not name it.)
+    pub fn promoted_locals(&self, facts: &ModuleFacts) -> HashMap<String, String> {
+        facts
+            .globals
+            .iter()
+            .zip(&self.promotions)
+            .filter(|(g, _)| (g.is_function() || g.is_variable()) && g.linkage == Linkage::Internal && !g.thread_local && !g.name.is_empty())
+            .filter_map(|(g, p)| Some((p.as_ref()?.new_name.clone()?, g.name.clone())))
             .collect()
     }
 
