@@ -1516,25 +1516,24 @@ mod tests {
     /// it from another section names it.
     #[test]
     fn sections_named_after_promoted_locals_are_named_after_them_again() {
-        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
-        let hot = obj.add_section(Vec::new(), b".text.hot".to_vec(), SectionKind::Text);
-        obj.append_section_data(hot, &[0xc3], 16);
-        let mut helper = symbol("helper.mtpc.00ff", SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(hot), 0, 1);
-        helper.flags = SymbolFlags::Elf { st_info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, st_other: elf::STV_HIDDEN };
-        obj.add_symbol(helper);
-        let owner = obj.write().unwrap();
-        let transcripts = transcribed_promoted(&[owner, part_calling("g", "helper.mtpc.00ff", false, "")], &[("helper.mtpc.00ff", "helper")]);
+        /// A part that defines `helper.mtpc.00ff`, hidden, in `section`.
+        fn defining_helper_in(section: &str) -> Vec<u8> {
+            let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+            let code = obj.add_section(Vec::new(), section.as_bytes().to_vec(), SectionKind::Text);
+            obj.append_section_data(code, &[0xc3], 16);
+            let mut helper = symbol("helper.mtpc.00ff", SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(code), 0, 1);
+            helper.flags = SymbolFlags::Elf { st_info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, st_other: elf::STV_HIDDEN };
+            obj.add_symbol(helper);
+            obj.write().unwrap()
+        }
+        let promoted = [("helper.mtpc.00ff", "helper")];
+        let transcripts = transcribed_promoted(&[defining_helper_in(".text.hot"), part_calling("g", "helper.mtpc.00ff", false, "")], &promoted);
         let later = &transcripts[1].text;
         let code = chunk_label(later, ".text");
         assert!(has_line(later, &format!("\t.reloc {code}+1, R_X86_64_PLT32, helper-4")), "{later}");
-        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
-        let own = obj.add_section(Vec::new(), b".text.helper.mtpc.00ff".to_vec(), SectionKind::Text);
-        obj.append_section_data(own, &[0xc3], 16);
-        let mut helper = symbol("helper.mtpc.00ff", SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(own), 0, 1);
-        helper.flags = SymbolFlags::Elf { st_info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, st_other: elf::STV_HIDDEN };
-        obj.add_symbol(helper);
-        let transcripts = transcribed_promoted(&[obj.write().unwrap()], &[("helper.mtpc.00ff", "helper")]);
+        let transcripts = transcribed_promoted(&[defining_helper_in(".text.helper.mtpc.00ff")], &promoted);
         assert!(transcripts[0].text.contains("\t.section .text.helper,\"ax\",@progbits\n"), "{}", transcripts[0].text);
+        assert!(!transcripts[0].text.contains("mtpc.00ff"), "{}", transcripts[0].text);
     }
 
     /// A promoted local keeps its promoted name where another symbol has
