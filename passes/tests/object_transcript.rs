@@ -9,7 +9,7 @@
 //! parts with other no-ops.)
 #![cfg(feature = "llvm16")]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use mtpc_passes::ir::host_pipeline::{DebugSections, HostSettings};
 use mtpc_passes::ir::MemoryFile;
@@ -480,12 +480,18 @@ fn debug_string(said: &Said, addend: i64) -> String {
 /// checked alone after the pools' stand-in), then the address-significance
 /// tables; assembled. Also the parts' own objects.
 fn joined(host: &HostSettings, prefix: &str, parts: &[&str]) -> (Vec<u8>, Vec<Vec<u8>>) {
+    joined_promoted(host, prefix, parts, &HashMap::new())
+}
+
+/// [`joined`], with the locals the split promoted (`promoted`: by promoted
+/// name, the name each had).
+fn joined_promoted(host: &HostSettings, prefix: &str, parts: &[&str], promoted: &HashMap<String, String>) -> (Vec<u8>, Vec<Vec<u8>>) {
     let objects: Vec<Vec<u8>> = parts
         .iter()
         .map(|part| host.assemble_object(&[prefix.as_bytes(), part.as_bytes()], DebugSections::AsHost).unwrap_or_else(|e| panic!("{e}:\n{part}")).to_vec())
         .collect();
     let facts: Vec<PartFacts> = objects.iter().map(|o| PartFacts::read(o).unwrap()).collect();
-    let decisions = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts).unwrap();
+    let decisions = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts, promoted).unwrap();
     let pools = MemoryFile::with_bytes(&decisions.pools.bytes()).unwrap();
     let files: Vec<MemoryFile> = objects.iter().map(|o| MemoryFile::with_bytes(o).unwrap()).collect();
     let mut text = decisions.pools.text(&pools.path());
@@ -619,6 +625,56 @@ fn parts_objects_joined_say_what_their_merged_text_says() {
     assert_eq!(from_objects.sections[".gcc_except_table"].3, [255, 1, 255, 2]);
 }
 
+/// A part that defines a promoted local (`-ffunction-sections`) and calls
+/// it, and one that only calls it, as the partitions' code generators
+/// print them: the local hidden and weak under its promoted name.
+const PROMOTED_OWNER: &str = "\t.section\t.text.helper.mtpc.00ff,\"ax\",@progbits
+\t.weak\thelper.mtpc.00ff
+\t.hidden\thelper.mtpc.00ff
+\t.type\thelper.mtpc.00ff,@function
+helper.mtpc.00ff:
+\tmovl\t$7, %eax
+\tretq
+.Lhelper_end:
+\t.size\thelper.mtpc.00ff, .Lhelper_end-helper.mtpc.00ff
+\t.text
+\t.globl\tf
+\t.type\tf,@function
+f:
+\tjmp\thelper.mtpc.00ff
+";
+const PROMOTED_CALLER: &str = "\t.text
+\t.globl\tg
+\t.type\tg,@function
+g:
+\tcallq\thelper.mtpc.00ff
+\tretq
+\t.data
+\t.quad\thelper.mtpc.00ff
+";
+
+#[test]
+fn a_promoted_local_one_part_defines_is_local_again_in_the_joined_object() {
+    // Assembled from the joined transcripts, the local is stock's: local,
+    // of default visibility, under its own name, in a section named after
+    // it; every part's calls and data reach it through its section.
+    let host = HostSettings::for_triple("x86_64-pc-linux-gnu").unwrap();
+    let promoted = HashMap::from([("helper.mtpc.00ff".to_string(), "helper".to_string())]);
+    let (object, _) = joined_promoted(&host, "", &[PROMOTED_OWNER, PROMOTED_CALLER], &promoted);
+    let local = said(&object);
+    assert!(!local.symbols.keys().any(|name| name.contains("mtpc")), "{:?}", local.symbols.keys());
+    assert!(!local.sections.keys().any(|name| name.contains("mtpc")), "{:?}", local.sections.keys());
+    let helper = &local.symbols["helper"];
+    assert_eq!((helper.0, helper.1, helper.2, helper.3.as_str(), helper.5), (elf::STB_LOCAL, elf::STT_FUNC, elf::STV_DEFAULT, ".text.helper", 6));
+    let through_section = |section: &str| local.relocations[section].iter().all(|r| r.2 == ".text.helper");
+    assert!(through_section(".text") && through_section(".data"), "{:?}", local.relocations);
+    assert_eq!(local.relocations[".text"].len(), 2, "{:?}", local.relocations);
+    // Without the promoted locals, as before: the promoted name, hidden.
+    let (object, _) = joined(&host, "", &[PROMOTED_OWNER, PROMOTED_CALLER]);
+    let kept = said(&object);
+    assert_eq!(kept.symbols["helper.mtpc.00ff"].2, elf::STV_HIDDEN);
+}
+
 /// The call graph profile of an object: (caller, callee, weight) by name.
 fn call_graph_profile(data: &[u8]) -> Vec<(String, String, u64)> {
     use object::read::elf::Rel as _;
@@ -679,6 +735,6 @@ fn a_group_no_symbol_names_is_one_parts() {
     let object = host.assemble_object(&[C5_PART.as_bytes()], DebugSections::AsHost).unwrap().to_vec();
     let objects = [object.clone(), object];
     let facts: Vec<PartFacts> = objects.iter().map(|o| PartFacts::read(o).unwrap()).collect();
-    let e = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts).unwrap_err();
+    let e = object_merge::decide(&objects.iter().map(Vec::as_slice).collect::<Vec<_>>(), &facts, &HashMap::new()).unwrap_err();
     assert!(e.contains("group _ZN1SIiEC5Ev is written by parts 0 and 1"), "{e}");
 }
