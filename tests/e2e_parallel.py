@@ -239,16 +239,22 @@ def test_clang(p, work, checker, levels):
                           "kept for nothing: %s\nkept: %s" % (unused[:20], sorted(kept)[:20]))
 
 
+# A local's name promoted for the split: NAME.mtpc.HASH (numbered if taken).
+PROMOTED_LOCAL = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
+
+
+def defined_symbols(obj):
+    """{name: nm type} of what obj defines, names as they are."""
+    out = run([tool("llvm-nm"), "--defined-only", obj])
+    return {f[2]: f[1] for f in (line.split() for line in out.splitlines()) if len(f) == 3}
+
+
 def local_again(transcribed, text):
     """{promoted name: name} of the promoted locals (NAME.mtpc.HASH) that
     the object from the text defines and the object from the transcript
     defines as the local NAME."""
-    def defined(o):
-        out = run([tool("llvm-nm"), "--defined-only", o])
-        return {f[2]: f[1] for f in (line.split() for line in out.splitlines()) if len(f) == 3}
-    locals_ = {n for n, k in defined(transcribed).items() if k.islower()}
-    return {n: re.sub(r"\.mtpc\.[0-9a-f]+(\.\d+)?$", "", n) for n in defined(text)
-            if re.search(r"\.mtpc\.[0-9a-f]+(\.\d+)?$", n) and re.sub(r"\.mtpc\.[0-9a-f]+(\.\d+)?$", "", n) in locals_}
+    locals_ = {n for n, k in defined_symbols(transcribed).items() if k.islower()}
+    return {n: PROMOTED_LOCAL.sub("", n) for n in defined_symbols(text) if PROMOTED_LOCAL.search(n) and PROMOTED_LOCAL.sub("", n) in locals_}
 
 
 def locals_as_stock(stock_obj, obj, label):
@@ -257,12 +263,9 @@ def locals_as_stock(stock_obj, obj, label):
     hidden) is local again: every local function and variable of stock's
     object that mtpc's defines is local there under its own name, and no
     function keeps a promoted name."""
-    def named(o):
-        out = run([tool("llvm-nm"), "--defined-only", o])
-        return {f[2]: f[1] for f in (line.split() for line in out.splitlines()) if len(f) == 3}
-    stock, mtpc = named(stock_obj), named(obj)
+    stock, mtpc = defined_symbols(stock_obj), defined_symbols(obj)
     stock_locals = {n: k for n, k in stock.items() if k in "tdbr" and not n.startswith(".L")}
-    renamed = {PROMOTED.sub("", n): k for n, k in mtpc.items() if re.search(r"\.mtpc\.[0-9a-f]+$", n)}
+    renamed = {PROMOTED_LOCAL.sub("", n): k for n, k in mtpc.items() if PROMOTED_LOCAL.search(n)}
     not_local = sorted(n for n in stock_locals if n not in mtpc and n in renamed)
     promoted_functions = sorted(n for n, k in renamed.items() if k in "TtWw")
     return (not not_local and not promoted_functions,

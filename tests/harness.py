@@ -170,7 +170,8 @@ def object_contents(path, local_again=None):
     (promoted name: name) read as the local of that name they would be,
     as the transcript of clang 16's parts' objects states them (and a
     section named after one as named after that name), relocations to one
-    as relocations through its section."""
+    as relocations through its section (into data: by section only, as
+    for any local reached through its section)."""
     with open(path, "rb") as f:
         d = f.read()
     shoff, = struct.unpack_from("<Q", d, 0x28)

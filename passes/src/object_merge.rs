@@ -330,7 +330,8 @@ pub fn decide(objects: &[&[u8]], facts: &[PartFacts], promoted: &HashMap<String,
     drop_repeated_group_sections(&elves, facts, &mut parts)?;
     keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
     rename_colliding_locals(facts, &mut parts);
-    let (demoted, renamed_sections) = promoted_locals_made_local(facts, &parts, promoted);
+    let relocated_otherwise = relocated_otherwise_than_through_a_section(&elves, promoted)?;
+    let (demoted, renamed_sections) = promoted_locals_made_local(facts, &parts, promoted, &relocated_otherwise);
     let (demoted, renamed_sections) = (Arc::new(demoted), Arc::new(renamed_sections));
     for part in &mut parts {
         part.demoted = demoted.clone();
@@ -463,31 +464,83 @@ fn rename_colliding_locals(facts: &[PartFacts], parts: &mut [PartDecisions]) {
     }
 }
 
+/// The relocation types the assembler states through a local symbol's
+/// section (its offset in the addend) with the same meaning: plain and
+/// PC-relative words, and `@GOTOFF`. A reference through the GOT or of a
+/// symbol's size to a local would become one to its section.
+const RELOCATED_THROUGH_A_SECTION: [u32; 11] = [
+    elf::R_X86_64_64,
+    elf::R_X86_64_PC32,
+    elf::R_X86_64_PLT32,
+    elf::R_X86_64_32,
+    elf::R_X86_64_32S,
+    elf::R_X86_64_16,
+    elf::R_X86_64_PC16,
+    elf::R_X86_64_8,
+    elf::R_X86_64_PC8,
+    elf::R_X86_64_PC64,
+    elf::R_X86_64_GOTOFF64,
+];
+
+/// The promoted locals (of `promoted`) that some part relocates otherwise
+/// than [`RELOCATED_THROUGH_A_SECTION`].
+fn relocated_otherwise_than_through_a_section(elves: &[ElfObject<'_>], promoted: &HashMap<String, String>) -> Result<HashSet<String>, String> {
+    let mut found = HashSet::new();
+    if promoted.is_empty() {
+        return Ok(found);
+    }
+    for elf in elves {
+        for header in elf.sections.iter().filter(|h| h.sh_type(elf.endian) == elf::SHT_RELA) {
+            for r in elf.relocations(header)?.into_iter().filter(|r| !RELOCATED_THROUGH_A_SECTION.contains(&r.r_type)) {
+                if elf.symbol(r.symbol)?.st_bind() != elf::STB_LOCAL {
+                    let name = String::from_utf8_lossy(elf.symbol_name(r.symbol)?);
+                    if promoted.contains_key(name.as_ref()) {
+                        found.insert(name.into_owned());
+                    }
+                }
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// What the parts say of one promoted local's definitions.
+struct Definitions<'f> {
+    /// How many parts define it (in a section they keep).
+    parts: usize,
+    /// Whether every definition is a function or data object in a section
+    /// neither mergeable nor thread-local.
+    plain: bool,
+    /// The section of the last.
+    section: Option<&'f SectionFacts>,
+}
+
 /// Which of the promoted locals (`promoted`: promoted name to stock's
 /// symbol) the host's text makes local again under stock's name: each one
 /// that exactly one part defines, as a function or data object, in a
 /// section it keeps (the other parts only name it) that is neither
-/// mergeable nor thread-local, whose name in stock's object no symbol of
-/// the host's text has otherwise (a library call the code generator made,
-/// a local another part renamed). The others keep their promoted, hidden
-/// names. (A reference into a mergeable section through a local symbol
-/// could become one through the section, which a linker resolves to
-/// another piece where the reference points past its own.) Also the
-/// sections named after those made local again (`.text.NAME.mtpc.HASH`)
-/// that take their stock names (`.text.NAME`), where no part has a
-/// section of that name.
+/// mergeable nor thread-local, that no part relocates otherwise than
+/// through its section (`relocated_otherwise`), and whose name in stock's
+/// object no symbol of the host's text has otherwise (a library call the
+/// code generator made, a local another part renamed). The others keep
+/// their promoted, hidden names. (A reference into a mergeable section
+/// through a local symbol could become one through the section, which a
+/// linker resolves to another piece where the reference points past its
+/// own.) Also the sections named after those made local again
+/// (`.text.NAME.mtpc.HASH`) that take their stock names (`.text.NAME`),
+/// where no part has a section of that name.
 fn promoted_locals_made_local(
     facts: &[PartFacts],
     parts: &[PartDecisions],
     promoted: &HashMap<String, String>,
+    relocated_otherwise: &HashSet<String>,
 ) -> (HashMap<String, String>, HashMap<String, String>) {
     if promoted.is_empty() {
         return (HashMap::new(), HashMap::new());
     }
+    const SPECIAL: u64 = (elf::SHF_MERGE | elf::SHF_TLS) as u64;
     let mut names: HashSet<String> = HashSet::new();
-    // Per promoted name: how many parts define it, whether each as a plain
-    // function or data object, and the section of the last.
-    let mut definitions: HashMap<&str, (usize, bool, Option<&SectionFacts>)> = HashMap::new();
+    let mut definitions: HashMap<&str, Definitions<'_>> = HashMap::new();
     for (k, (f, part)) in facts.iter().zip(parts).enumerate() {
         for symbol in f.symbols.iter().filter(|s| s.is_named()) {
             match part.local_name(&symbol.name, k).filter(|_| symbol.binding == elf::STB_LOCAL) {
@@ -496,12 +549,11 @@ fn promoted_locals_made_local(
             };
             let kept = symbol.section.is_some_and(|section| !part.dropped_sections.contains(&section))
                 && !part.defined_elsewhere.contains(&symbol.name);
-            let special = (elf::SHF_MERGE | elf::SHF_TLS) as u64;
-            let in_plain_section = symbol.section.is_some_and(|section| f.sections.get(section).is_some_and(|s| s.sh_flags & special == 0));
             if kept && symbol.binding != elf::STB_LOCAL && promoted.contains_key(&symbol.name) {
-                let plain = matches!(symbol.st_type, elf::STT_FUNC | elf::STT_OBJECT) && in_plain_section;
                 let section = symbol.section.and_then(|section| f.sections.get(section));
-                definitions.entry(&symbol.name).and_modify(|d| *d = (d.0 + 1, d.1 && plain, section)).or_insert((1, plain, section));
+                let plain = matches!(symbol.st_type, elf::STT_FUNC | elf::STT_OBJECT) && section.is_some_and(|s| s.sh_flags & SPECIAL == 0);
+                let seen = definitions.entry(&symbol.name).or_insert(Definitions { parts: 0, plain: true, section: None });
+                *seen = Definitions { parts: seen.parts + 1, plain: seen.plain && plain, section };
             }
         }
     }
@@ -509,9 +561,12 @@ fn promoted_locals_made_local(
     let mut renamed_sections = HashMap::new();
     let demoted = promoted
         .iter()
-        .filter(|(_, to)| !to.is_empty() && !names.contains(to.as_str()))
+        .filter(|(from, to)| !to.is_empty() && !names.contains(to.as_str()) && !relocated_otherwise.contains(from.as_str()))
         .filter_map(|(from, to)| {
-            let &(1, true, Some(section)) = definitions.get(from.as_str())? else { return None };
+            let section = match definitions.get(from.as_str()) {
+                Some(Definitions { parts: 1, plain: true, section: Some(section) }) => section,
+                _ => return None,
+            };
             if let Some(prefix) = section.name.strip_suffix(from.as_str()).filter(|p| p.len() > 1 && p.ends_with('.')) {
                 let stock = format!("{prefix}{to}");
                 if !section_names.contains(stock.as_str()) {

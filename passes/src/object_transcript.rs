@@ -150,7 +150,7 @@ impl Binding {
 pub struct Stated {
     /// The symbols it defines (labels, assignments, commons), bound.
     defines: Vec<(String, Binding)>,
-    /// The undefined symbols it names: `Weak` or `Reference`.
+    /// The undefined symbols it names: `Weak`, `Reference` or `Demoted`.
     references: Vec<(String, Binding)>,
     /// Its sections by name and group, with type, flags and entry size.
     sections: Vec<((String, Option<String>), (u32, u64, u64))>,
@@ -162,7 +162,9 @@ pub struct Stated {
 /// binding two parts state differently (`.weak` then `.globl` is an
 /// error, `.globl` then `.weak` a warning); a part's local symbol another
 /// part names (its `.globl` or reference would take that local, silently);
-/// a section two parts declare with other type, flags or entry size (the
+/// a promoted local made local again that a part states otherwise, or that
+/// no part defines (a reference would be a global of its name); a section
+/// two parts declare with other type, flags or entry size (the
 /// assembler's "changed section ..." errors). Labels the transcripts make
 /// are their part's own by name (`.Lmtpc.partK.`).
 pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
@@ -220,6 +222,8 @@ pub fn check_across_parts(parts: &[&Stated]) -> Result<(), String> {
     }
     // A promoted local made local again is so in every part, and defined:
     // else a part's reference would be a global of that name.
+    let mut names: Vec<(&str, Seen)> = names.into_iter().collect();
+    names.sort_by_key(|&(name, _)| name);
     for (name, seen) in &names {
         match (seen.demoted, seen.not_demoted, seen.defined) {
             (None, _, _) | (Some(_), None, Some((_, Binding::Demoted))) => {}
@@ -896,7 +900,8 @@ impl<'a> Transcriber<'a> {
     }
 
     /// A symbol's name as the host's text names it: renamed if it is a
-    /// local another part defines too (`object_merge`).
+    /// local another part defines too, its stock name if it is a promoted
+    /// local made local again (`object_merge`).
     fn symbol_name(&self, index: usize) -> Result<String, String> {
         let symbol = self.elf.symbol(index)?;
         let name = self.elf.symbol_name(index)?;
@@ -1537,15 +1542,24 @@ mod tests {
     }
 
     /// A promoted local keeps its promoted name where another symbol has
-    /// its own name (a library call the code generator made), and where no
-    /// part, or two, define it.
+    /// its own name (a library call the code generator made), where no
+    /// part, or two, define it, and where a part reaches it through the GOT
+    /// (which, to a local, would reach its section).
     #[test]
     fn promoted_locals_stay_promoted_where_their_name_is_taken() {
         let promoted = [("helper.mtpc.00ff", "helper")];
         let taken = [part_calling("f", "helper.mtpc.00ff", true, "s"), part_calling("g", "helper", false, "")];
         let undefined = [part_calling("f", "helper.mtpc.00ff", false, ""), part_calling("g", "helper.mtpc.00ff", false, "")];
         let twice = [part_calling("f", "helper.mtpc.00ff", true, "s"), part_calling("g", "helper.mtpc.00ff", true, "t")];
-        for parts in [&taken, &undefined, &twice] {
+        let through_the_got = {
+            let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+            let text = obj.section_id(StandardSection::Text);
+            obj.append_section_data(text, &[0x48, 0x8b, 0x05, 0, 0, 0, 0, 0xc3], 16);
+            let target = obj.add_symbol(symbol("helper.mtpc.00ff", SymbolKind::Unknown, SymbolScope::Linkage, SymbolSection::Undefined, 0, 0));
+            obj.add_relocation(text, reloc(3, target, -4, elf::R_X86_64_REX_GOTPCRELX)).unwrap();
+            [part_calling("f", "helper.mtpc.00ff", true, "s"), obj.write().unwrap()]
+        };
+        for parts in [&taken, &undefined, &twice, &through_the_got] {
             let transcripts = transcribed_promoted(parts, &promoted);
             assert!(transcripts[0].text.contains("helper.mtpc.00ff"), "{}", transcripts[0].text);
             assert!(!transcripts.iter().any(|t| t.text.lines().any(|l| l.starts_with("helper ="))), "{}", transcripts[0].text);

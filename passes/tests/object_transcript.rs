@@ -632,6 +632,7 @@ const PROMOTED_OWNER: &str = "\t.section\t.text.helper.mtpc.00ff,\"ax\",@progbit
 \t.weak\thelper.mtpc.00ff
 \t.hidden\thelper.mtpc.00ff
 \t.type\thelper.mtpc.00ff,@function
+\tint3
 helper.mtpc.00ff:
 \tmovl\t$7, %eax
 \tretq
@@ -666,9 +667,12 @@ fn a_promoted_local_one_part_defines_is_local_again_in_the_joined_object() {
     assert!(!local.sections.keys().any(|name| name.contains("mtpc")), "{:?}", local.sections.keys());
     let helper = &local.symbols["helper"];
     assert_eq!((helper.0, helper.1, helper.2, helper.3.as_str(), helper.5), (elf::STB_LOCAL, elf::STT_FUNC, elf::STV_DEFAULT, ".text.helper", 6));
-    let through_section = |section: &str| local.relocations[section].iter().all(|r| r.2 == ".text.helper");
-    assert!(through_section(".text") && through_section(".data"), "{:?}", local.relocations);
-    assert_eq!(local.relocations[".text"].len(), 2, "{:?}", local.relocations);
+    assert_eq!(helper.4, 1, "after the part's int3");
+    // Through its section, at its offset: the calls (-4 from the word's
+    // end), the address.
+    let reached = |section: &str| local.relocations[section].iter().map(|r| (r.2.as_str(), r.3)).collect::<Vec<_>>();
+    assert_eq!(reached(".text"), [(".text.helper", -3), (".text.helper", -3)], "{:?}", local.relocations);
+    assert_eq!(reached(".data"), [(".text.helper", 1)], "{:?}", local.relocations);
     // Without the promoted locals, as before: the promoted name, hidden.
     let (object, _) = joined(&host, "", &[PROMOTED_OWNER, PROMOTED_CALLER]);
     let kept = said(&object);
