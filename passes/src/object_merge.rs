@@ -30,7 +30,7 @@
 //!   promoted (renamed `NAME.mtpc.HASH`, hidden, so that other partitions
 //!   could name it) and that one part defines is local again under its own
 //!   name, as in stock's object, unless a part names something else so
-//!   (and a section named after it is named after that name).
+//!   (and the sections named after it are named after that name).
 //!
 //! Any other symbol two parts define, or a section two parts declare
 //! differently, is found where the parts' transcripts meet
@@ -83,6 +83,10 @@ struct SymbolFacts {
     size: u64,
     /// A group's signature the assembler made (`ElfObject::names_its_group`).
     names_a_group: bool,
+    /// Some relocation of its part names it, non-local, with a type outside
+    /// [`RELOCATED_THROUGH_A_SECTION`] (through the GOT, its size): made
+    /// local, it would be reached through its section instead.
+    relocated_otherwise: bool,
 }
 
 impl SymbolFacts {
@@ -140,7 +144,16 @@ impl PartFacts {
                 value: symbol.st_value(endian),
                 size: symbol.st_size(endian),
                 names_a_group,
+                relocated_otherwise: false,
             });
+        }
+        for header in elf.sections.iter().filter(|h| h.sh_type(endian) == elf::SHT_RELA) {
+            for r in elf.relocations(header)?.into_iter().filter(|r| !RELOCATED_THROUGH_A_SECTION.contains(&r.r_type)) {
+                let symbol = facts.symbols.get_mut(r.symbol).ok_or_else(|| format!("a relocation names symbol {}, which is not in the table", r.symbol))?;
+                if symbol.binding != elf::STB_LOCAL {
+                    symbol.relocated_otherwise = true;
+                }
+            }
         }
         Ok(facts)
     }
@@ -330,8 +343,7 @@ pub fn decide(objects: &[&[u8]], facts: &[PartFacts], promoted: &HashMap<String,
     drop_repeated_group_sections(&elves, facts, &mut parts)?;
     keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
     rename_colliding_locals(facts, &mut parts);
-    let relocated_otherwise = relocated_otherwise_than_through_a_section(&elves, promoted)?;
-    let (demoted, renamed_sections) = promoted_locals_made_local(facts, &parts, promoted, &relocated_otherwise);
+    let (demoted, renamed_sections) = promoted_locals_made_local(facts, &parts, promoted);
     let (demoted, renamed_sections) = (Arc::new(demoted), Arc::new(renamed_sections));
     for part in &mut parts {
         part.demoted = demoted.clone();
@@ -482,37 +494,13 @@ const RELOCATED_THROUGH_A_SECTION: [u32; 11] = [
     elf::R_X86_64_GOTOFF64,
 ];
 
-/// The promoted locals (of `promoted`) that some part relocates otherwise
-/// than [`RELOCATED_THROUGH_A_SECTION`].
-fn relocated_otherwise_than_through_a_section(elves: &[ElfObject<'_>], promoted: &HashMap<String, String>) -> Result<HashSet<String>, String> {
-    let mut found = HashSet::new();
-    if promoted.is_empty() {
-        return Ok(found);
-    }
-    for elf in elves {
-        for header in elf.sections.iter().filter(|h| h.sh_type(elf.endian) == elf::SHT_RELA) {
-            for r in elf.relocations(header)?.into_iter().filter(|r| !RELOCATED_THROUGH_A_SECTION.contains(&r.r_type)) {
-                if elf.symbol(r.symbol)?.st_bind() != elf::STB_LOCAL {
-                    let name = String::from_utf8_lossy(elf.symbol_name(r.symbol)?);
-                    if promoted.contains_key(name.as_ref()) {
-                        found.insert(name.into_owned());
-                    }
-                }
-            }
-        }
-    }
-    Ok(found)
-}
-
 /// What the parts say of one promoted local's definitions.
-struct Definitions<'f> {
+struct Definitions {
     /// How many parts define it (in a section they keep).
     parts: usize,
     /// Whether every definition is a function or data object in a section
     /// neither mergeable nor thread-local.
     plain: bool,
-    /// The section of the last.
-    section: Option<&'f SectionFacts>,
 }
 
 /// Which of the promoted locals (`promoted`: promoted name to stock's
@@ -520,63 +508,85 @@ struct Definitions<'f> {
 /// that exactly one part defines, as a function or data object, in a
 /// section it keeps (the other parts only name it) that is neither
 /// mergeable nor thread-local, that no part relocates otherwise than
-/// through its section (`relocated_otherwise`), and whose name in stock's
-/// object no symbol of the host's text has otherwise (a library call the
-/// code generator made, a local another part renamed). The others keep
-/// their promoted, hidden names. (A reference into a mergeable section
-/// through a local symbol could become one through the section, which a
-/// linker resolves to another piece where the reference points past its
-/// own.) Also the sections named after those made local again
-/// (`.text.NAME.mtpc.HASH`) that take their stock names (`.text.NAME`),
-/// where no part has a section of that name.
+/// through its section (`SymbolFacts::relocated_otherwise`), and whose
+/// name in stock's object no symbol of the host's text has otherwise (a
+/// library call the code generator made, a local another part renamed).
+/// The others keep their promoted, hidden names. (A reference into a
+/// mergeable section through a local symbol could become one through the
+/// section, which a linker resolves to another piece where the reference
+/// points past its own.) Also the sections named after those made local
+/// again, which take their stock names: see [`sections_named_again`].
 fn promoted_locals_made_local(
     facts: &[PartFacts],
     parts: &[PartDecisions],
     promoted: &HashMap<String, String>,
-    relocated_otherwise: &HashSet<String>,
 ) -> (HashMap<String, String>, HashMap<String, String>) {
     if promoted.is_empty() {
         return (HashMap::new(), HashMap::new());
     }
     const SPECIAL: u64 = (elf::SHF_MERGE | elf::SHF_TLS) as u64;
     let mut names: HashSet<String> = HashSet::new();
-    let mut definitions: HashMap<&str, Definitions<'_>> = HashMap::new();
+    let mut relocated_otherwise: HashSet<&str> = HashSet::new();
+    let mut definitions: HashMap<&str, Definitions> = HashMap::new();
     for (k, (f, part)) in facts.iter().zip(parts).enumerate() {
         for symbol in f.symbols.iter().filter(|s| s.is_named()) {
             match part.local_name(&symbol.name, k).filter(|_| symbol.binding == elf::STB_LOCAL) {
                 Some(renamed) => names.insert(renamed),
                 None => names.insert(symbol.name.clone()),
             };
+            if symbol.relocated_otherwise {
+                relocated_otherwise.insert(&symbol.name);
+            }
             let kept = symbol.section.is_some_and(|section| !part.dropped_sections.contains(&section))
                 && !part.defined_elsewhere.contains(&symbol.name);
             if kept && symbol.binding != elf::STB_LOCAL && promoted.contains_key(&symbol.name) {
                 let section = symbol.section.and_then(|section| f.sections.get(section));
                 let plain = matches!(symbol.st_type, elf::STT_FUNC | elf::STT_OBJECT) && section.is_some_and(|s| s.sh_flags & SPECIAL == 0);
-                let seen = definitions.entry(&symbol.name).or_insert(Definitions { parts: 0, plain: true, section: None });
-                *seen = Definitions { parts: seen.parts + 1, plain: seen.plain && plain, section };
+                let seen = definitions.entry(&symbol.name).or_insert(Definitions { parts: 0, plain: true });
+                *seen = Definitions { parts: seen.parts + 1, plain: seen.plain && plain };
             }
         }
     }
-    let section_names: HashSet<&str> = facts.iter().flat_map(|f| f.sections.iter().map(|s| s.name.as_str())).collect();
-    let mut renamed_sections = HashMap::new();
-    let demoted = promoted
+    let demoted: HashMap<String, String> = promoted
         .iter()
         .filter(|(from, to)| !to.is_empty() && !names.contains(to.as_str()) && !relocated_otherwise.contains(from.as_str()))
-        .filter_map(|(from, to)| {
-            let section = match definitions.get(from.as_str()) {
-                Some(Definitions { parts: 1, plain: true, section: Some(section) }) => section,
-                _ => return None,
-            };
-            if let Some(prefix) = section.name.strip_suffix(from.as_str()).filter(|p| p.len() > 1 && p.ends_with('.')) {
-                let stock = format!("{prefix}{to}");
-                if !section_names.contains(stock.as_str()) {
-                    renamed_sections.insert(section.name.clone(), stock);
-                }
-            }
-            Some((from.clone(), to.clone()))
-        })
+        .filter(|(from, _)| matches!(definitions.get(from.as_str()), Some(Definitions { parts: 1, plain: true })))
+        .map(|(from, to)| (from.clone(), to.clone()))
         .collect();
+    let renamed_sections = sections_named_again(facts, &demoted);
     (demoted, renamed_sections)
+}
+
+/// The sections of the parts named after a promoted local made local
+/// again (`demoted`), each with the name it takes: the code generator
+/// names a function's or variable's own section (`-ffunction-sections`,
+/// `-fdata-sections`), its jump tables' (`.rodata.NAME`), its exception
+/// table (`.gcc_except_table.NAME`) and its switch tables
+/// (`.data.rel.ro..Lswitch.table.NAME`) after it, and stock's object
+/// after its stock name: `PREFIX.NAME.mtpc.HASH` becomes `PREFIX.NAME`.
+/// A name some part's section already has, or that two sections would
+/// take, is not taken.
+fn sections_named_again(facts: &[PartFacts], demoted: &HashMap<String, String>) -> HashMap<String, String> {
+    let mut renamed = HashMap::new();
+    if demoted.is_empty() {
+        return renamed;
+    }
+    let section_names: BTreeSet<&str> = facts.iter().flat_map(|f| f.sections.iter().map(|s| s.name.as_str())).collect();
+    let mut taken: HashSet<String> = HashSet::new();
+    for &name in &section_names {
+        // The longest suffix after a dot (not the first character) that
+        // names a local made local again.
+        let named_after = name
+            .match_indices('.')
+            .filter(|&(at, _)| at > 0)
+            .find_map(|(at, _)| demoted.get(&name[at + 1..]).map(|stock| format!("{}{stock}", &name[..=at])));
+        if let Some(stock) = named_after {
+            if !section_names.contains(stock.as_str()) && taken.insert(stock.clone()) {
+                renamed.insert(name.to_string(), stock);
+            }
+        }
+    }
+    renamed
 }
 
 /// The pools of the parts' debug string sections, and where each part's
@@ -971,5 +981,42 @@ mod tests {
         assert!(d.parts[0].idents_stated_before.is_empty());
         assert_eq!(d.parts[1].idents_stated_before, HashSet::from(["clang 16".to_string()]));
         assert_eq!(d.parts[2].idents_stated_before, HashSet::from(["clang 16".to_string(), "inline asm's".to_string()]));
+    }
+
+    /// Every section named after a promoted local made local again takes
+    /// its stock name, in every part: its own, its jump tables', its
+    /// exception table, its switch tables'. Not a name some part's section
+    /// has, nor one two sections would take; a section named after a local
+    /// that stays promoted keeps its name.
+    #[test]
+    fn sections_named_after_a_local_made_local_again_take_its_name() {
+        let part = |names: &[&str]| PartFacts {
+            sections: names.iter().map(|&name| SectionFacts { name: name.to_string(), ..SectionFacts::default() }).collect(),
+            ..PartFacts::default()
+        };
+        let facts = [
+            part(&["", ".text.f.mtpc.1", ".rodata.f.mtpc.1", ".gcc_except_table.f.mtpc.1", ".rodata.g.mtpc.1", ".text.h.mtpc.1"]),
+            part(&["", ".data.rel.ro..Lswitch.table.f.mtpc.1", ".text.h", ".text.kept.mtpc.1", ".bss.a.b.mtpc.1", ".f.mtpc.1"]),
+        ];
+        let demoted: HashMap<String, String> =
+            [("f.mtpc.1", "f"), ("g.mtpc.1", "f"), ("h.mtpc.1", "h"), ("a.b.mtpc.1", "a.b"), ("b.mtpc.1", "b")]
+                .map(|(from, to)| (from.to_string(), to.to_string()))
+                .into();
+        let renamed = sections_named_again(&facts, &demoted);
+        let expected: HashMap<String, String> = [
+            (".text.f.mtpc.1", ".text.f"),
+            // `.rodata.g.mtpc.1` would take `.rodata.f` too: the first in
+            // name order takes it.
+            (".rodata.f.mtpc.1", ".rodata.f"),
+            (".gcc_except_table.f.mtpc.1", ".gcc_except_table.f"),
+            (".data.rel.ro..Lswitch.table.f.mtpc.1", ".data.rel.ro..Lswitch.table.f"),
+            // The longest suffix that names one.
+            (".bss.a.b.mtpc.1", ".bss.a.b"),
+        ]
+        .map(|(from, to)| (from.to_string(), to.to_string()))
+        .into();
+        // `.text.h` is another part's section; `.f.mtpc.1` has no prefix;
+        // `kept.mtpc.1` stays promoted.
+        assert_eq!(renamed, expected);
     }
 }

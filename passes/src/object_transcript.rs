@@ -698,7 +698,7 @@ impl<'a> Transcriber<'a> {
             if st_type == elf::STT_SECTION || st_type == elf::STT_FILE {
                 continue;
             }
-            let name = self.symbol_name(index)?;
+            let (name, demoted) = self.host_name(index)?;
             if symbol.st_other & !3 != 0 {
                 return Err(format!("symbol {name} has other bits {:#x}", symbol.st_other));
             }
@@ -714,7 +714,6 @@ impl<'a> Transcriber<'a> {
                 // Gone with its copy (nothing kept names it: see `target`).
                 continue;
             }
-            let demoted = symbol.st_bind() != elf::STB_LOCAL && self.is_demoted(index)?;
             if demoted && shndx == elf::SHN_UNDEF {
                 // The part that defines it makes it local to the whole text.
                 stated.references.push((name, Binding::Demoted));
@@ -903,16 +902,22 @@ impl<'a> Transcriber<'a> {
     /// local another part defines too, its stock name if it is a promoted
     /// local made local again (`object_merge`).
     fn symbol_name(&self, index: usize) -> Result<String, String> {
+        Ok(self.host_name(index)?.0)
+    }
+
+    /// [`Self::symbol_name`], and whether the symbol is a promoted local
+    /// that the text makes local again.
+    fn host_name(&self, index: usize) -> Result<(String, bool), String> {
         let symbol = self.elf.symbol(index)?;
         let name = self.elf.symbol_name(index)?;
         if symbol.st_bind() == elf::STB_LOCAL {
             if let Some(renamed) = self.decisions.local_name(&String::from_utf8_lossy(name), self.part) {
-                return asm_name(renamed.as_bytes());
+                return Ok((asm_name(renamed.as_bytes())?, false));
             }
         } else if let Some(local) = self.demoted_name(name) {
-            return asm_name(local.as_bytes());
+            return Ok((asm_name(local.as_bytes())?, true));
         }
-        asm_name(name)
+        Ok((asm_name(name)?, false))
     }
 
     /// Stock's name of a promoted local that the text makes local again
@@ -922,12 +927,6 @@ impl<'a> Transcriber<'a> {
             return None;
         }
         self.decisions.demoted.get(String::from_utf8_lossy(name).as_ref()).map(String::as_str)
-    }
-
-    /// Whether (non-local) symbol `index` is a promoted local that the text
-    /// makes local again.
-    fn is_demoted(&self, index: usize) -> Result<bool, String> {
-        Ok(self.demoted_name(self.elf.symbol_name(index)?).is_some())
     }
 
     /// Whether another part's definition of (non-local) symbol `index`

@@ -142,6 +142,23 @@ unsigned long work_a(int n) { unsigned long s = 0; notify(); for (int i = 0; i <
 unsigned long work_b(int n) { unsigned long s = 0; notify(); for (int i = 0; i < n; i++) s = s * 31 + (unsigned long)count_bits((unsigned)i * 2654435761u); return s; }
 unsigned long work_c(int n) { unsigned long s = 0; notify(); for (int i = 0; i < n; i++) s += (unsigned long)big_table[(i * 37) % 8192] + (unsigned long)is_even((unsigned)i % 50) + (unsigned long)tls_exec_alias; return s; }
 
+/* a local function with a jump table, called out of line from functions
+ * that other partitions compile: its sections (.text.mix, .rodata.mix with
+ * -ffunction-sections) are named after it, as in stock's object */
+__attribute__((noinline)) static int mix(int op, int x) {
+  switch (op) {
+  case 0: return x + 7;
+  case 1: return x * 3 + state[3];
+  case 2: return x ^ 0x55;
+  case 3: return x - 9 * state[1];
+  case 4: return x << 2;
+  case 5: return x / 3 + ctor_ran;
+  default: return x;
+  }
+}
+unsigned long mixed_a(int n) { unsigned long s = 0; for (int i = 0; i < n; i++) s = s * 7 + (unsigned long)mix(i % 7, i); return s; }
+unsigned long mixed_b(int n) { unsigned long s = 1; for (int i = 0; i < n; i++) s += (unsigned long)mix((i * 5) % 7, i ^ 3); return s; }
+
 static void *thread_fn(void *arg) { tls_local += 1; tls_global += (long)arg; return NULL; }
 
 int main(void) {
@@ -159,6 +176,7 @@ int main(void) {
   printf("ids %d %d literal %d\n", next_id(), next_id(), sum_literal());
   printf("work %lu %lu %lu state %d\n", work_a(300), work_b(300), work_c(300), state[2]);
   printf("parity %d %d\n", is_even(10), is_odd(7));
+  printf("mixed %lu %lu\n", mixed_a(100), mixed_b(100));
   printf("listeners %d, differ %d\n", listener_count, listeners_differ());
   printf("tokens %d %d %d %d %d\n", is_second_token(token(1)), is_second_token(token(2)), same_pointer(token(0), tokens[0]),
          same_pointer(token(2), tokens[2]), same_pointer(token(-1), marker()));
