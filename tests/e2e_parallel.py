@@ -8,9 +8,11 @@ and the stats (MTPC_STATS) must show the module was really split.
   * clang-16 -fpass-plugin, automatic mode, forced split (MTPC_MIN_SIZE=0,
     MTPC_PARTITIONS=8) at -O0, -O2 and -Os, on our C and C++ programs,
     and at -O2 on sqlite3, and with --long on HarfBuzz (C++, its unity
-    build, driven by its shaping benchmark) and QuickJS (a JavaScript
-    engine's 54,000-line core, running a script), whose checks take as long
-    as the rest together; for C++, the object defines no weak symbol (an
+    build, driven by its shaping benchmark), QuickJS (a JavaScript
+    engine's 54,000-line core, running a script) and raylib's raudio.c
+    (miniaudio and five decoders and encoders in one file, converting,
+    resampling and re-encoding audio), whose checks take as long as the
+    rest together; for C++, the object defines no weak symbol (an
     inline function, a template) that stock's left out and nothing in it
     uses: every partition drops the copies it inlined;
   * -g: llvm-dwarfdump --verify finds no error, and gdb stops in functions
@@ -58,7 +60,7 @@ import sys
 import tempfile
 import time
 
-from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, run,
+from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -81,7 +83,7 @@ class Program:
 
 
 # Large programs, checked with --long (or --only NAME).
-LARGE = ("harfbuzz", "quickjs")
+LARGE = ("harfbuzz", "quickjs", "raudio")
 
 
 def programs(large):
@@ -111,6 +113,10 @@ def programs(large):
                   # sqlite3): 0.55 points less coverage with 8 partitions,
                   # 0.7 with 2 (inlining parity on QuickJS is not tuned yet).
                   coverage_tolerance=1.0)
+    ra = raylib_dir()
+    yield Program("raudio", os.path.join(ra, "raudio.c"), cflags=["-DPLATFORM_DESKTOP", "-I" + ra],
+                  extra=[os.path.join(PROGRAMS_DIR, "raudio_workload.c"), os.path.join(ra, "utils.c")],
+                  libs=["-lm", "-lpthread", "-ldl"], args=["4"], functions=["WaveFormat", "ma_convert_frames"])
 
 
 def env_with(**extra):
@@ -951,7 +957,7 @@ def main():
     for p in programs(a.long or a.only in LARGE):
         if (a.only and p.name != a.only) or p.name in a.skip:
             continue
-        small = p.name not in ("sqlite3", "harfbuzz", "quickjs")
+        small = p.name not in ("sqlite3",) + LARGE
         try:
             test_clang(p, work, checker, ["-O0", "-O2", "-Os"] if small else ["-O2"])
             test_debug_info(p, work, checker)

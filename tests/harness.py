@@ -100,6 +100,14 @@ def quickjs_dir():
     return os.path.join(out.strip(), "embed", "quickjs")
 
 
+def raylib_dir():
+    """raylib 5.5's sources (src/raudio.c: miniaudio, dr_wav, dr_mp3,
+    dr_flac, stb_vorbis and QOA in one file, and src/utils.c, which it
+    calls), from the raylib-sys crate."""
+    out = run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), "raylib-sys", "5.5.1"])
+    return os.path.join(out.strip(), "raylib", "src")
+
+
 # How libquickjs-sys's build.rs compiles QuickJS: definitions, then options.
 QUICKJS_DEFINES = ["_GNU_SOURCE", 'CONFIG_VERSION="2021-03-27"', "CONFIG_BIGNUM"]
 QUICKJS_OPTIONS = ["-funsigned-char"]
