@@ -3,7 +3,8 @@
 measure of the inlining that a split lost (or gained).
 
 Every direct call or tail call (`call`/`jmp` to a symbol: a relocation's,
-the local function whose own section a relocation names, or the local
+the local function at the place in a section a relocation names, the
+local function whose own section a relocation names, or the local
 function the disassembler names) in the object's code is counted per
 callee. A promoted local's name
 (`NAME.mtpc.HASH`) counts as NAME. Against stock's object:
@@ -45,10 +46,28 @@ INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)(\s+\*)?(?:\s+0x[0-9a-f]+ <([^>
 CALLS = ("callq", "call", "jmp", "jmpq")
 
 
+# "0000000000003ba0 l     F .text	00000000000000b5 name": a function's
+# value, section and name in `llvm-objdump -t`.
+FUNCTION_SYMBOL = re.compile(r"^([0-9a-f]+) .{7} (\S+)\s+[0-9a-f]+\s+(\S+)$")
+
+
+def functions_by_place(obj):
+    """{(section, offset): name} of the functions obj defines."""
+    out = subprocess.run([tool("llvm-objdump"), "-t", obj],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True).stdout
+    places = {}
+    for line in out.splitlines():
+        m = FUNCTION_SYMBOL.match(line)
+        if m and line[23:24] == "F":
+            places.setdefault((m.group(2), int(m.group(1), 16)), m.group(3))
+    return places
+
+
 def callees(obj):
     """{callee: number of direct calls and tail calls to it} in obj's code."""
     out = subprocess.run([tool("llvm-objdump"), "-d", "-r", "--no-show-raw-insn", obj],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True).stdout
+    places = functions_by_place(obj)
     counts = collections.Counter()
     pending = None  # (mnemonic, the target the disassembler named)
 
@@ -62,9 +81,13 @@ def callees(obj):
         if m:
             # A relocation names the real target (the disassembler's is a placeholder).
             if pending is not None:
+                # Through a section (a local function, its offset in the
+                # addend, less the 4 bytes of a PC-relative word): the
+                # function there, or the one the section is named after.
+                target = m.group(1).startswith(".") and places.get((m.group(1), int(m.group(2) or "0", 16) + 4))
                 section = m.group(2) == "-0x4" and FUNCTION_SECTION.match(m.group(1))
                 named = section and section.group(1) not in SECTION_KINDS
-                count(section.group(1) if named else m.group(1))
+                count(target or (section.group(1) if named else m.group(1)))
             pending = None
             continue
         if pending is not None and pending[1]:
