@@ -9,7 +9,7 @@ import json
 import os
 import tarfile
 
-from harness import PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, ROOT, SQLITE_DEFINES, quickjs_dir, run
+from harness import PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, ROOT, SQLITE_DEFINES, quickjs_dir, raylib_dir, run
 
 CACHE = os.environ.get("MTPC_CORPUS_CACHE",
                        os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "mtpc-corpus"))
@@ -119,10 +119,31 @@ def quickjs(scale):
 # Scale of the QuickJS workload (about 2 s stock on this machine).
 QUICKJS_SCALE = 2
 
+
+def raudio(seconds):
+    """raylib 5.5's audio module, raudio.c: miniaudio, dr_wav, dr_mp3,
+    dr_flac, stb_vorbis and QOA in one file (about 100,000 lines once
+    preprocessed; audio conversion and codecs: loops over samples, SIMD
+    paths, many small static functions), and a workload converting,
+    resampling and re-encoding `seconds` of audio through it
+    (tests/programs/raudio_workload.c, linked with raylib's utils.c built by
+    stock clang)."""
+    src = raylib_dir()
+    flags = ["-DPLATFORM_DESKTOP", "-I" + src]
+    workload = Workload([os.path.join(PROGRAMS_DIR, "raudio_workload.c"), os.path.join(src, "utils.c")], [str(seconds)],
+                        ["-lm", "-lpthread", "-ldl"], ["-w"] + flags)
+    return Unit("raudio", "C audio library, one file (raylib-sys 5.5.1: miniaudio and five codecs)",
+                os.path.join(src, "raudio.c"), False, flags, workload)
+
+
+# Seconds of audio the raudio workload converts (about 2 s stock on this machine).
+RAUDIO_SECONDS = 100
+
 # Shaping rounds of the HarfBuzz workload (about 2 s stock on this machine).
 HARFBUZZ_ITERATIONS = 5
 
-SELECTIONS = ("sqlite3", "sqlite3-default", "duckdb", "duckdb/common", "duckdb/execution", "harfbuzz", "tree-sitter", "quickjs")
+SELECTIONS = ("sqlite3", "sqlite3-default", "duckdb", "duckdb/common", "duckdb/execution", "harfbuzz", "tree-sitter", "quickjs",
+              "raudio")
 
 
 def corpus(selection, rows):
@@ -131,7 +152,7 @@ def corpus(selection, rows):
     DuckDB's two files alone: duckdb/common, duckdb/execution)."""
     parts = {"sqlite3": lambda: [sqlite3(rows)], "sqlite3-default": lambda: [sqlite3_default()], "duckdb": duckdb,
              "harfbuzz": lambda: [harfbuzz(HARFBUZZ_ITERATIONS)], "tree-sitter": lambda: [tree_sitter_cpp()],
-             "quickjs": lambda: [quickjs(QUICKJS_SCALE)]}
+             "quickjs": lambda: [quickjs(QUICKJS_SCALE)], "raudio": lambda: [raudio(RAUDIO_SECONDS)]}
     if selection == "all":
         return [unit for name in parts if name != "sqlite3-default" for unit in parts[name]()]
     if selection.startswith("duckdb/"):

@@ -29,8 +29,8 @@ Writes bench/results/latest.{md,json,png}; --update-readme puts the table
 in README.md. A failed build or a wrong output stops that configuration,
 with its message in the report, and the others go on.
 
-  python3 bench/suite.py                 # everything, about 80 minutes on 2 cores
-  python3 bench/suite.py --skip-levels   # without the four levels, about 55 minutes
+  python3 bench/suite.py                 # everything, 95 to 135 minutes on 2 cores
+  python3 bench/suite.py --skip-levels   # without the four levels, about 65 minutes
   python3 bench/suite.py --quick         # sqlite3, stock and mtpc only, one round (CI smoke)
   python3 bench/suite.py --corpus duckdb --rounds 2
 """
