@@ -20,7 +20,9 @@ No number of cores makes a compile faster than its critical path (bound):
 what runs outside the pass (the front end, the host assembling the merged
 text, process exit), the pass's serial steps, the longest part's segment
 and check, and the largest unit the plan cannot divide with the copies of
-what it inlines, optimized and compiled alone.
+what it inlines, optimized and compiled alone. On c cores no schedule
+beats the work spread over them either (bound_on): a module without a
+dominant unit is bound by its work, not by its critical path.
 """
 import heapq
 import statistics
@@ -169,6 +171,14 @@ def bound(front_end, runs):
             "largest_unit_instructions": instructions, "largest_unit_held": held}
 
 
+def bound_on(b, back_end, cores):
+    """The bound `b` (from bound()) on `cores` cores: the front end, then
+    the largest unit or stock's back end spread over the cores, whichever
+    is longer (the partitions do at least stock's work: none of it can
+    finish before its share of the cores has run it), then the tail."""
+    return b["front_end"] + max(b["largest_unit"], back_end / max(1, cores)) + b["tail"]
+
+
 def self_test():
     assert makespan([3, 3, 2, 2, 2], 2) == 7
     assert makespan([5, 1, 1], 4) == 5
@@ -193,6 +203,8 @@ def self_test():
     assert abs(largest_unit_seconds(line) - 5.6) < 1e-9
     b = bound(1.0, [(10.0, line, None), (11.0, line, None)])
     assert abs(b["wall"] - (1.0 + 5.6 + 0.28)) < 1e-9
+    assert abs(bound_on(b, 64.0, 16) - b["wall"]) < 1e-9, "the unit dominates: 5.6 s against 4 s of work a core"
+    assert abs(bound_on(b, 160.0, 16) - (1.0 + 10.0 + 0.28)) < 1e-9, "the work dominates"
     # Within the run: the pass began at 1000 s and the compile ended 9.4 s
     # later; of the pass's 9 s, 8.75 s were its parallel phases.
     line["start_unix_ms"] = 1.0e6

@@ -9,6 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 import levels  # noqa: E402
+import model  # noqa: E402
 
 README_BEGIN = "<!-- bench:begin (written by bench/suite.py --update-readme) -->"
 README_END = "<!-- bench:end -->"
@@ -109,6 +110,7 @@ def model_table(unit):
     stock_wall = unit["configs"]["stock"]["median"]["wall"]
     head, wall, speed, infl = ["cores"], ["wall"], ["speedup vs stock"], ["work inflation (1 thread; instructions held)"]
     of_bound, tail = ["fraction of the bound (target at 16: 90 %)"], ["serial tail, of stock's back end (target at 16: 3 %)"]
+    of_bound_on = ["fraction of the bound on that many cores"]
     # Fewer than the cores when partitions lighter than the heaviest merged.
     parts = ["partitions"]
     for n, p in sorted(mdl["predicted"].items(), key=lambda kv: int(kv[0])):
@@ -119,6 +121,7 @@ def model_table(unit):
         infl.append("")
         parts.append("")
         of_bound.append("")
+        of_bound_on.append("")
         tail.append("")
     back_end = mdl.get("stock_back_end")
     for n, p in sorted(mdl["projected"].items(), key=lambda kv: int(kv[0])):
@@ -129,8 +132,13 @@ def model_table(unit):
         parts.append(str(p.get("partitions", "")))
         of_bound.append(("%.0f %%" % (100 * p["of_bound"]) + (" (above: the bound is an estimate)" if p["of_bound"] > 1 else ""))
                         if "of_bound" in p else "")
+        if "bound" in mdl and back_end:
+            on = p["speedup"] * model.bound_on(mdl["bound"], back_end, int(n)) / stock_wall
+            of_bound_on.append("%.0f %%" % (100 * on) + (" (above: the bound is an estimate)" if on > 1 else ""))
+        else:
+            of_bound_on.append("")
         tail.append("%.2f s, %.1f %%" % (p["tail"], 100 * p["tail"] / back_end) if p.get("tail") and back_end else "")
-    rows = [head, ["---"] * len(head), wall, speed, infl, parts] + ([of_bound, tail] if "bound" in mdl else [])
+    rows = [head, ["---"] * len(head), wall, speed, infl, parts] + ([of_bound, of_bound_on, tail] if "bound" in mdl else [])
     table = "\n".join("| " + " | ".join(r) + " |" for r in rows)
     if "bound" not in mdl:
         return table
@@ -152,7 +160,8 @@ READING = (
     "from %s-partition runs, made on one thread (their work inflation is the CPU time of that many partitions; in "
     "brackets, the instructions the partitions hold, copies included, against the module's). Its **bound** is an "
     "estimate: the front end + the largest indivisible unit (the group heaviest with the copies it needs) + the "
-    "smallest serial tail seen. Each **tail** is what that run spent from the pass's start to the compile's end "
+    "smallest serial tail seen; on that many cores, the largest unit or stock's back end divided among the cores, "
+    "whichever is longer (a module without a dominant unit is bound by its work). Each **tail** is what that run spent from the pass's start to the compile's end "
     "outside its partitions (the front end is timed alone, once per round, for the bound only): the split, the "
     "merge (clang 16: what each part's transcript leaves out; elsewhere the parts' segments of the merged text "
     "written side by side on that many cores), the check (clang 16: the partitions' objects transcribed, side by "
