@@ -16,9 +16,10 @@
 # each suite's time at the end.
 #
 # `scripts/test.sh --long` adds the slow checks, against LLVM 16: the
-# parallel pipeline's tests on HarfBuzz and QuickJS (as long as the rest of
-# that suite together, about 10 minutes) and the stress test's long run
-# (thousands of modules, about 35 minutes); against the other majors,
+# parallel pipeline's tests on HarfBuzz, QuickJS and raylib's audio
+# module (as long as the rest of that suite together, about 12 minutes) and
+# the stress test's long run (thousands of modules, about 35 minutes);
+# against the other majors,
 # sqlite3 through opt/llc and lld's full LTO and on a busy machine (about
 # 6 minutes a major; run without --long too when LLVM 16 is not tested).
 #
