@@ -39,6 +39,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 import configs as configs_mod  # noqa: E402
 import corpus as corpus_mod  # noqa: E402
+import levels  # noqa: E402
 from builds import bitcode  # noqa: E402
 from harness import PLUGIN  # noqa: E402
 from measure import clean_env, executed_instructions, take_stats_lines  # noqa: E402
@@ -52,8 +53,7 @@ def count(unit, build, plugin, inputs, work, a):
     tag = "%s.%s" % (unit.name.replace("/", "_"), build)
     obj = os.path.join(work, tag + ".o")
     if a.default_settings:
-        cmd = ([configs_mod.driver(unit)] + ["-" + a.level, "-w"] + (["-g"] if a.debug else []) + unit.flags
-               + ["-c", unit.source, "-o", obj])
+        cmd = levels.command(unit, ["-" + a.level] + (["-g"] if a.debug else []), obj, False)
     else:
         cmd = [configs_mod.driver(unit), "-" + a.level, "-w", "-c", inputs[unit.name], "-o", obj]
     if not plugin:
