@@ -122,17 +122,18 @@ QUICKJS_SCALE = 2
 
 def raudio(seconds):
     """raylib 5.5's audio module, raudio.c: miniaudio, dr_wav, dr_mp3,
-    dr_flac, stb_vorbis and QOA in one file (about 100,000 lines once
-    preprocessed; audio conversion and codecs: loops over samples, SIMD
-    paths, many small static functions), and a workload converting,
-    resampling and re-encoding `seconds` of audio through it
+    stb_vorbis, QOA, jar_xm and jar_mod in one file (about 64,000 lines
+    once preprocessed; audio conversion and codecs: loops over samples,
+    SIMD paths, many small static functions), and a workload converting,
+    resampling and re-encoding `seconds` of audio through it (WAV and QOA;
+    the other decoders are compiled, not run)
     (tests/programs/raudio_workload.c, linked with raylib's utils.c built by
     stock clang)."""
     src = raylib_dir()
     flags = ["-DPLATFORM_DESKTOP", "-I" + src]
     workload = Workload([os.path.join(PROGRAMS_DIR, "raudio_workload.c"), os.path.join(src, "utils.c")], [str(seconds)],
                         ["-lm", "-lpthread", "-ldl"], ["-w"] + flags)
-    return Unit("raudio", "C audio library, one file (raylib-sys 5.5.1: miniaudio and five codecs)",
+    return Unit("raudio", "C audio library, one file (raylib-sys 5.5.1: miniaudio and six codecs)",
                 os.path.join(src, "raudio.c"), False, flags, workload)
 
 

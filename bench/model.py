@@ -175,7 +175,10 @@ def bound_on(b, back_end, cores):
     """The bound `b` (from bound()) on `cores` cores: the front end, then
     the largest unit or stock's back end spread over the cores, whichever
     is longer (the partitions do at least stock's work: none of it can
-    finish before its share of the cores has run it), then the tail."""
+    finish before its share of the cores has run it), then the tail. (The
+    back end as the suite gives it, stock's wall time less its front end,
+    holds process exit, which the tail holds too: the bound is a little
+    high, the fraction of it a little flattering.)"""
     return b["front_end"] + max(b["largest_unit"], back_end / max(1, cores)) + b["tail"]
 
 

@@ -133,7 +133,7 @@ def model_table(unit):
         of_bound.append(("%.0f %%" % (100 * p["of_bound"]) + (" (above: the bound is an estimate)" if p["of_bound"] > 1 else ""))
                         if "of_bound" in p else "")
         if "bound" in mdl and back_end:
-            on = p["speedup"] * model.bound_on(mdl["bound"], back_end, int(n)) / stock_wall
+            on = model.bound_on(mdl["bound"], back_end, int(n)) / p["wall"]
             of_bound_on.append("%.0f %%" % (100 * on) + (" (above: the bound is an estimate)" if on > 1 else ""))
         else:
             of_bound_on.append("")

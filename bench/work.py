@@ -85,6 +85,9 @@ def main():
     ap.add_argument("--default-settings", action="store_true",
                     help="compile each unit from its source, mtpc with its default settings (see above)")
     a = ap.parse_args()
+    if a.level != "O2" and not a.default_settings:
+        sys.exit("error: --level %s counts the unit's bitcode made for -O2 at another level, which no user compiles: "
+                 "add --default-settings to compile from source at that level" % a.level)
     if a.before and not os.path.exists(a.before):
         sys.exit("error: %s does not exist: build the other commit first (cargo build --release in its worktree)" % a.before)
     builds = [("stock", None)] + ([("before", os.path.abspath(a.before))] if a.before else []) + [("this", PLUGIN)]

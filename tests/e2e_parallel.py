@@ -10,7 +10,7 @@ and the stats (MTPC_STATS) must show the module was really split.
     and at -O2 on sqlite3, and with --long on HarfBuzz (C++, its unity
     build, driven by its shaping benchmark), QuickJS (a JavaScript
     engine's 54,000-line core, running a script) and raylib's raudio.c
-    (miniaudio and five decoders and encoders in one file, converting,
+    (miniaudio and six decoders in one file, converting,
     resampling and re-encoding audio), whose checks take as long as the
     rest together; for C++, the object defines no weak symbol (an
     inline function, a template) that stock's left out and nothing in it

@@ -102,8 +102,8 @@ def quickjs_dir():
 
 def raylib_dir():
     """raylib 5.5's sources (src/raudio.c: miniaudio, dr_wav, dr_mp3,
-    dr_flac, stb_vorbis and QOA in one file, and src/utils.c, which it
-    calls), from the raylib-sys crate."""
+    stb_vorbis, QOA, jar_xm and jar_mod in one file, and src/utils.c,
+    which it calls), from the raylib-sys crate."""
     out = run([os.path.join(ROOT, "tests", "fetch-crate-source.sh"), "raylib-sys", "5.5.1"])
     return os.path.join(out.strip(), "raylib", "src")
 

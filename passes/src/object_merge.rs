@@ -553,7 +553,7 @@ fn promoted_locals_made_local(
         .filter(|(from, _)| matches!(definitions.get(from.as_str()), Some(Definitions { parts: 1, plain: true })))
         .map(|(from, to)| (from.clone(), to.clone()))
         .collect();
-    let renamed_sections = sections_named_again(facts, &demoted);
+    let renamed_sections = sections_named_again(facts, promoted, &demoted);
     (demoted, renamed_sections)
 }
 
@@ -564,9 +564,15 @@ fn promoted_locals_made_local(
 /// table (`.gcc_except_table.NAME`) and its switch tables
 /// (`.data.rel.ro..Lswitch.table.NAME`) after it, and stock's object
 /// after its stock name: `PREFIX.NAME.mtpc.HASH` becomes `PREFIX.NAME`.
-/// A name some part's section already has, or that two sections would
+/// A section is named after the promoted local (`promoted`) its longest
+/// suffix names, and renamed only if that one is made local again. A
+/// name some part's section already has, or that two sections would
 /// take, is not taken.
-fn sections_named_again(facts: &[PartFacts], demoted: &HashMap<String, String>) -> HashMap<String, String> {
+fn sections_named_again(
+    facts: &[PartFacts],
+    promoted: &HashMap<String, String>,
+    demoted: &HashMap<String, String>,
+) -> HashMap<String, String> {
     let mut renamed = HashMap::new();
     if demoted.is_empty() {
         return renamed;
@@ -575,11 +581,12 @@ fn sections_named_again(facts: &[PartFacts], demoted: &HashMap<String, String>) 
     let mut taken: HashSet<String> = HashSet::new();
     for &name in &section_names {
         // The longest suffix after a dot (not the first character) that
-        // names a local made local again.
+        // names a promoted local, if that one is made local again.
         let named_after = name
             .match_indices('.')
-            .filter(|&(at, _)| at > 0)
-            .find_map(|(at, _)| demoted.get(&name[at + 1..]).map(|stock| format!("{}{stock}", &name[..=at])));
+            .map(|(at, _)| at)
+            .find(|&at| at > 0 && promoted.contains_key(&name[at + 1..]))
+            .and_then(|at| demoted.get(&name[at + 1..]).map(|stock| format!("{}{stock}", &name[..=at])));
         if let Some(stock) = named_after {
             if !section_names.contains(stock.as_str()) && taken.insert(stock.clone()) {
                 renamed.insert(name.to_string(), stock);
@@ -987,7 +994,8 @@ mod tests {
     /// its stock name, in every part: its own, its jump tables', its
     /// exception table, its switch tables'. Not a name some part's section
     /// has, nor one two sections would take; a section named after a local
-    /// that stays promoted keeps its name.
+    /// that stays promoted keeps its name, also where a shorter suffix of
+    /// it names one made local again.
     #[test]
     fn sections_named_after_a_local_made_local_again_take_its_name() {
         let part = |names: &[&str]| PartFacts {
@@ -997,12 +1005,16 @@ mod tests {
         let facts = [
             part(&["", ".text.f.mtpc.1", ".rodata.f.mtpc.1", ".gcc_except_table.f.mtpc.1", ".rodata.g.mtpc.1", ".text.h.mtpc.1"]),
             part(&["", ".data.rel.ro..Lswitch.table.f.mtpc.1", ".text.h", ".text.kept.mtpc.1", ".bss.a.b.mtpc.1", ".f.mtpc.1"]),
+            part(&["", ".tbss.x.f.mtpc.1"]),
         ];
         let demoted: HashMap<String, String> =
             [("f.mtpc.1", "f"), ("g.mtpc.1", "f"), ("h.mtpc.1", "h"), ("a.b.mtpc.1", "a.b"), ("b.mtpc.1", "b")]
                 .map(|(from, to)| (from.to_string(), to.to_string()))
                 .into();
-        let renamed = sections_named_again(&facts, &demoted);
+        let mut promoted = demoted.clone();
+        promoted.insert("kept.mtpc.1".to_string(), "kept".to_string());
+        promoted.insert("x.f.mtpc.1".to_string(), "x.f".to_string());
+        let renamed = sections_named_again(&facts, &promoted, &demoted);
         let expected: HashMap<String, String> = [
             (".text.f.mtpc.1", ".text.f"),
             // `.rodata.g.mtpc.1` would take `.rodata.f` too: the first in
@@ -1016,7 +1028,8 @@ mod tests {
         .map(|(from, to)| (from.to_string(), to.to_string()))
         .into();
         // `.text.h` is another part's section; `.f.mtpc.1` has no prefix;
-        // `kept.mtpc.1` stays promoted.
+        // `kept.mtpc.1` stays promoted, and so does `x.f.mtpc.1` (a
+        // thread-local, say), whose section is not `f.mtpc.1`'s.
         assert_eq!(renamed, expected);
     }
 }

@@ -1,10 +1,12 @@
 /* A deterministic audio workload for raylib's raudio.c (raylib-sys 5.5.1),
- * which holds miniaudio, dr_wav, dr_mp3, dr_flac, stb_vorbis and QOA in one
- * translation unit (about 100,000 lines once preprocessed): builds a WAV
+ * which holds miniaudio, dr_wav, dr_mp3, stb_vorbis, QOA, jar_xm and jar_mod
+ * in one translation unit (about 64,000 lines once preprocessed; raylib's
+ * config.h leaves dr_flac out): builds a WAV
  * file in memory, loads it, converts it to other sample rates, sample sizes
  * and channel counts (miniaudio's data converter and resampler), crops it,
  * reads it as float samples, and writes and reads it back as WAV (dr_wav)
- * and QOA; prints a checksum of each result. Used to compare a parallel
+ * and QOA; prints a checksum of each result. The MP3, Vorbis and module
+ * decoders are compiled (and their objects compared) but not run. Used to compare a parallel
  * build of raudio.c with a stock one: the output must be identical.
  *   raudio_workload [seconds]   (default 4)
  * It also defines the three file-name helpers of rcore.c that raudio.c and
