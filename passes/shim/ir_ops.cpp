@@ -9,6 +9,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -186,24 +187,33 @@ struct MtpcBodyUse {
 struct MtpcBodyCounts {
   uint32_t Code;
   uint32_t InlineSize;
+  uint32_t BackEdges;
 };
 
 // One walk of F's body for the split's facts (module_facts.rs), in place
 // of an LLVM-C call per instruction and operand: Counts->Code gets its
 // instructions but debug intrinsics, Counts->InlineSize those of them that
 // are not accesses of a local variable (an alloca, a load from or store to
-// one, a lifetime marker). Each operand that may name a global (a constant
-// other than plain data, or inline asm) is listed once per role: as the
-// callee where it is a call's called operand (MTPC_USE_CALLEE), as an
-// operand anywhere else (MTPC_USE_OPERAND; `call @f(ptr @f)` is both: it
-// calls @f and passes its address on). Each call with attachments whose
+// one, a lifetime marker), Counts->BackEdges the branches from a block to
+// itself or to one before it in the body's order (a loop's latch, as front
+// ends lay loops out: its loops' back edges, without the dominator tree
+// that finding loops would take). Each operand that may name a global (a
+// constant other than plain data, or inline asm) is listed once per role:
+// as the callee where it is a call's called operand (MTPC_USE_CALLEE), as
+// an operand anywhere else (MTPC_USE_OPERAND; `call @f(ptr @f)` is both:
+// it calls @f and passes its address on). Each call with attachments whose
 // callee is not named (not a global, dso_local_equivalent, no_cfi or
 // inline asm) is listed once as MTPC_USE_INDIRECT_CALL. The first
 // Capacity uses go to Out; returns how many there are. Only reads.
 size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, MtpcBodyCounts *Counts) {
   SmallSetVector<std::pair<const Value *, unsigned>, 32> Uses;
-  uint32_t Code = 0, InlineSize = 0;
-  for (const BasicBlock &B : *unwrap<Function>(FRef))
+  uint32_t Code = 0, InlineSize = 0, BackEdges = 0;
+  SmallPtrSet<const BasicBlock *, 32> Seen;
+  for (const BasicBlock &B : *unwrap<Function>(FRef)) {
+    Seen.insert(&B);
+    if (const Instruction *Term = B.getTerminator())
+      for (const BasicBlock *Successor : successors(Term))
+        BackEdges += Seen.contains(Successor);
     for (const Instruction &I : B) {
       const auto *Call = dyn_cast<CallBase>(&I);
       const Value *Callee = Call ? Call->getCalledOperand() : nullptr;
@@ -226,8 +236,10 @@ size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, Mtpc
       if (Call && !NamesItsCallee && I.hasMetadataOtherThanDebugLoc())
         Uses.insert({&I, MTPC_USE_INDIRECT_CALL});
     }
+  }
   Counts->Code = Code;
   Counts->InlineSize = InlineSize;
+  Counts->BackEdges = BackEdges;
   for (size_t K = 0; K < Uses.size() && K < Capacity; ++K)
     Out[K] = MtpcBodyUse{wrap(Uses[K].first), Uses[K].second};
   return Uses.size();

@@ -118,6 +118,10 @@ pub struct GlobalFacts {
     /// each local function only it calls, once (which the inliner takes
     /// into it first, whatever its size). What the copy limits compare.
     pub inline_size: u32,
+    /// Back edges of a function body's loops (branches to the block itself
+    /// or an earlier one, in the body's order): what the plan weighs
+    /// besides the instructions (`partition_plan::function_work`).
+    pub back_edges: u32,
     /// Bytes of a variable's value.
     pub size: u64,
     /// Globals referenced by this one's body, initializer or target, sorted.
@@ -484,7 +488,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
             let next_comdat = comdats.len() as u32;
             let comdat = g.comdat_key().map(|key| *comdats.entry(key).or_insert(next_comdat));
             let mut walker = RefWalker::new(&index, &local_names);
-            let (mut instructions, mut inline_size) = (0u32, 0u32);
+            let (mut instructions, mut inline_size, mut back_edges) = (0u32, 0u32, 0u32);
             let mut debug_locations = Vec::new();
             let is_definition = !g.is_declaration();
             match kind {
@@ -501,7 +505,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                     // Debug intrinsics are not code: with them counted, -g
                     // would change the plan and what is copied.
                     let body = g.body_uses(&mut bodies);
-                    (instructions, inline_size) = (body.code, body.inline_size);
+                    (instructions, inline_size, back_edges) = (body.code, body.inline_size, body.back_edges);
                     for used in body.uses {
                         match used {
                             BodyUse::Operand(v) => walker.walk(v, RefKind::Ref),
@@ -575,6 +579,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 unnamed_addr: g.has_global_unnamed_addr(),
                 instructions,
                 inline_size,
+                back_edges,
                 size: if kind == GlobalKind::Variable && is_definition { g.definition_size(&layout) } else { 0 },
                 refs: walker.refs.into_iter().collect(),
                 debug_locations,

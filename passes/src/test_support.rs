@@ -18,6 +18,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         unnamed_addr: false,
         instructions: 0,
         inline_size: 0,
+        back_edges: 0,
         size: 0,
         refs: Vec::new(),
         debug_locations: Vec::new(),

@@ -165,6 +165,7 @@ pub(super) const USE_INDIRECT_CALL: u32 = 2;
 pub(super) struct RawBodyCounts {
     pub(super) code: u32,
     pub(super) inline_size: u32,
+    pub(super) back_edges: u32,
 }
 
 /// `MtpcHostFacts` in `shim/partition_compile.cpp`.

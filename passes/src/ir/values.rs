@@ -193,6 +193,9 @@ pub struct BodyUses<'m> {
     /// (what promoting local variables to registers removes, which
     /// unoptimized code is full of).
     pub inline_size: u32,
+    /// Branches from a block to itself or to one before it in the body's
+    /// order: its loops' back edges, as front ends lay loops out.
+    pub back_edges: u32,
     pub uses: Vec<BodyUse<'m>>,
 }
 
@@ -536,7 +539,7 @@ impl<'m> Global<'m> {
     /// `buffer`. Only reads.
     pub fn body_uses(self, buffer: &mut BodyUseBuffer) -> BodyUses<'m> {
         let out = &mut buffer.0;
-        let mut counts = RawBodyCounts { code: 0, inline_size: 0 };
+        let mut counts = RawBodyCounts { code: 0, inline_size: 0, back_edges: 0 };
         // SAFETY: self is a live function; the shim writes at most
         // `capacity` uses and returns how many there are.
         unsafe { fill_from_shim(out, |at, capacity| mtpc_body_uses(self.raw, at, capacity, &mut counts)) };
@@ -552,7 +555,7 @@ impl<'m> Global<'m> {
                 }
             })
             .collect();
-        BodyUses { code: counts.code, inline_size: counts.inline_size, uses }
+        BodyUses { code: counts.code, inline_size: counts.inline_size, back_edges: counts.back_edges, uses }
     }
 
     /// Loads a lazily read body.
