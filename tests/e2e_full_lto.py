@@ -232,7 +232,9 @@ def indirect_calls(exe, function):
 
 # A split of whole_program.cpp whose partitions all hold code: its functions
 # but main are small locals that every partition would copy (the copy
-# limits), so without copies the indirect and virtual calls cross
+# limits; with them its code is one unit, and the split plans one
+# partition), so without copies of functions by size (C++ inline groups
+# and constants are still copied) the indirect and virtual calls cross
 # partitions, through CFI's jump tables where it checks them.
 SPLIT_SMALL_PROGRAM = dict(MTPC_PARTITIONS="3", MTPC_MIN_SIZE="0", MTPC_TEST_COPY_LIMITS="0,0,0,4096,4294967295,2000")
 

@@ -196,14 +196,20 @@ struct MtpcBodyCounts {
 // are not accesses of a local variable (an alloca, a load from or store to
 // one, a lifetime marker), Counts->BackEdges the branches from a block to
 // itself or to one before it in the body's order (a loop's latch, as front
-// ends lay loops out: its loops' back edges, without the dominator tree
-// that finding loops would take). Each operand that may name a global (a
-// constant other than plain data, or inline asm) is listed once per role:
-// as the callee where it is a call's called operand (MTPC_USE_CALLEE), as
-// an operand anywhere else (MTPC_USE_OPERAND; `call @f(ptr @f)` is both:
-// it calls @f and passes its address on). Each call with attachments whose
-// callee is not named (not a global, dso_local_equivalent, no_cfi or
-// inline asm) is listed once as MTPC_USE_INDIRECT_CALL. The first
+// ends lay loops out, and a `continue`: its loops' back edges, without the
+// dominator tree that finding loops would take; in optimized IR, as full
+// LTO's, a rougher count). An indirectbr's targets count too: a
+// computed-goto dispatch, which clang puts after every label it jumps to,
+// weighs that much more besides its own weight (partition_plan.rs,
+// function_work); left out, QuickJS's slower of 2 partitions executed
+// 3.5 % more instructions (bench/balance.py). Each operand that may name a
+// global (a constant other than plain data, or inline asm) is listed once
+// per role: as the callee where it is a call's called operand
+// (MTPC_USE_CALLEE), as an operand anywhere else (MTPC_USE_OPERAND;
+// `call @f(ptr @f)` is both: it calls @f and passes its address on). Each
+// call with attachments whose callee is not named (not a global,
+// dso_local_equivalent, no_cfi or inline asm) is listed once as
+// MTPC_USE_INDIRECT_CALL. The first
 // Capacity uses go to Out; returns how many there are. Only reads.
 size_t mtpc_body_uses(LLVMValueRef FRef, MtpcBodyUse *Out, size_t Capacity, MtpcBodyCounts *Counts) {
   SmallSetVector<std::pair<const Value *, unsigned>, 32> Uses;

@@ -25,7 +25,7 @@
 //!    enough to copy where they are used (`symbol_rules`), which every
 //!    partition that uses them but their owner's copies; each with what it
 //!    uses in turn. A computed-goto dispatch, and a loop, weigh more than
-//!    their instructions (`function_work`).
+//!    their instructions where they are owned (`function_work`).
 //! 4. Packing (`packing`): units that share copies, or of which one
 //!    dominates the other, are clustered, the clusters packed where they
 //!    add the least work, and the units refined, so that copies are
@@ -96,12 +96,13 @@ const BACK_EDGE_WEIGHT: u64 = 64;
 /// generator's loop passes work on. Partitions alike in instructions took
 /// up to twice each other's time, and HarfBuzz's slowest of 8 held 274
 /// back edges of its own against 15 to 107. Fitted to 105 partitions of
-/// six programs (their times against their instructions and back edges),
+/// six units of five programs (their times against their instructions and back edges),
 /// the error is least with 48 to 64; with 64, HarfBuzz's slowest partition
 /// at 16 asked for executed 21 % fewer instructions, and became the
 /// largest unit's (README, the benchmark's history, 2026-12-04). Per
 /// function no such weight shows, as a function's time holds what it
-/// inlined.
+/// inlined. A copy's loops are not weighed (see the README's history,
+/// 2026-12-04, for what weighing them did).
 fn function_work(instructions: u64, back_edges: u64, computed_goto: bool) -> u64 {
     let body = if computed_goto { COMPUTED_GOTO_WEIGHT * instructions } else { instructions };
     body + BACK_EDGE_WEIGHT * back_edges
@@ -360,7 +361,7 @@ struct GroupGraph {
     /// variable that is a group of its own, not pinned.
     data_alone: Vec<bool>,
     /// Work of the group's own functions beyond their instructions: that
-    /// of computed-goto dispatches ([`function_work`]).
+    /// of loops and computed-goto dispatches ([`function_work`]).
     extra_work: Vec<u64>,
     pinned: Vec<bool>,
     /// Successors of each group, sorted, without duplicates or self-edges.
@@ -715,8 +716,8 @@ impl<'a> CopyFinder<'a> {
         self.groups.code[g].saturating_sub(self.sized_in_group[g])
     }
 
-    /// The work of group `g`'s own code ([`Self::own_code`], computed-goto
-    /// dispatches weighed up).
+    /// The work of group `g`'s own code ([`Self::own_code`], loops and
+    /// computed-goto dispatches weighed up).
     fn own_work(&self, g: usize) -> u64 {
         self.own_code(g) + self.groups.extra_work[g]
     }
@@ -726,7 +727,7 @@ impl<'a> CopyFinder<'a> {
 struct UnitTraits {
     /// The work of its own definitions (copied ones aside, and those of
     /// functions copied by size, which their copies weigh): their
-    /// instructions, computed-goto dispatches weighed up
+    /// instructions, loops and computed-goto dispatches weighed up
     /// ([`function_work`]).
     cost: Vec<u64>,
     /// Instructions of its own functions, those copied by size included.
