@@ -62,11 +62,10 @@ def per_partition(stats, counts):
     time order; with one thread the jobs run one after another (each
     partition's code generation is queued once its optimization is done,
     and runs before the next partition's optimization unless it waits for
-    another's, `odr_copies`), so what
-    ends at a second job's end is that partition's, and what ends at a
-    first job's start belongs to the partition whose first job started at
-    the boundary before (its optimization, its code generation released
-    later)."""
+    another's, `odr_copies`), so what ends at a second job's end is that
+    partition's, and what ends at a first job's start belongs to the
+    partition whose first job started at the boundary before (its
+    optimization, its code generation released later)."""
     bounds = sorted([(p["jobs_unix_ms"][0][0], "start", p["index"]) for p in stats["parts"]]
                     + [(p["jobs_unix_ms"][1][1], "end", p["index"]) for p in stats["parts"]])
     # One count per boundary, and the one at exit: another (a function
