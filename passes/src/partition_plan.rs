@@ -16,8 +16,8 @@
 //!    root, so a subtree kept together costs no cross-partition reference.
 //!    A variable alone in its group hangs under its first user instead (it
 //!    is placed with it, step 5). Subtrees within an eighth of a
-//!    partition's fair share become units; larger ones are cut below their
-//!    root.
+//!    partition's fair share of the work (loops and dispatches weighed, as
+//!    in step 3) become units; larger ones are cut below their root.
 //! 3. Copies: what each unit needs copied into the partition that holds
 //!    it, besides its own code (`CopyFinder`): the C++ inline and template
 //!    groups (`odr_copies`) it is or uses, every partition using one
@@ -234,15 +234,18 @@ impl<'f> Grouped<'f> {
 
     /// The units of a plan for `requested` partitions: the dominator tree
     /// (with each variable alone under its first user) cut into subtrees
-    /// of at most [`UNIT_FRACTION_OF_SHARE`] of a partition's share.
+    /// of at most [`UNIT_FRACTION_OF_SHARE`] of a partition's share, in
+    /// the work packing balances (loops and dispatches weighed), so that a
+    /// loop-heavy subtree is cut as finely as one of as much work.
     fn units(&self, requested: u32) -> Vec<Unit> {
         let groups = &self.groups;
         let mut children = groups.dominator_tree();
         let data_first_users = groups.data_first_users(self.facts);
         attach_data_to_first_users(&mut children, &data_first_users);
-        let total: u64 = groups.cost.iter().sum();
+        let work: Vec<u64> = groups.cost.iter().zip(&groups.extra_work).map(|(c, e)| c + e).collect();
+        let total: u64 = work.iter().sum();
         let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
-        let mut units = cut_units(&children, &groups.cost, groups.count(), cap);
+        let mut units = cut_units(&children, &work, groups.count(), cap);
         move_data_to_first_users(&mut units, &data_first_users);
         units
     }
@@ -1469,6 +1472,29 @@ mod tests {
         let mut loops = func("loops", 700, &[]);
         loops.back_edges = 10;
         alone_only_when_weighed(loops, |g| g.back_edges = 0, 700 + 10 * BACK_EDGE_WEIGHT + 1 + 5 * 301);
+    }
+
+    /// Units are cut by work, as packing balances them: `hub`'s subtree
+    /// (two callees of 100 instructions and 40 loops each) is within an
+    /// eighth of a share in instructions (204 of 213) but holds more work
+    /// than a share (5,324 of 4,267). Kept one unit, it would be one
+    /// partition's work against eight functions of 401 (3,208); cut, each
+    /// loop-heavy callee goes with four of them: 4,267 and 4,265.
+    #[test]
+    fn a_subtree_heavy_in_loops_is_cut_by_its_work() {
+        let mut globals = vec![func("hub", 1, &[(1, Call), (2, Call)])];
+        for name in ["l0", "l1"] {
+            let mut callee = func(name, 100, &[]);
+            callee.back_edges = 40;
+            globals.push(callee);
+        }
+        globals.extend((0..8).map(|i| func(&format!("f{i}"), 400, &[])));
+        let facts = module(globals);
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.partitions, 2, "{:?}", plan.planned);
+        assert_ne!(plan.owner[1], plan.owner[2], "{:?}", plan.owner);
+        assert_eq!(plan.planned.iter().sum::<u64>(), 2 + 2 * (101 + 40 * BACK_EDGE_WEIGHT) + 8 * 401);
+        assert!(plan.planned.iter().all(|&w| w <= 4267), "{:?}", plan.planned);
     }
 
     /// Partitions as even as the share allows are left as they are: no
