@@ -59,7 +59,9 @@ const MERGED_HEADROOM: u64 = 5;
 
 /// The units to place and what each needs.
 pub(crate) struct PackingInput<'a> {
-    /// Per unit, the instructions of its own code (and one per definition).
+    /// Per unit, the work of its own code: its instructions (and one per
+    /// definition), loops and computed-goto dispatches weighed
+    /// (`partition_plan::function_work`).
     pub cost: &'a [u64],
     /// Per unit, the copies it needs (sorted).
     pub needs: &'a [Vec<u32>],

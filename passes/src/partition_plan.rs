@@ -16,8 +16,9 @@
 //!    root, so a subtree kept together costs no cross-partition reference.
 //!    A variable alone in its group hangs under its first user instead (it
 //!    is placed with it, step 5). Subtrees within an eighth of a
-//!    partition's fair share of the work (loops and dispatches weighed, as
-//!    in step 3) become units; larger ones are cut below their root.
+//!    partition's fair share of the groups' own work (loops and
+//!    dispatches weighed as packing weighs them, step 3) become units;
+//!    larger ones are cut below their root.
 //! 3. Copies: what each unit needs copied into the partition that holds
 //!    it, besides its own code (`CopyFinder`): the C++ inline and template
 //!    groups (`odr_copies`) it is or uses, every partition using one
@@ -99,10 +100,10 @@ const BACK_EDGE_WEIGHT: u64 = 64;
 /// six units of five programs (their times against their instructions
 /// and back edges), the error is least with 48 to 64; with 64, HarfBuzz's
 /// slowest partition at 16 asked for executed 21 % fewer instructions,
-/// and became the largest unit's (README, the benchmark's history, 2026-12-04). Per
-/// function no such weight shows, as a function's time holds what it
-/// inlined. A copy's loops are not weighed (see the README's history,
-/// 2026-12-04, for what weighing them did).
+/// and became the largest unit's (README, the benchmark's history,
+/// 2026-12-04). Per function no such weight shows, as a function's time
+/// holds what it inlined. A copy's loops are not weighed (see the
+/// README's history, 2026-12-04, for what weighing them did).
 fn function_work(instructions: u64, back_edges: u64, computed_goto: bool) -> u64 {
     let body = if computed_goto { COMPUTED_GOTO_WEIGHT * instructions } else { instructions };
     body + BACK_EDGE_WEIGHT * back_edges
@@ -116,8 +117,9 @@ pub struct PartitionPlan {
     pub owner: Vec<Option<u32>>,
     /// Cost (instructions) owned by each partition.
     pub cost: Vec<u64>,
-    /// The work packing expected of each partition: the instructions of
-    /// its units and of the copied groups they need (the definitions the
+    /// The work packing expected of each partition: that of its units'
+    /// own code (loops and dispatches weighed) and the instructions of the
+    /// copied groups they need (the definitions the
     /// symbol rules copy by size aside, which bring in few: see
     /// `CopyLimits::brought_along`). Compare with the partitions'
     /// `held_instructions` in `MTPC_STATS`.
@@ -234,15 +236,15 @@ impl<'f> Grouped<'f> {
 
     /// The units of a plan for `requested` partitions: the dominator tree
     /// (with each variable alone under its first user) cut into subtrees
-    /// of at most [`UNIT_FRACTION_OF_SHARE`] of a partition's share, in
-    /// the work packing balances (loops and dispatches weighed), so that a
-    /// loop-heavy subtree is cut as finely as one of as much work.
+    /// of at most [`UNIT_FRACTION_OF_SHARE`] of a partition's share of the
+    /// groups' own work ([`GroupGraph::own_work`]), so that a loop-heavy
+    /// subtree is cut as finely as one of as many instructions' work.
     fn units(&self, requested: u32) -> Vec<Unit> {
         let groups = &self.groups;
         let mut children = groups.dominator_tree();
         let data_first_users = groups.data_first_users(self.facts);
         attach_data_to_first_users(&mut children, &data_first_users);
-        let work: Vec<u64> = groups.cost.iter().zip(&groups.extra_work).map(|(c, e)| c + e).collect();
+        let work = groups.own_work();
         let total: u64 = work.iter().sum();
         let cap = (total / (u64::from(requested) * UNIT_FRACTION_OF_SHARE)).max(1);
         let mut units = cut_units(&children, &work, groups.count(), cap);
@@ -356,6 +358,8 @@ struct GroupGraph {
     odr: OdrGroups,
     /// The group of each global that owns a definition.
     group_of: Vec<Option<usize>>,
+    /// Instructions of the group's definitions (C++ copies aside), and one
+    /// per definition.
     cost: Vec<u64>,
     /// Instructions of the group's own functions (data and copied
     /// definitions aside): what stays where the group is placed.
@@ -372,6 +376,12 @@ struct GroupGraph {
 }
 
 impl GroupGraph {
+    /// Each group's work as the units are cut by it: its `cost` and the
+    /// weight of its loops and dispatches (`extra_work`).
+    fn own_work(&self) -> Vec<u64> {
+        self.cost.iter().zip(&self.extra_work).map(|(cost, extra)| cost + extra).collect()
+    }
+
     /// Groups are numbered in the order of their first member.
     fn build(facts: &ModuleFacts, cg: &CallGraph) -> Self {
         let n = facts.globals.len();
@@ -870,13 +880,13 @@ fn place_copied_groups_with_first_user(facts: &ModuleFacts, odr: &OdrGroups, own
     }
 }
 
-fn subtree_costs(children: &[Vec<usize>], cost: &[u64], root: usize) -> Vec<u64> {
+fn subtree_work(children: &[Vec<usize>], work: &[u64], root: usize) -> Vec<u64> {
     let mut subtree = vec![0u64; children.len()];
     // Post-order without recursion (dominator trees can be deep).
     let mut stack = vec![(root, false)];
     while let Some((node, done)) = stack.pop() {
         if done {
-            let own = if node == root { 0 } else { cost[node] };
+            let own = if node == root { 0 } else { work[node] };
             subtree[node] = own + children[node].iter().map(|&c| subtree[c]).sum::<u64>();
         } else {
             stack.push((node, true));
@@ -892,11 +902,11 @@ struct Unit {
     parent: Option<usize>,
 }
 
-/// Cuts the dominator tree into units of at most `cap` (a single group
-/// may exceed it). A node whose subtree is too large becomes a unit with as
+/// Cuts the dominator tree into units of at most `cap` of `work` (a
+/// single group may exceed it). A node whose subtree is too large becomes a unit with as
 /// many of its small child subtrees as fit; the other children are cut in turn.
-fn cut_units(children: &[Vec<usize>], cost: &[u64], root: usize, cap: u64) -> Vec<Unit> {
-    let subtree = subtree_costs(children, cost, root);
+fn cut_units(children: &[Vec<usize>], work: &[u64], root: usize, cap: u64) -> Vec<Unit> {
+    let subtree = subtree_work(children, work, root);
     let collect = |start: usize, out: &mut Vec<usize>| {
         let mut stack = vec![start];
         while let Some(g) = stack.pop() {
@@ -913,14 +923,14 @@ fn cut_units(children: &[Vec<usize>], cost: &[u64], root: usize, cap: u64) -> Ve
             units.push(Unit { groups: vec![node], parent });
             Some(units.len() - 1)
         };
-        let mut unit_cost = if node == root { 0 } else { cost[node] };
+        let mut unit_work = if node == root { 0 } else { work[node] };
         let mut to_cut = Vec::new();
         for &c in &children[node] {
             if subtree[c] > cap {
                 to_cut.push(c);
-            } else if let (Some(u), true) = (here, unit_cost + subtree[c] <= cap) {
+            } else if let (Some(u), true) = (here, unit_work + subtree[c] <= cap) {
                 collect(c, &mut units[u].groups);
-                unit_cost += subtree[c];
+                unit_work += subtree[c];
             } else {
                 let mut own = Vec::new();
                 collect(c, &mut own);
@@ -1313,8 +1323,9 @@ mod tests {
             let cg = CallGraph::build(&facts);
             let groups = GroupGraph::build(&facts, &cg);
             let children = groups.dominator_tree();
-            let cap = (groups.cost.iter().sum::<u64>() / 8).max(1);
-            let units = cut_units(&children, &groups.cost, groups.count(), cap);
+            let work = groups.own_work();
+            let cap = (work.iter().sum::<u64>() / 8).max(1);
+            let units = cut_units(&children, &work, groups.count(), cap);
             let finder = CopyFinder::new(&facts, &groups, CopyModel::Lean);
             let copies = UnitCopies::of(&finder, &units);
             let traits = UnitTraits::of(&units, &finder);
@@ -1436,9 +1447,9 @@ mod tests {
 
     /// Plans `heavy` beside five functions of 300 instructions on 2
     /// partitions: weighed, it is a partition's work alone and the plan
-    /// counts `planned_work` in all; with `plain` (`heavy` unweighed), it
+    /// counts `planned_work` in all; with `unweigh` (`heavy` unweighed), it
     /// takes one of the five along.
-    fn alone_only_when_weighed(heavy: crate::module_facts::GlobalFacts, plain: impl Fn(&mut crate::module_facts::GlobalFacts), planned_work: u64) {
+    fn alone_only_when_weighed(heavy: crate::module_facts::GlobalFacts, unweigh: impl Fn(&mut crate::module_facts::GlobalFacts), planned_work: u64) {
         let mut globals = vec![heavy];
         globals.extend((0..5).map(|i| func(&format!("f{i}"), 300, &[])));
         let facts = module(globals);
@@ -1447,7 +1458,7 @@ mod tests {
         assert!(plan.owner[1..].iter().all(|&o| o != plan.owner[0]), "{:?}", plan.owner);
         assert_eq!(plan.planned.iter().sum::<u64>(), planned_work);
         let mut unweighed = facts.clone();
-        plain(&mut unweighed.globals[0]);
+        unweigh(&mut unweighed.globals[0]);
         let by_instructions = super::plan(&unweighed, 2);
         assert!(by_instructions.owner[1..].iter().any(|&o| o == by_instructions.owner[0]), "{:?}", by_instructions.owner);
     }
@@ -1474,12 +1485,13 @@ mod tests {
         alone_only_when_weighed(loops, |g| g.back_edges = 0, 700 + 10 * BACK_EDGE_WEIGHT + 1 + 5 * 301);
     }
 
-    /// Units are cut by work, as packing balances them: `hub`'s subtree
-    /// (two callees of 100 instructions and 40 loops each) is within an
-    /// eighth of a share in instructions (204 of 213) but holds more work
-    /// than a share (5,324 of 4,267). Kept one unit, it would be one
-    /// partition's work against eight functions of 401 (3,208); cut, each
-    /// loop-heavy callee goes with four of them: 4,267 and 4,265.
+    /// Units are cut by work, loops weighed as packing weighs them: `hub`'s
+    /// subtree (two callees of 100 instructions and 40 loops each) is
+    /// within an eighth of a share in instructions (204 of 213) but holds
+    /// more work than a share (5,324 of 4,266). Kept one unit, it would be
+    /// one partition's work against eight functions of 401 (3,208); cut,
+    /// each loop-heavy callee goes with four of them, and `hub` with one:
+    /// no partition above 4,267 (the sum pins the arithmetic behind it).
     #[test]
     fn a_subtree_heavy_in_loops_is_cut_by_its_work() {
         let mut globals = vec![func("hub", 1, &[(1, Call), (2, Call)])];
