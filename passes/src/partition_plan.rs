@@ -238,7 +238,7 @@ impl<'f> Grouped<'f> {
     /// (with each variable alone under its first user) cut into subtrees
     /// of at most [`UNIT_FRACTION_OF_SHARE`] of a partition's share of the
     /// groups' own work ([`GroupGraph::own_work`]), so that a loop-heavy
-    /// subtree is cut as finely as one of as many instructions' work.
+    /// subtree is cut as finely as a loop-free one of as much work.
     fn units(&self, requested: u32) -> Vec<Unit> {
         let groups = &self.groups;
         let mut children = groups.dominator_tree();
