@@ -24,7 +24,9 @@ MTPC_PARTITIONS=3), and compares behaviour, not just that it compiles:
     declined (stock's output byte for byte, one info line), and a sweep of
     options (stack sizes, patchable entries, -finstrument-functions, XRay,
     basic-block address maps, -fembed-bitcode, -mllvm -inline-threshold,
-    -fno-pic, -mcmodel=large) keeps what each promises;
+    -fno-pic, -mcmodel=large) keeps what each promises; a program's own
+    static memcpy, which takes the code generator's calls for a structure's
+    copy in stock's object, is compiled whole and still takes them;
   * the merged text is valid for debug info with relative and absolute
     paths, prefix maps, a compilation directory, DWARF 4 and 5,
     -gline-tables-only and -gno-column-info (llvm-dwarfdump --verify, each
@@ -465,6 +467,18 @@ def test_declined(work, checker):
         declined(checker, b, "profile", ["out.o"])
 
 
+def test_library_named_local(work, checker):
+    # The program's own static memcpy takes the code generator's calls for a
+    # structure's copy; a partition without it, or with it renamed, would not.
+    b = Build(work, "own-memcpy", program("own_memcpy.c"), ["-O2"])
+    info = [l for l in b.stderr["mtpc"].splitlines() if l.startswith("mtpc: info:")]
+    checker.check(len(info) == 1 and "it defines a local memcpy, named like a library function" in info[0] and not b.split(),
+                  "own-memcpy: compiled whole, with one info line saying why", b.stderr["mtpc"][-800:])
+    outputs = {v: b.run(v).stdout for v in ("stock", "mtpc")}
+    checker.check(outputs["stock"].startswith("4 copies") and outputs["mtpc"] == outputs["stock"],
+                  "own-memcpy: every copy goes through the program's memcpy, as in the stock build", str(outputs))
+
+
 def section_entries(readelf_args, output):
     return run([tool("llvm-readelf")] + readelf_args + [output])
 
@@ -689,6 +703,7 @@ TESTS = [
     ("diagnostics", test_diagnostics),
     ("cet-note", test_cet_note),
     ("declined", test_declined),
+    ("library-named-local", test_library_named_local),
     ("option-sweep", test_option_sweep),
     ("debug-info", test_debug_info),
     ("embed-source", test_embedded_source),

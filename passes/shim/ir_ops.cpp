@@ -94,6 +94,20 @@ void mtpc_keep_library_declarations_unassumed(LLVMModuleRef M, const LLVMValueRe
   }
 }
 
+// Of Gs (N global values of M), which have a library function's name for
+// M's target (LLVM's TargetLibraryInfo knows the name, whatever the
+// prototype or whether the target has the function): Named[I] says so for
+// Gs[I]. The code generator and the optimizer call such a function by that
+// name (memcpy for a structure's copy, puts for a printf), and in the
+// object a module's own definition of the name takes those calls.
+void mtpc_library_function_names(LLVMModuleRef M, const LLVMValueRef *Gs, size_t N, bool *Named) {
+  const TargetLibraryInfoImpl Names(Triple(unwrap(M)->getTargetTriple()));
+  for (size_t I = 0; I < N; ++I) {
+    LibFunc Func;
+    Named[I] = Names.getLibFunc(unwrap<GlobalValue>(Gs[I])->getName(), Func);
+  }
+}
+
 // Shared-library code: V (a function or variable: a declaration, or an
 // available_externally copy) stands for a definition of the whole module
 // that another partition owns and exports under the hidden alias Name as

@@ -123,7 +123,19 @@ const WHOLE_OBJECT_INTRINSICS: [(&str, &str); 4] = [
 /// what the code generator writes once per object from all its functions
 /// together, which partitions, each seeing its own, would write apart and
 /// differently (the merge cannot tell what the whole module would have
-/// written).
+/// written); and a local function or alias named like a library function
+/// (`static void *memcpy(...)`: `ModuleFacts::library_named_locals`). In
+/// the whole module's object such a local takes the calls the code
+/// generator (a structure's copy calls `memcpy`) and the optimizer
+/// (`printf("hi\n")` becomes `puts("hi")`, unless the local `puts` has
+/// another prototype) make by its name, wherever they are. A partition
+/// that does not hold it would call the library's function instead, and
+/// one that holds it renamed (promoted, `NAME.mtpc.TAG`) as well. The
+/// names are those LLVM's TargetLibraryInfo knows, which the optimizer
+/// creates calls to: a local `log` or `write` declines too, whether or not
+/// anything calls it by name; the code generator's runtime calls it does
+/// not list (`__stack_chk_fail`, `__udivti3`) are names a program may not
+/// define.
 pub fn module_reason(facts: &ModuleFacts) -> Option<String> {
     if facts.split_stack_functions {
         return Some(
@@ -138,6 +150,14 @@ pub fn module_reason(facts: &ModuleFacts) -> Option<String> {
              OCaml's frame table) the code generator writes once per object"
                 .into(),
         );
+    }
+    if let Some(&local) = facts.library_named_locals.first() {
+        let name = facts.globals[local as usize].display_name();
+        return Some(format!(
+            "it defines a local {name}, named like a library function: the code generator and the optimizer call library \
+             functions by name (a structure's copy calls memcpy), and in the whole module's object such calls take the \
+             local; a partition without it would call the library's"
+        ));
     }
     facts.globals.iter().filter(|g| g.is_function() && !g.is_definition).find_map(|g| {
         WHOLE_OBJECT_INTRINSICS
@@ -198,7 +218,7 @@ mod tests {
 
     #[test]
     fn modules_whose_object_wide_markers_depend_on_every_function_decline() {
-        use crate::test_support::{func, module};
+        use crate::test_support::{func, internal, module};
         let declared = |name: &str| {
             let mut f = func(name, 0, &[]);
             f.is_definition = false;
@@ -221,6 +241,11 @@ mod tests {
             let facts = module(vec![func("f", 10, &[]), func("g", 10, &[]), declared(intrinsic)]);
             assert!(module_reason(&facts).is_some_and(|why| why.contains(expected)), "{intrinsic}");
         }
+        // A local named like a library function (the program's own memcpy).
+        let mut own_memcpy = module(vec![internal(func("memcpy", 50, &[])), func("f", 10, &[(0, crate::module_facts::RefKind::Call)])]);
+        assert_eq!(module_reason(&own_memcpy), None);
+        own_memcpy.library_named_locals = vec![0];
+        assert!(module_reason(&own_memcpy).is_some_and(|why| why.contains("local memcpy, named like a library function")));
         // A function of the module that merely starts alike is no intrinsic.
         assert_eq!(module_reason(&module(vec![func("f", 10, &[]), func("llvm.init.trampolines", 10, &[])])), None);
     }

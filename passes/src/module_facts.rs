@@ -226,6 +226,11 @@ pub struct ModuleFacts {
     pub gc_functions: bool,
     /// PIC without PIE: default-visibility symbols may be preempted.
     pub is_shared_library_code: bool,
+    /// Local functions and aliases with a library function's name
+    /// (`memcpy`, `puts`: LLVM's TargetLibraryInfo knows it for the
+    /// module's target), which take the calls the code generator and the
+    /// optimizer make by that name (`decline::module_reason`), sorted.
+    pub library_named_locals: Vec<u32>,
     /// The module asks for semantic interposition (`-fsemantic-interposition`:
     /// the "SemanticInterposition" module flag): a default-visibility
     /// definition not `dso_local` may be replaced at link time.
@@ -478,7 +483,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
     let mut per_kind_index = [0u32; 4];
     let (mut inline_asm_assigns, mut inline_asm_notes, mut linked_order_functions) = (false, false, false);
     let (mut split_stack_functions, mut gc_functions) = (false, false);
-    let facts = globals
+    let facts: Vec<GlobalFacts> = globals
         .iter()
         .map(|&g| {
             let kind = g.kind();
@@ -612,6 +617,14 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    let local_callees: Vec<u32> = (0..facts.len() as u32)
+        .filter(|&i| {
+            let g = &facts[i as usize];
+            (g.is_function() || g.id.kind == GlobalKind::Alias) && g.is_definition && g.linkage.is_local()
+        })
+        .collect();
+    let named = module.library_function_names(&local_callees.iter().map(|&i| globals[i as usize]).collect::<Vec<_>>());
+    let library_named_locals = local_callees.into_iter().zip(named).filter_map(|(i, named)| named.then_some(i)).collect();
     let mut facts = ModuleFacts {
         source_filename,
         content_digest: 0,
@@ -625,6 +638,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         split_stack_functions,
         gc_functions,
         is_shared_library_code,
+        library_named_locals,
         semantic_interposition: module.flag("SemanticInterposition").unwrap_or(0) > 0,
         call_cycles: Default::default(),
     };

@@ -13,6 +13,7 @@ extern "C" {
     pub(super) fn mtpc_is_dso_local(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_set_dso_local(v: LLVMValueRef, local: bool);
     pub(super) fn mtpc_keep_library_declarations_unassumed(m: LLVMModuleRef, fs: *const LLVMValueRef, n: usize, stands_for_alias: bool);
+    pub(super) fn mtpc_library_function_names(m: LLVMModuleRef, gs: *const LLVMValueRef, n: usize, named: *mut bool);
     pub(super) fn mtpc_bind_code_references_locally(v: LLVMValueRef, name: *const c_char, len: usize, preemptible: bool);
     pub(super) fn mtpc_add_hidden_alias(v: LLVMValueRef, name: *const c_char, len: usize);
     pub(super) fn mtpc_is_thread_local(v: LLVMValueRef) -> bool;

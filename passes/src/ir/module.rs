@@ -81,6 +81,19 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
+    /// For each of `globals` (this module's), whether its name is a
+    /// library function's for the module's target, as LLVM's
+    /// TargetLibraryInfo knows them: one the code generator or the
+    /// optimizer may call by name (see the shim's
+    /// `mtpc_library_function_names`).
+    pub fn library_function_names(&self, globals: &[Global<'_>]) -> Vec<bool> {
+        let raw: Vec<LLVMValueRef> = globals.iter().map(|g| g.raw).collect();
+        let mut named = vec![false; raw.len()];
+        // SAFETY: global values of this live module; `named` has one slot each.
+        unsafe { mtpc_library_function_names(self.raw, raw.as_ptr(), raw.len(), named.as_mut_ptr()) };
+        named
+    }
+
     /// The integer value of module flag `name`, if present.
     pub fn flag(&self, name: &str) -> Option<i64> {
         let c = CString::new(name).expect("flag name without NUL");
