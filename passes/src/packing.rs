@@ -18,7 +18,7 @@
 //!    (`fill_partitions`).
 //! 3. Refinement: clusters, then single units, move while that lowers the
 //!    summed work (the CPU time) plus `k` times the work beyond the target,
-//!    the heaviest group's work with its copies or the mean partition's
+//!    about the heaviest group's work with its copies, or the mean partition's
 //!    (what the compile waits for, on as many threads as partitions that
 //!    hold units); a unit that leaves
 //!    the unit it dominates, or that dominates it, must save more
@@ -34,9 +34,10 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeSet, BinaryHeap};
 
 /// The share of a partition that packing aims at is the module's work
-/// (each copy counted once) divided by the partitions, or the heaviest
-/// group's with its copies if larger, plus this part of it (1/32): a cluster may grow to it, and
-/// packing keeps partitions within it while it can.
+/// (each copy counted once) divided by the partitions, or about the
+/// heaviest group's with its copies if larger (see [`place`]), plus this
+/// part of it (1/32): a cluster may grow to it, and packing keeps
+/// partitions within it while it can.
 const SHARE_HEADROOM: u64 = 32;
 
 /// A copy needed by more than this many units is left out of the pairs
@@ -178,23 +179,25 @@ impl<'a> Loads<'a> {
 
 /// Places the units on `partitions`: clusters of units that share copies,
 /// packed largest first where they add the least work, then refined unit by
-/// unit. `heaviest` is the work of the heaviest group with the copies it
-/// needs, which no placement divides. Clusters fill partitions up to the
-/// share, so where the heaviest group outweighs the fair share fewer
+/// unit. `bound` is the work a partition may take for the heaviest group's
+/// sake: that group's work with the copies it needs, which no placement
+/// divides, less a margin (`partition_plan`'s `OWN_CODE_HEADROOM`).
+/// Clusters fill partitions up to the share, so where `bound` outweighs
+/// the fair share fewer
 /// partitions may hold units than asked for, never fewer than two; with
 /// `every_partition`, each partition gets a unit with code first, while
 /// there are enough. Returns each unit's partition, the partitions' loads
 /// and the clusters.
-pub(crate) fn place<'a>(input: &'a PackingInput<'a>, partitions: u32, heaviest: u64, every_partition: bool) -> (Vec<u32>, Loads<'a>, Vec<Vec<usize>>) {
+pub(crate) fn place<'a>(input: &'a PackingInput<'a>, partitions: u32, bound: u64, every_partition: bool) -> (Vec<u32>, Loads<'a>, Vec<Vec<usize>>) {
     let n = u64::from(partitions.max(1));
-    let share = (input.total().div_ceil(n)).max(heaviest);
+    let share = (input.total().div_ceil(n)).max(bound);
     let share = share + share / SHARE_HEADROOM;
     let clusters = cluster(input, share);
     let (mut placed, mut loads) = pack(input, &clusters, partitions, share, every_partition);
     let clusters: Vec<Vec<usize>> = clusters.into_iter().map(|c| c.units).collect();
     let wanted = if every_partition { partitions } else { 2 };
     fill_partitions(&mut loads, &mut placed, wanted as usize);
-    refine(&mut loads, &mut placed, heaviest, &clusters);
+    refine(&mut loads, &mut placed, bound, &clusters);
     (placed, loads, clusters)
 }
 
@@ -498,8 +501,8 @@ fn fill_partitions(loads: &mut Loads<'_>, placed: &mut [u32], wanted: usize) {
 /// Moves units to another partition while that lowers the partitions'
 /// summed work (the CPU time) plus `k` times their work beyond the target
 /// (what the compile waits for, on as many threads as the `k` partitions
-/// that hold units; those left empty stay so): the target is the heaviest
-/// group's work (with the copies it needs: `heaviest`), or the mean of the partitions' work if larger. So a
+/// that hold units; those left empty stay so): the target is `bound`
+/// (see [`place`]), or the mean of the partitions' work if larger. So a
 /// partition over the target sheds work even while another is as loaded,
 /// and 1 % of work beyond it weighs as 1 % of the sum when the partitions
 /// are even. First whole clusters move (a copy several units of a
@@ -507,7 +510,7 @@ fn fill_partitions(loads: &mut Loads<'_>, placed: &mut [u32], wanted: usize) {
 /// units: up to [`REFINE_PASSES`] passes each, every cluster or unit to
 /// the partition where this falls most (lowest index on ties). Pinned
 /// units stay, and no partition is emptied or left without code.
-pub(crate) fn refine(loads: &mut Loads<'_>, placed: &mut [u32], heaviest: u64, clusters: &[Vec<usize>]) {
+pub(crate) fn refine(loads: &mut Loads<'_>, placed: &mut [u32], bound: u64, clusters: &[Vec<usize>]) {
     let input = loads.input;
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); input.units()];
     for (u, parent) in input.parent.iter().enumerate() {
@@ -517,10 +520,10 @@ pub(crate) fn refine(loads: &mut Loads<'_>, placed: &mut [u32], heaviest: u64, c
     }
     let mut moves = Moves { count: vec![0; input.weight.len()], touched: Vec::new(), children };
     let joined: Vec<&[usize]> = clusters.iter().filter(|c| c.len() > 1).map(|c| c.as_slice()).collect();
-    moves.refine(loads, placed, heaviest, &joined);
+    moves.refine(loads, placed, bound, &joined);
     let singles: Vec<[usize; 1]> = (0..loads.input.units()).map(|u| [u]).collect();
     let singles: Vec<&[usize]> = singles.iter().map(|u| u.as_slice()).collect();
-    moves.refine(loads, placed, heaviest, &singles);
+    moves.refine(loads, placed, bound, &singles);
 }
 
 /// What [`refine`] needs to weigh the move of a set of units.
@@ -534,7 +537,7 @@ struct Moves {
 }
 
 impl Moves {
-    fn refine(&mut self, loads: &mut Loads<'_>, placed: &mut [u32], heaviest: u64, items: &[&[usize]]) {
+    fn refine(&mut self, loads: &mut Loads<'_>, placed: &mut [u32], bound: u64, items: &[&[usize]]) {
         let input = loads.input;
         // Units move between the partitions that hold some (none is
         // emptied: `may_move`); those packing or merging left empty stay so.
@@ -548,7 +551,7 @@ impl Moves {
                 if !self.may_move(loads, placed, item, from) {
                     continue;
                 }
-                let target = heaviest.max(sum.div_ceil(k));
+                let target = bound.max(sum.div_ceil(k));
                 let beyond = |w: u64| k * w.saturating_sub(target);
                 let own: u64 = item.iter().map(|&u| input.cost[u]).sum();
                 self.count_needs(input, item);
