@@ -1418,6 +1418,15 @@ mod tests {
         assert_eq!(plan.planned.iter().sum::<u64>(), 1001 + 4 * 101);
     }
 
+    /// `heaviest` (global 0), template u (400, global 1), `more` (from
+    /// global 2 on) and six functions of 100 that call u.
+    fn beside_six_users_of_a_template(heaviest: crate::module_facts::GlobalFacts, more: Vec<crate::module_facts::GlobalFacts>) -> ModuleFacts {
+        let users = (0..6).map(|i| func(&format!("f{i}"), 100, &[(1, Call)]));
+        let mut facts = module([heaviest, linkonce(func("_Z1uv", 400, &[]), 0)].into_iter().chain(more).chain(users).collect());
+        facts.comdat_count = facts.globals.iter().filter(|g| g.comdat.is_some()).count() as u32;
+        facts
+    }
+
     /// Where one function outweighs the fair share, the others are packed
     /// up to its work less a fifth of its own code's, not up to all of
     /// it: big (1,001 planned) bounds 4 partitions asked for, and the six
@@ -1426,10 +1435,7 @@ mod tests {
     /// would wait for longer than for big.
     #[test]
     fn the_others_stay_a_fifth_of_its_own_code_below_the_heaviest() {
-        let mut facts = module((0..6).map(|i| func(&format!("f{i}"), 100, &[(1, Call)])).collect());
-        facts.globals.insert(0, func("big", 1000, &[]));
-        facts.globals.insert(1, linkonce(func("_Z1uv", 400, &[]), 0));
-        facts.comdat_count = 1;
+        let facts = beside_six_users_of_a_template(func("big", 1000, &[]), vec![]);
         let plan = plan(&facts, 4);
         assert_eq!(plan.partitions, 3, "{:?}", plan.planned);
         let big = plan.owner[0].unwrap() as usize;
@@ -1442,14 +1448,10 @@ mod tests {
     /// copies it needs: user (11) needs template t (1,000), and the six
     /// functions of 101 that need template u (400) stay together up to
     /// that (1,006, one copy of u), not in two partitions within four
-    /// fifths of user's work (804 and 602, two copies).
+    /// fifths of user's work (two copies).
     #[test]
     fn the_copies_the_heaviest_needs_are_not_part_of_the_margin() {
-        let mut facts = module((0..6).map(|i| func(&format!("f{i}"), 100, &[(1, Call)])).collect());
-        facts.globals.insert(0, func("user", 10, &[(2, Call)]));
-        facts.globals.insert(1, linkonce(func("_Z1uv", 400, &[]), 1));
-        facts.globals.insert(2, linkonce(func("_Z1tv", 1000, &[]), 0));
-        facts.comdat_count = 2;
+        let facts = beside_six_users_of_a_template(func("user", 10, &[(2, Call)]), vec![linkonce(func("_Z1tv", 1000, &[]), 1)]);
         let plan = plan(&facts, 4);
         assert_eq!(plan.partitions, 2, "{:?}", plan.planned);
         let user = plan.owner[0].unwrap() as usize;
