@@ -18,7 +18,8 @@
 //!    (`fill_partitions`).
 //! 3. Refinement: clusters, then single units, move while that lowers the
 //!    summed work (the CPU time) plus `k` times the work beyond the target,
-//!    about the heaviest group's work with its copies, or the mean partition's
+//!    the heaviest group's work with its copies less a margin, or the mean
+//!    partition's
 //!    (what the compile waits for, on as many threads as partitions that
 //!    hold units); a unit that leaves
 //!    the unit it dominates, or that dominates it, must save more
@@ -34,8 +35,8 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeSet, BinaryHeap};
 
 /// The share of a partition that packing aims at is the module's work
-/// (each copy counted once) divided by the partitions, or about the
-/// heaviest group's with its copies if larger (see [`place`]), plus this
+/// (each copy counted once) divided by the partitions, or the heaviest
+/// group's with its copies less a margin if larger (see [`place`]), plus this
 /// part of it (1/32): a cluster may grow to it, and packing keeps
 /// partitions within it while it can.
 const SHARE_HEADROOM: u64 = 32;
@@ -183,8 +184,8 @@ impl<'a> Loads<'a> {
 /// sake: that group's work with the copies it needs, which no placement
 /// divides, less a margin (`partition_plan`'s `OWN_CODE_HEADROOM`).
 /// Clusters fill partitions up to the share, so where `bound` outweighs
-/// the fair share fewer
-/// partitions may hold units than asked for, never fewer than two; with
+/// the fair share fewer partitions may hold units than asked for, never
+/// fewer than two; with
 /// `every_partition`, each partition gets a unit with code first, while
 /// there are enough. Returns each unit's partition, the partitions' loads
 /// and the clusters.
@@ -480,8 +481,8 @@ fn pack<'a>(input: &'a PackingInput<'a>, clusters: &[Cluster], partitions: u32, 
 /// `wanted` partitions (or as many as there are units with code) hold
 /// some: each time the unit whose move adds the least work, from a
 /// partition that keeps code. Packing leaves code in fewer partitions
-/// where the heaviest group with the copies it needs outweighs the rest
-/// (splitting further would only repeat copies).
+/// where the bound beside the heaviest group (see [`place`]) outweighs
+/// the rest (splitting further would only repeat copies).
 fn fill_partitions(loads: &mut Loads<'_>, placed: &mut [u32], wanted: usize) {
     let input = loads.input;
     let n = loads.work.len();
@@ -845,6 +846,7 @@ mod tests {
         }
     }
 
+    /// The heaviest unit's work, as `place`'s bound without a margin.
     fn heaviest(input: &PackingInput<'_>) -> u64 {
         (0..input.units()).map(|u| input.alone(u)).max().unwrap_or(0)
     }

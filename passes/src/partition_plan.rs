@@ -67,15 +67,18 @@ const COST_PER_DEFINITION: u64 = 1;
 const UNIT_FRACTION_OF_SHARE: u64 = 8;
 
 /// Where the heaviest group with the copies it needs outweighs a fair
-/// share, the other partitions take at most its work less this part of
-/// its own code's (1/5): its partition is what the compile waits for,
+/// share, the other partitions are packed to its work less this part of
+/// its own code's (1/5), and the share's headroom, not beyond (or to a
+/// lighter group's work less its margin, if that is more: a group whose
+/// work is mostly copies, whose partition takes them anyway; see
+/// [`HeaviestGroup::bound`]): its partition is what the compile waits for,
 /// and its own code's work is the plan's least sure estimate, a large
 /// function's loops and dispatch weighed by constants fitted to many
 /// (see [`function_work`]). Packed up to the whole of QuickJS's
 /// interpreter's work at 16 partitions asked for, the slower of the two
 /// others took 4.9 to 5.2 s against its 4.2 to 4.5 s (three runs, one
-/// thread); a fifth less, each other took at most its time, 3.9 to 4.2
-/// s, and the work in all was no more. The
+/// thread); a fifth less, the slowest was its own, 3.9 to 4.2 s, and the
+/// work in all was no more. The
 /// copies are not part of the margin: HarfBuzz's heaviest is a function
 /// of 106 instructions needing 75,000 of templates, and its others,
 /// packed up to that, took no longer (a margin of a fifth of all of it
@@ -281,13 +284,13 @@ impl<'f> Grouped<'f> {
         let parents: Vec<Option<usize>> = units.iter().map(|u| u.parent).collect();
         let input = traits.packing_input(&copies, &parents);
         let heaviest = heaviest_group(&finder, units, &input);
-        let bound = heaviest.map_or(0, |(g, held)| held - finder.own_work(g).div_ceil(OWN_CODE_HEADROOM));
+        let bound = heaviest.map_or(0, |h| h.bound);
         let (mut placed, mut loads, clusters) = packing::place(&input, partitions, bound, !merge_lighter);
         if merge_lighter && packing::merge_within_the_heaviest(&mut loads, &mut placed) {
             packing::refine(&mut loads, &mut placed, bound, &clusters);
         }
         // The plan reports what the heaviest group holds in instructions.
-        let heaviest = heaviest.map(|(g, work)| (g, work - self.groups.extra_work[g]));
+        let heaviest = heaviest.map(|h| (h.group, h.held - self.groups.extra_work[h.group]));
         (self.complete(units, &placed, &loads, partitions, heaviest), finder.models_differ)
     }
 
@@ -319,38 +322,57 @@ impl<'f> Grouped<'f> {
     }
 }
 
-/// The group that weighs most with the copies it needs (the work of its
-/// own code, see [`function_work`], and theirs; the lowest index on ties) and
-/// that weight: no plan divides it,
-/// and the partition that holds it has at least that work. Its own code
-/// need not be the most: in C++ a small function may need the inline and
-/// template functions of a third of the module (HarfBuzz: 106
-/// instructions needing 75,000). A unit weighs at least as much as each
-/// of its groups (it needs every copy they need), so units are searched
-/// heaviest first, only while they could hold a heavier group, and in a
-/// unit only the groups whose code with the unit's copies could be.
-fn heaviest_group(finder: &CopyFinder<'_>, units: &[Unit], input: &PackingInput<'_>) -> Option<(usize, u64)> {
+/// The group that weighs most with the copies it needs, and the most work
+/// the other partitions take beside the groups no plan divides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HeaviestGroup {
+    /// The group that weighs most with the copies it needs (the work of
+    /// its own code, see [`function_work`], and theirs; the lowest index
+    /// on ties): no plan divides it, and the partition that holds it has
+    /// at least that work. Its own code need not be the most: in C++ a
+    /// small function may need the inline and template functions of a
+    /// third of the module (HarfBuzz: 106 instructions needing 75,000).
+    group: usize,
+    /// Its work with the copies it needs.
+    held: u64,
+    /// The most, over the groups, of a group's work with its copies less
+    /// a fifth of its own code's ([`OWN_CODE_HEADROOM`]): the heaviest
+    /// group's, or a lighter one's whose work is mostly copies, which its
+    /// partition takes anyway.
+    bound: u64,
+}
+
+/// The heaviest group and the bound beside it (see [`HeaviestGroup`]). A
+/// unit weighs at least as much as each of its groups (it needs every
+/// copy they need), so units are searched heaviest first, only while they
+/// could hold a heavier group or raise the bound, and in a unit only the
+/// groups whose code with the unit's copies could.
+fn heaviest_group(finder: &CopyFinder<'_>, units: &[Unit], input: &PackingInput<'_>) -> Option<HeaviestGroup> {
     let mut order: Vec<(u64, usize)> = (0..units.len()).map(|u| (input.alone(u), u)).collect();
     order.sort_unstable_by(|a, b| b.cmp(a));
     let mut seen = vec![usize::MAX; finder.weight.len()];
-    let mut heaviest: Option<(usize, u64)> = None;
+    let mut heaviest: Option<HeaviestGroup> = None;
+    let beats = |held: u64, g: usize, heaviest: Option<HeaviestGroup>| {
+        heaviest.is_none_or(|h| (held, Reverse(g)) > (h.held, Reverse(h.group)))
+    };
     for (alone, u) in order {
-        if heaviest.is_some_and(|(_, held)| alone < held) {
+        if heaviest.is_some_and(|h| alone < h.held && alone <= h.bound) {
             break;
         }
         let unit_copies = input.weight_of(&input.needs[u]);
-        let beats = |held: u64, g: usize, heaviest: Option<(usize, u64)>| {
-            heaviest.is_none_or(|(best, most)| (held, Reverse(g)) > (most, Reverse(best)))
-        };
         for &g in units[u].groups.iter().filter(|&&g| finder.groups.code[g] > 0) {
             let own = finder.own_work(g);
-            if !beats(own + unit_copies, g, heaviest) {
+            let margin = own.div_ceil(OWN_CODE_HEADROOM);
+            let at_most = own + unit_copies;
+            if !beats(at_most, g, heaviest) && heaviest.is_some_and(|h| at_most - margin <= h.bound) {
                 continue;
             }
             let held = own + input.weight_of(&finder.needs(&[g], &mut seen, g));
-            if beats(held, g, heaviest) {
-                heaviest = Some((g, held));
-            }
+            let bound = heaviest.map_or(0, |h| h.bound).max(held - margin);
+            heaviest = Some(match heaviest {
+                Some(h) if !beats(held, g, heaviest) => HeaviestGroup { bound, ..h },
+                _ => HeaviestGroup { group: g, held, bound },
+            });
         }
     }
     heaviest
@@ -1314,7 +1336,8 @@ mod tests {
 
     /// The search that skips units and groups which cannot weigh more
     /// finds what weighing every group finds, ties included (to the lowest
-    /// index), on modules of plain and inline functions calling each other.
+    /// index), and the same bound beside it, on modules of plain and
+    /// inline functions calling each other.
     #[test]
     fn the_heaviest_group_search_finds_what_weighing_every_group_finds() {
         for seed in 0..40u32 {
@@ -1336,26 +1359,50 @@ mod tests {
                 .collect();
             let mut facts = module(globals);
             facts.comdat_count = n;
-            let cg = CallGraph::build(&facts);
-            let groups = GroupGraph::build(&facts, &cg);
-            let children = groups.dominator_tree();
-            let work = groups.own_work();
-            let cap = (work.iter().sum::<u64>() / 8).max(1);
-            let units = cut_units(&children, &work, groups.count(), cap);
-            let finder = CopyFinder::new(&facts, &groups, CopyModel::Lean);
-            let copies = UnitCopies::of(&finder, &units);
-            let traits = UnitTraits::of(&units, &finder);
-            let parents: Vec<Option<usize>> = units.iter().map(|u| u.parent).collect();
-            let input = traits.packing_input(&copies, &parents);
-            let mut brute: Option<(usize, u64)> = None;
-            for g in (0..groups.count()).filter(|&g| groups.code[g] > 0) {
-                let held = finder.own_work(g) + input.weight_of(&finder.needs(&[g], &mut vec![usize::MAX; finder.weight.len()], 0));
-                if brute.is_none_or(|(_, most)| held > most) {
-                    brute = Some((g, held));
-                }
-            }
-            assert_eq!(heaviest_group(&finder, &units, &input), brute, "seed {seed}");
+            let (searched, brute) = heaviest_searched_and_brute(&facts);
+            assert_eq!(searched, brute, "seed {seed}");
         }
+    }
+
+    /// A lighter group whose work is mostly copies sets the bound beside
+    /// the heaviest: big (1,000 of its own) allows 800 beside it, but
+    /// user (100) needs template t (800), and its partition takes 900
+    /// anyway (less a fifth of user's own 100: 880).
+    #[test]
+    fn a_lighter_group_of_copies_may_set_the_bound() {
+        let mut facts = module(vec![func("big", 1000, &[]), func("user", 100, &[(2, Call)]), linkonce(func("_Z1tv", 800, &[]), 0)]);
+        facts.comdat_count = 1;
+        let (searched, brute) = heaviest_searched_and_brute(&facts);
+        assert_eq!(searched, brute);
+        let h = searched.expect("a heaviest group");
+        assert_eq!((h.group, h.held, h.bound), (0, 1000, 880));
+    }
+
+    /// What [`heaviest_group`] finds on `facts` cut into units of an
+    /// eighth of its work, and what weighing every group finds.
+    fn heaviest_searched_and_brute(facts: &ModuleFacts) -> (Option<HeaviestGroup>, Option<HeaviestGroup>) {
+        let cg = CallGraph::build(facts);
+        let groups = GroupGraph::build(facts, &cg);
+        let children = groups.dominator_tree();
+        let work = groups.own_work();
+        let cap = (work.iter().sum::<u64>() / 8).max(1);
+        let units = cut_units(&children, &work, groups.count(), cap);
+        let finder = CopyFinder::new(facts, &groups, CopyModel::Lean);
+        let copies = UnitCopies::of(&finder, &units);
+        let traits = UnitTraits::of(&units, &finder);
+        let parents: Vec<Option<usize>> = units.iter().map(|u| u.parent).collect();
+        let input = traits.packing_input(&copies, &parents);
+        let mut brute: Option<HeaviestGroup> = None;
+        for g in (0..groups.count()).filter(|&g| groups.code[g] > 0) {
+            let own = finder.own_work(g);
+            let held = own + input.weight_of(&finder.needs(&[g], &mut vec![usize::MAX; finder.weight.len()], 0));
+            let bound = brute.map_or(0, |b| b.bound).max(held - own.div_ceil(OWN_CODE_HEADROOM));
+            brute = Some(match brute {
+                Some(b) if held <= b.held => HeaviestGroup { bound, ..b },
+                _ => HeaviestGroup { group: g, held, bound },
+            });
+        }
+        (heaviest_group(&finder, &units, &input), brute)
     }
 
     /// Packing weighs each partition's work as the symbol rules will make
