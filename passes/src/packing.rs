@@ -180,9 +180,10 @@ impl<'a> Loads<'a> {
 
 /// Places the units on `partitions`: clusters of units that share copies,
 /// packed largest first where they add the least work, then refined unit by
-/// unit. `bound` is the work a partition may take for the heaviest group's
-/// sake: that group's work with the copies it needs, which no placement
-/// divides, less a margin (`partition_plan`'s `OWN_CODE_HEADROOM`).
+/// unit. `bound` is the work a partition may take beside the groups no
+/// placement divides: the heaviest's work with the copies it needs less a
+/// margin, or a lighter one's so reckoned if more (`partition_plan`'s
+/// `HeaviestGroup::bound`).
 /// Clusters fill partitions up to the share, so where `bound` outweighs
 /// the fair share fewer partitions may hold units than asked for, never
 /// fewer than two; with
