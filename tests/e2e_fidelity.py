@@ -24,7 +24,9 @@ MTPC_PARTITIONS=3), and compares behaviour, not just that it compiles:
     declined (stock's output byte for byte, one info line), and a sweep of
     options (stack sizes, patchable entries, -finstrument-functions, XRay,
     basic-block address maps, -fembed-bitcode, -mllvm -inline-threshold,
-    -fno-pic, -mcmodel=large) keeps what each promises; a program's own
+    -fno-pic, -mcmodel=large) keeps what each promises; without
+    asynchronous unwind tables (-g, -fforce-dwarf-frame) exceptions are
+    caught and .eh_frame and .debug_frame hold stock's entries; a program's own
     static memcpy, which takes the code generator's calls for a structure's
     copy in stock's object, is compiled whole and still takes them;
   * the merged text is valid for debug info with relative and absolute
@@ -573,6 +575,44 @@ def test_option_sweep(work, checker):
                   "stock %s\nmtpc %s" % (str(got["stock"])[:600], str(got["mtpc"])[:600]))
 
 
+def frame_entries(output):
+    """How many frame description entries `output`'s .eh_frame and
+    .debug_frame hold (the program's and the C runtime's alike)."""
+    counts, current = {"eh_frame": 0, "debug_frame": 0}, None
+    for line in run([tool("llvm-dwarfdump"), "--debug-frame", output]).splitlines():
+        m = re.match(r"^\.(eh_frame|debug_frame) contents:", line)
+        if m:
+            current = m.group(1)
+        elif current and re.search(r"\bFDE\b", line):
+            counts[current] += 1
+    return counts
+
+
+UNWIND_VARIANTS = [
+    # (tag, flags besides -O2 -fno-asynchronous-unwind-tables)
+    ("unwind-tables-debug-info", ["-g"]),
+    ("unwind-tables-forced-debug-frame", ["-fforce-dwarf-frame"]),
+]
+
+
+def test_unwind_tables(work, checker):
+    # Without asynchronous unwind tables, the code generator puts every
+    # function's call frame information in .eh_frame if one of the module's
+    # functions may throw, else in .debug_frame (with -g or
+    # -fforce-dwarf-frame): a partition of noexcept leaves alone would choose
+    # .debug_frame, and in a merged text its `.cfi_sections` line took every
+    # entry out of .eh_frame (the first exception ended the program).
+    for tag, flags in UNWIND_VARIANTS:
+        b = Build(work, tag, program("unwind_tables.cpp"), ["-O2", "-fno-asynchronous-unwind-tables"] + flags, link=["-lstdc++"])
+        frames = {v: frame_entries(b.outputs[v]) for v in ("stock", "mtpc")}
+        runs = {v: b.run(v, ["40"], check=False) for v in ("stock", "mtpc")}
+        outputs = {v: (r.returncode, r.stdout) for v, r in runs.items()}
+        split_and(checker, b, "the exceptions caught and the call frame entries in each section as in the stock build",
+                  outputs["stock"][1].count("caught at") == 8 and outputs["mtpc"] == outputs["stock"]
+                  and frames["stock"]["eh_frame"] > 0 and frames["mtpc"] == frames["stock"],
+                  "stock %s %s\nmtpc %s %s" % (frames["stock"], outputs["stock"], frames["mtpc"], outputs["mtpc"]))
+
+
 # --- the merged text ---------------------------------------------------------
 
 DEBUG_VARIANTS = [
@@ -705,6 +745,7 @@ TESTS = [
     ("declined", test_declined),
     ("library-named-local", test_library_named_local),
     ("option-sweep", test_option_sweep),
+    ("unwind-tables", test_unwind_tables),
     ("debug-info", test_debug_info),
     ("embed-source", test_embedded_source),
     ("broken-text", test_broken_text_falls_back),

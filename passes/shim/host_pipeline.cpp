@@ -500,6 +500,7 @@ struct PartitionEnvironment {
   bool Explicit;
   bool DiscardValueNames;
   bool PartsWriteObjects;
+  bool UnwindTables;
 };
 } // namespace mtpc
 
@@ -606,9 +607,11 @@ const char *mtpc_run_module_identifier(void *RunP, size_t *Len) {
 // mtpc_debug_files_collect). With PartsWriteObjects, each partition's code
 // generator writes an object, with its debug sections whole whatever the
 // host's compression (the host compresses what it writes), instead of
-// assembly text.
+// assembly text. With UnwindTables (the module's functions need them,
+// mtpc_module_needs_unwind_tables), every partition's code generator puts
+// its call frame information in .eh_frame (see mtpc_kit_codegen).
 void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, int P, bool HostWritesObject,
-                           bool PartsWriteObjects) {
+                           bool PartsWriteObjects, bool UnwindTables) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
   return new mtpc::PartitionEnvironment{Run->Host,
                                         *static_cast<mtpc::HostSettings *>(Settings),
@@ -619,7 +622,8 @@ void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, i
                                         phaseOf(P),
                                         Run->Explicit,
                                         Run->M.getContext().shouldDiscardValueNames(),
-                                        PartsWriteObjects};
+                                        PartsWriteObjects,
+                                        UnwindTables};
 }
 
 void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnvironment *>(Env); }
@@ -635,6 +639,7 @@ void *mtpc_environment_build_kit(void *EnvP) {
   if (!Kit->TM)
     return nullptr;
   Kit->WritesObject = Env->PartsWriteObjects;
+  Kit->UnwindTables = Env->UnwindTables;
   Kit->OptNone.registerCallbacks(Kit->PIC);
   Kit->TimeProfiling.registerCallbacks(Kit->PIC);
   // The partition's own instrumentation and target machine, and copies of

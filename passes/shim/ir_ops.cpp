@@ -461,6 +461,18 @@ int64_t mtpc_module_flag_int(LLVMModuleRef M, const char *Name) {
   return -1;
 }
 
+// A function the module emits needs an entry in the unwind tables
+// (Function::needsUnwindTableEntry: it may throw, has a personality
+// function or asks for tables). The code generator then puts the call frame
+// information of all the module's functions in .eh_frame, else (with -g or
+// -fforce-dwarf-frame) in .debug_frame (AsmPrinter::doInitialization).
+bool mtpc_module_needs_unwind_tables(LLVMModuleRef M) {
+  for (const Function &F : *unwrap(M))
+    if (!F.isDeclarationForLinker() && F.needsUnwindTableEntry())
+      return true;
+  return false;
+}
+
 // The directory of the module's compile units, if it has any and they all
 // have the same (*Len = 0 and null otherwise).
 const char *mtpc_module_compile_unit_directory(LLVMModuleRef MRef, size_t *Len) {

@@ -15,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <utility>
 
 using namespace llvm;
 using mtpc::copyString;
@@ -53,6 +54,70 @@ const char *debuggingOption() {
   }
   return TimePassesIsEnabled ? "time-passes" : nullptr;
 }
+
+// Where the code generator puts call frame information is decided once per
+// module, when the asm printer is initialized (AsmPrinter::doInitialization):
+// in .eh_frame if a function it emits needs an unwind table entry (it may
+// throw, has a personality function or asks for tables), else in
+// .debug_frame (with -g or -fforce-dwarf-frame). A partition decides from its
+// own functions: one whose functions all neither throw nor ask for tables
+// would print `.cfi_sections .debug_frame`, which applies to the whole object
+// once the texts are merged (no function would keep an .eh_frame entry: an
+// exception thrown elsewhere ends the program), and would write its object's
+// entries to .debug_frame only. Where the module's functions need unwind
+// tables, one of the partition's functions counts as throwing while the asm
+// printer decides: LendUnwinding, initialized before the asm printer, takes
+// its nounwind attribute, and ReturnUnwinding, initialized after it and
+// before any function is compiled, gives it back. (The pass manager
+// initializes all its passes, in order, before it runs any.)
+struct UnwindingLent {
+  Function *F = nullptr;
+};
+
+class LendUnwinding : public ModulePass {
+public:
+  static char ID;
+  explicit LendUnwinding(std::shared_ptr<UnwindingLent> Lent) : ModulePass(ID), Lent(std::move(Lent)) {}
+  bool doInitialization(Module &M) override {
+    Function *Candidate = nullptr;
+    for (Function &F : M) {
+      if (F.isDeclarationForLinker())
+        continue;
+      if (F.needsUnwindTableEntry())
+        return false; // the partition's own choice is the module's
+      if (!Candidate)
+        Candidate = &F;
+    }
+    if (Candidate) {
+      Candidate->removeFnAttr(Attribute::NoUnwind);
+      Lent->F = Candidate;
+    }
+    return false;
+  }
+  bool runOnModule(Module &) override { return false; }
+  StringRef getPassName() const override { return "mtpc: call frame information where the module puts it"; }
+
+private:
+  std::shared_ptr<UnwindingLent> Lent;
+};
+char LendUnwinding::ID = 0;
+
+class ReturnUnwinding : public ModulePass {
+public:
+  static char ID;
+  explicit ReturnUnwinding(std::shared_ptr<UnwindingLent> Lent) : ModulePass(ID), Lent(std::move(Lent)) {}
+  bool doInitialization(Module &) override {
+    if (Function *F = std::exchange(Lent->F, nullptr))
+      F->addFnAttr(Attribute::NoUnwind);
+    return false;
+  }
+  bool runOnModule(Module &) override { return false; }
+  StringRef getPassName() const override { return "mtpc: nounwind given back"; }
+
+private:
+  std::shared_ptr<UnwindingLent> Lent;
+};
+char ReturnUnwinding::ID = 0;
 } // namespace
 
 std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB) {
@@ -249,11 +314,16 @@ bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **
     // Every part numbers the module's files alike, so that its debug
     // information and line table say what the merged text's do.
     CodeGen.add(mtpc::createReserveFileNumbersPass(Kit->Files, MMIWP, Kit->WritesObject));
+    auto Lent = std::make_shared<UnwindingLent>();
+    if (Kit->UnwindTables)
+      CodeGen.add(new LendUnwinding(Lent));
     auto FileType = Kit->WritesObject ? mtpc::ObjectFileType : mtpc::AssemblyFileType;
     if (Kit->TM->addPassesToEmitFile(CodeGen, OS, nullptr, FileType, /*DisableVerify=*/true, MMIWP)) {
       *Error = copyString(Kit->WritesObject ? "the target cannot emit objects" : "the target cannot emit assembly");
       return false;
     }
+    if (Kit->UnwindTables)
+      CodeGen.add(new ReturnUnwinding(Lent));
     CodeGen.run(M);
   }
   *CodegenMs = std::chrono::duration<double, std::milli>(Clock::now() - Start).count();

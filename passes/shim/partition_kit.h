@@ -42,6 +42,10 @@ struct PartitionKit {
   // The code generator writes an object (its debug sections whole), not
   // assembly text (see mtpc_run_environment).
   bool WritesObject = false;
+  // The module's functions need unwind tables: the partition's call frame
+  // information goes to .eh_frame, as the module's would, whatever its own
+  // functions need (see mtpc_kit_codegen).
+  bool UnwindTables = false;
   // What the context the partition is read into has reported since it was
   // created (see mtpc_kit_adopt_context).
   std::shared_ptr<PartitionDiagnostics> Recorded;

@@ -286,6 +286,7 @@ pub fn plan_merge_ascii<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], files: 
 /// pool, and each part's [`SegmentPlan`].
 fn plan_merge<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) -> Result<MergePlan, MergeError> {
     assert_eq!(parts.len(), scans.len(), "one scan per part");
+    same_frame_sections(scans)?;
     let table = FileTable::build(scans, &files)?;
     let repeated = repeated_across_parts(scans);
     let mut head = String::new();
@@ -588,6 +589,9 @@ pub struct PartScan {
     debug_strings: Vec<String>,
     /// The debug sections it switches to (see `sections_with_content`).
     debug_sections: HashSet<String>,
+    /// Where its call frame information goes, if it has any (see
+    /// [`frame_sections`]).
+    frame_sections: Option<String>,
 }
 
 impl PartScan {
@@ -601,6 +605,7 @@ impl PartScan {
         let (mut groups, mut weak, mut typed) = (HashSet::default(), HashSet::default(), HashSet::default());
         let (mut debug_strings, mut strings_seen) = (Vec::new(), HashSet::default());
         let mut in_debug_str = false;
+        let (mut cfi_sections, mut has_frames) = (None, false);
         let mut lines = text.lines().peekable();
         while let Some(line) = lines.next() {
             let t = strip_comment(line).trim();
@@ -616,6 +621,8 @@ impl PartScan {
                 ".type" if t.ends_with("@object") => {
                     typed.insert(first_operand(t));
                 }
+                ".cfi_sections" => cfi_sections = Some(t),
+                ".cfi_startproc" => has_frames = true,
                 _ if in_debug_str && is_private_label(t) => {
                     if let Some(string) = lines.peek().and_then(|next| string_after_label(next)) {
                         if strings_seen.insert(string) {
@@ -633,6 +640,7 @@ impl PartScan {
             weak_objects: weak.intersection(&typed).map(|o| o.to_string()).collect(),
             debug_strings,
             debug_sections: sections_with_content(text),
+            frame_sections: has_frames.then(|| frame_sections(cfi_sections)),
         }
     }
 
@@ -643,6 +651,38 @@ impl PartScan {
             true => PartScan::of(std::str::from_utf8(text).expect("ASCII is UTF-8")),
             false => PartScan::of(&text.iter().map(|&b| char::from(b)).collect::<String>()),
         }
+    }
+}
+
+/// The sections a part's call frame information goes to, as its
+/// `.cfi_sections` line (if any) says: its operands, sorted, or `.eh_frame`,
+/// the assembler's default. The line applies to the whole object (the last
+/// one the assembler reads decides for every function's entry), and the code
+/// generator prints it only where it does not put the entries in `.eh_frame`
+/// alone.
+fn frame_sections(cfi_sections: Option<&str>) -> String {
+    let Some(line) = cfi_sections else {
+        return ".eh_frame".to_string();
+    };
+    let mut sections: Vec<&str> = line[".cfi_sections".len()..].split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    sections.sort_unstable();
+    sections.join(", ")
+}
+
+/// Every part that has call frame information puts it in the same
+/// sections: a part's `.cfi_sections` line, merged, would move every
+/// other part's entries too (a part of functions that neither throw nor ask
+/// for unwind tables would take every entry out of `.eh_frame`).
+fn same_frame_sections(scans: &[PartScan]) -> Result<(), MergeError> {
+    let mut parts = scans.iter().enumerate().filter_map(|(k, s)| s.frame_sections.as_deref().map(|f| (k, f)));
+    let Some((first, sections)) = parts.next() else {
+        return Ok(());
+    };
+    match parts.find(|&(_, other)| other != sections) {
+        Some((k, other)) => Err(MergeError(format!(
+            "parts {first} and {k} put call frame information in different sections ({sections}; {other}), and `.cfi_sections` applies to the whole object"
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -1874,5 +1914,31 @@ mod tests {
         // What the transcript of the parts' objects states once.
         assert!(merge(&[part, part]).unwrap().address_significance);
         assert!(!merge(&["\t.addrsig_sym f\n"]).unwrap().address_significance);
+    }
+
+    /// A part of function `name` whose call frame information goes where
+    /// its `.cfi_sections` line says (none: `.eh_frame`).
+    fn part_with_frames(name: &str, cfi_sections: Option<&str>) -> String {
+        let line = cfi_sections.map_or(String::new(), |s| format!("\t.cfi_sections\t{s}\n"));
+        format!("\t.text\n{line}{name}:\n\t.cfi_startproc\n\tretq\n\t.cfi_endproc\n")
+    }
+
+    #[test]
+    fn parts_that_put_call_frames_in_different_sections_are_refused() {
+        // As the code generator prints a part of functions that neither
+        // throw nor ask for unwind tables, with -g, and one of functions
+        // that may throw (no line: .eh_frame).
+        let (debug_only, eh) = (part_with_frames("f", Some(".debug_frame")), part_with_frames("g", None));
+        let e = merge(&[eh.as_str(), debug_only.as_str()]).unwrap_err();
+        assert!(e.0.contains("parts 0 and 1 put call frame information in different sections"), "{e}");
+        // With -fforce-dwarf-frame: .debug_frame besides .eh_frame, however
+        // written, is one choice; .debug_frame alone another.
+        let both = part_with_frames("h", Some(".eh_frame, .debug_frame"));
+        assert!(merge(&[both.as_str(), part_with_frames("i", Some(".debug_frame,.eh_frame")).as_str()]).is_ok());
+        assert!(merge(&[both.as_str(), debug_only.as_str()]).is_err());
+        // Parts alike merge, and so does a part without call frame information.
+        let data = "\t.data\nx:\n\t.long\t1\n";
+        assert!(merge(&[debug_only.as_str(), data, part_with_frames("j", Some(".debug_frame")).as_str()]).is_ok());
+        assert!(merge(&[data, eh.as_str(), part_with_frames("k", None).as_str()]).is_ok());
     }
 }

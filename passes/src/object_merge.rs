@@ -340,6 +340,7 @@ pub struct Decisions {
 pub fn decide(objects: &[&[u8]], facts: &[PartFacts], promoted: &HashMap<String, String>) -> Result<Decisions, String> {
     let elves = objects.iter().map(|o| ElfObject::parse(o)).collect::<Result<Vec<_>, String>>()?;
     let mut parts: Vec<PartDecisions> = (0..facts.len()).map(|_| PartDecisions::default()).collect();
+    same_frame_sections(facts)?;
     drop_repeated_group_sections(&elves, facts, &mut parts)?;
     keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
     rename_colliding_locals(facts, &mut parts);
@@ -357,6 +358,28 @@ pub fn decide(objects: &[&[u8]], facts: &[PartFacts], promoted: &HashMap<String,
         stated.extend(f.idents.iter().cloned());
     }
     Ok(Decisions { parts, pools })
+}
+
+/// Every part that has call frame information writes it to the same
+/// sections (`.eh_frame`, `.debug_frame` or both): the code generator
+/// chooses them for the whole module, and a part that chose otherwise (one
+/// whose functions neither throw nor ask for unwind tables, beside parts
+/// whose functions do) would leave its functions without the `.eh_frame`
+/// entries stock's object gives them.
+fn same_frame_sections(facts: &[PartFacts]) -> Result<(), String> {
+    let frames = |f: &PartFacts| {
+        let has = |name: &str| f.sections.iter().any(|s| s.name == name);
+        let sections: Vec<&str> = [".eh_frame", ".debug_frame"].into_iter().filter(|&name| has(name)).collect();
+        (!sections.is_empty()).then(|| sections.join(" and "))
+    };
+    let mut parts = facts.iter().enumerate().filter_map(|(k, f)| frames(f).map(|s| (k, s)));
+    let Some((first, sections)) = parts.next() else {
+        return Ok(());
+    };
+    match parts.find(|(_, other)| *other != sections) {
+        Some((k, other)) => Err(format!("parts {first} and {k} write call frame information to different sections ({sections}; {other})")),
+        None => Ok(()),
+    }
 }
 
 /// Sections of a group that an earlier part wrote: dropped, if the same.
@@ -768,6 +791,39 @@ mod tests {
         let facts: Vec<PartFacts> = objects.iter().map(|o| PartFacts::read(o).unwrap()).collect();
         let refs: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
         decide(&refs, &facts, &HashMap::new())
+    }
+
+    /// A part of function `own` whose call frame information is in
+    /// `sections` (their bytes are not read).
+    fn part_with_frame_sections(own: &str, sections: &[&str]) -> Vec<u8> {
+        let mut obj = object();
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xc3], 16);
+        obj.add_symbol(symbol(own, SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 1));
+        for &name in sections {
+            let kind = if name == ".eh_frame" { SectionKind::ReadOnlyData } else { SectionKind::Debug };
+            let section = obj.add_section(Vec::new(), name.as_bytes().to_vec(), kind);
+            obj.append_section_data(section, &[0; 8], 8);
+        }
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn parts_that_write_call_frames_to_different_sections_are_refused() {
+        // As the code generator writes a part of functions that may throw
+        // and, with -g, one of functions that neither throw nor ask for
+        // unwind tables.
+        let (eh, debug_only) = (part_with_frame_sections("f", &[".eh_frame"]), part_with_frame_sections("g", &[".debug_frame"]));
+        match decide_parts(&[eh.clone(), debug_only.clone()]) {
+            Err(e) => assert!(e.contains("parts 0 and 1 write call frame information to different sections"), "{e}"),
+            Ok(_) => panic!("parts with .eh_frame and with .debug_frame alone were joined"),
+        }
+        // With -fforce-dwarf-frame: both sections, in whichever order.
+        let both = part_with_frame_sections("h", &[".eh_frame", ".debug_frame"]);
+        assert!(decide_parts(&[both.clone(), debug_only]).is_err());
+        assert!(decide_parts(&[both, part_with_frame_sections("i", &[".debug_frame", ".eh_frame"])]).is_ok());
+        // Parts alike join, and so does a part without call frame information.
+        assert!(decide_parts(&[eh, part_with_frame_sections("j", &[]), part_with_frame_sections("k", &[".eh_frame"])]).is_ok());
     }
 
     fn section_index(object: &[u8], name: &str) -> usize {

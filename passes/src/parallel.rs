@@ -226,7 +226,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     log::debug!("source files in {:.1} ms", ms(t));
     // Each partition's pipeline, from the host's PassBuilder, on this thread.
     let t = Instant::now();
-    let environment = run.environment(host, &files, (opts.level, opts.phase), (host_facts.output(), parts_write));
+    // A partition whose functions neither throw nor ask for unwind tables
+    // would put its call frame information in .debug_frame, which a text's
+    // `.cfi_sections` line then asks of the whole merged object.
+    let unwind_tables = module.needs_unwind_tables();
+    let environment = run.environment(host, &files, (opts.level, opts.phase), (host_facts.output(), parts_write), unwind_tables);
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
     log::debug!("{partitions} pipelines built in {:.1} ms", ms(t));
     let split_ms = ms(start);

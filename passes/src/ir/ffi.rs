@@ -45,6 +45,7 @@ extern "C" {
     pub(super) fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     pub(super) fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
+    pub(super) fn mtpc_module_needs_unwind_tables(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_report_fatal_error(message: *const c_char) -> !;
     pub(super) fn mtpc_module_compile_unit_directory(m: LLVMModuleRef, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_time_trace_enabled() -> bool;
@@ -66,6 +67,7 @@ extern "C" {
         phase: i32,
         host_writes_object: bool,
         parts_write_objects: bool,
+        unwind_tables: bool,
     ) -> *mut c_void;
     pub(super) fn mtpc_debug_files_collect(module: LLVMModuleRef) -> *mut c_void;
     pub(super) fn mtpc_debug_files_free(files: *mut c_void);

@@ -191,19 +191,32 @@ impl<'r> PassRun<'r> {
     /// as the host's `output` will word them), its pipeline builder, and the
     /// module's source `files`. Its parts' code generators write `parts`:
     /// assembly text, or objects (their debug sections whole, whatever the
-    /// host compresses).
+    /// host compresses). With `unwind_tables` (the module's functions need
+    /// them: `ModuleRef::needs_unwind_tables`), each part's code generator
+    /// puts its call frame information in `.eh_frame`, as the module's
+    /// would, whatever the part's own functions need.
     pub fn environment(
         &self,
         settings: &HostSettings,
         files: &DebugFiles,
         (level, phase): (OptLevel, PipelinePhase),
         (output, parts): (HostOutput, PartOutput),
+        unwind_tables: bool,
     ) -> PartitionEnvironment<'r> {
         let (host_writes_object, parts_write_objects) = (output == HostOutput::Object, parts == PartOutput::Object);
         // SAFETY: the shim copies the settings and what it reads of the host,
         // and shares the files (immutable).
         let raw = unsafe {
-            mtpc_run_environment(self.raw, settings.raw, files.raw, level as i32, phase.number(), host_writes_object, parts_write_objects)
+            mtpc_run_environment(
+                self.raw,
+                settings.raw,
+                files.raw,
+                level as i32,
+                phase.number(),
+                host_writes_object,
+                parts_write_objects,
+                unwind_tables,
+            )
         };
         PartitionEnvironment { raw, _run: PhantomData }
     }

@@ -94,6 +94,15 @@ impl<'m> ModuleRef<'m> {
         named
     }
 
+    /// A function the module emits needs an entry in the unwind tables (it
+    /// may throw, has a personality function or asks for tables), so that
+    /// the code generator puts the call frame information of all its
+    /// functions in `.eh_frame` rather than `.debug_frame`.
+    pub fn needs_unwind_tables(&self) -> bool {
+        // SAFETY: reads the module's functions' attributes.
+        unsafe { mtpc_module_needs_unwind_tables(self.raw) }
+    }
+
     /// The integer value of module flag `name`, if present.
     pub fn flag(&self, name: &str) -> Option<i64> {
         let c = CString::new(name).expect("flag name without NUL");
