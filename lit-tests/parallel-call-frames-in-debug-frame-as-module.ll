@@ -8,10 +8,13 @@
 ; With debug information and without unwind tables, a module none of whose
 ; functions may throw has its call frame information in .debug_frame (the
 ; second llc, stock's): so do its partitions, each on its own and merged,
-; not in .eh_frame, which a loaded program would carry for nothing.
+; not in .eh_frame, which a loaded program would carry for nothing. A
+; declaration that may throw (@ext, called by @other_leaf) decides nothing,
+; for the code generator as for mtpc: it emits no function.
 ; Fails if: the partitions are made to put their entries in .eh_frame
 ; whatever the module's functions need (ModuleRef::needs_unwind_tables
-; always true).
+; always true), or whatever its declarations are
+; (mtpc_module_needs_unwind_tables without isDeclarationForLinker).
 ; SPLIT-DAG: module asm "leaf:"
 ; SPLIT-DAG: module asm "other_leaf:"
 ; CHECK: .debug_frame contents:
@@ -30,9 +33,12 @@ define i32 @leaf(i32 %x) nounwind !dbg !5 {
 }
 
 define i32 @other_leaf(i32 %x) nounwind !dbg !9 {
+  call void @ext(), !dbg !10
   %y = add i32 %x, 7, !dbg !10
   ret i32 %y, !dbg !10
 }
+
+declare void @ext()
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!3, !4}
