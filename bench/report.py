@@ -177,7 +177,10 @@ def markdown(results):
            % (m["date"], m["cores"], m["cpu"], m["llvm"], m["mtpc_commit"], s["rounds"]),
            "", READING % "/".join(str(c) for c in s["projection_cores"])]
     for unit in results["units"]:
-        out += ["", "**%s** — %s" % (unit["name"], unit["kind"]), "", unit_table(unit, order), "",
+        heading = "**%s** — %s" % (unit["name"], unit["kind"])
+        if unit.get("measured"):
+            heading += " (measured again alone: %s, mtpc %s)" % (unit["measured"]["date"], unit["measured"]["mtpc_commit"])
+        out += ["", heading, "", unit_table(unit, order), "",
                 "Critical-path model:", "", model_table(unit)]
         if unit.get("levels"):
             out += ["", "With mtpc's default settings (the cost model decides; %d threads), at four levels, in "
@@ -251,6 +254,25 @@ def update_readme(results, readme):
         f.write(head + README_BEGIN + "\n" + markdown(results) + README_END + tail)
 
 
+def replace_units(results, other):
+    """Puts the units of `other`, a later suite run of some units alone
+    (`suite.py --corpus NAME --out DIR`), in place of the same units of
+    `results`, each marked with when and on which mtpc it was measured.
+    The two runs must have measured the same configurations the same way."""
+    keys = ("configs", "projection_cores", "rounds", "level_rounds", "rows", "quick")
+    differing = [k for k in keys if results["settings"].get(k) != other["settings"].get(k)]
+    if differing or results["machine"]["llvm"] != other["machine"]["llvm"]:
+        raise SystemExit("the runs differ in %s: a unit is replaced only by one measured the same way"
+                         % ", ".join(differing or ["LLVM"]))
+    names = [u["name"] for u in results["units"]]
+    for unit in other["units"]:
+        if unit["name"] not in names:
+            raise SystemExit("%s is not a unit of the results it would replace" % unit["name"])
+        unit = dict(unit, measured={k: other["machine"][k] for k in ("date", "mtpc_commit")})
+        results["units"][names.index(unit["name"])] = unit
+    return results
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description="Writes the report of a suite run again from its JSON: the markdown "
@@ -259,9 +281,18 @@ def main():
     ap.add_argument("results", nargs="?", default=os.path.join(here, "results", "latest.json"))
     ap.add_argument("--update-readme", action="store_true", help="put the tables in README.md")
     ap.add_argument("--chart", help="write the chart to this PNG")
+    ap.add_argument("--units-from", metavar="JSON",
+                    help="a later run's results (suite.py --corpus NAME --out DIR): its units replace the same "
+                         "units of RESULTS, which is written again with them, each marked as measured alone")
     args = ap.parse_args()
     with open(args.results) as f:
         results = json.load(f)
+    if args.units_from:
+        with open(args.units_from) as f:
+            results = replace_units(results, json.load(f))
+        with open(args.results, "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+        print("wrote", args.results)
     md = os.path.splitext(args.results)[0] + ".md"
     with open(md, "w") as f:
         f.write(markdown(results))

@@ -50,7 +50,7 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import (LLVM_MAJOR, PLUGIN, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, run, sqlite_dir,
+from harness import (LLVM_MAJOR, PLUGIN, PROMOTED_NAMES_UNDONE, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, run, sqlite_dir,
                      stop_location, tool)
 
 PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
@@ -133,13 +133,13 @@ def split_and(checker, b, what, ok, detail=""):
 
 # --- the host's pipeline in every partition ---------------------------------
 
-# Where the partitions print text (LLVM 22), a static function that another
-# partition calls keeps its promoted name, NAME.mtpc.HASH, in the object
-# (README, "What each global becomes"), and the symbolizer prefers the
-# symbol table's name to DWARF's: a report's frame in it is stock's but for
-# that suffix. With clang 16 the name is made local again: the frame is
+# Where the partitions print text (LLVM 19 and 22), a static function that
+# another partition calls keeps its promoted name, NAME.mtpc.HASH, in the
+# object (README, "What each global becomes"), and the symbolizer prefers
+# the symbol table's name to DWARF's: a report's frame in it is stock's but
+# for that suffix. With clang 16 the name is made local again: the frame is
 # stock's exactly.
-PROMOTED_NAME_KEPT = LLVM_MAJOR >= 22
+PROMOTED_NAME_KEPT = not PROMOTED_NAMES_UNDONE
 
 
 def sanitizer_report(text):
@@ -147,16 +147,23 @@ def sanitizer_report(text):
     bug, the stack frames (function, file, line, column) and what the
     address is; addresses, thread and process numbers left out, and in no
     order (which of two racing threads TSan names first is chance); a
-    promoted name's suffix left out where it is kept (PROMOTED_NAME_KEPT)."""
+    promoted name's suffix left out of a stack frame where the symbol table
+    keeps it (PROMOTED_NAME_KEPT); and, where the report names the global
+    a bad address is after or inside, the one that follows it in memory
+    ("located N bytes before global variable ..."): partitions lay out
+    their data one after another, not in the module's order."""
     keep = set()
+    owner_named = re.search(r"is located \d+ bytes (after|inside of) global variable", text)
     for line in text.splitlines():
-        if PROMOTED_NAME_KEPT:
+        if PROMOTED_NAME_KEPT and re.match(r"\s+#\d+ ", line):
             line = re.sub(r"\b(\w+)\.mtpc\.[0-9a-f]{16}\b", r"\1", line)
         line = re.sub(r"0x[0-9a-f]+", "ADDR", line)
         line = re.sub(r"==\d+==", "==PID==", line)
         line = re.sub(r"\(pid=\d+\)", "", line)
         line = re.sub(r" \((?:stock|mtpc)/prog\+ADDR\)| \(BuildId: [0-9a-f]+\)|\(prog\+ADDR\)", "", line)
         line = re.sub(r"by (main )?thread( T\d+)?", "by a thread", line)
+        if owner_named and re.search(r"is located \d+ bytes before global variable", line):
+            continue
         if re.search(r"ERROR:|WARNING:|runtime error|SUMMARY|^\s+#\d+ .* in |^\s+#\d+ \S+ /|is located|of size", line):
             keep.add(line.replace("/stock/", "/DIR/").replace("/mtpc/", "/DIR/").strip())
     return sorted(keep)
@@ -166,6 +173,10 @@ SANITIZERS = [
     # (tag, program, flags, mode, argument, what the report must say)
     ("asan-heap", "bugs.c", ["-fsanitize=address"], "heap", "8", "heap-buffer-overflow"),
     ("asan-global", "bugs.c", ["-fsanitize=address"], "global", "8", "global-buffer-overflow"),
+    # A static array that functions of two partitions use: promoted in the
+    # partitions, named by its own name in the report (found by review on
+    # 2026-12-05: 'counts.mtpc.HASH', and an ODR indicator stock's lacks).
+    ("asan-static", "bugs.c", ["-fsanitize=address"], "static", "8", "global variable 'counts'"),
     ("tsan", "bugs.c", ["-fsanitize=thread"], "race", "1", "data race"),
     ("msan", "bugs.c", ["-fsanitize=memory", "-fsanitize-memory-track-origins"], "uninit", "4", "use-of-uninitialized-value"),
     ("ubsan", "bugs.c", ["-fsanitize=undefined"], "overflow", "100", "signed integer overflow"),
@@ -183,6 +194,13 @@ def test_sanitizers(work, checker):
             split_and(checker, b, "the sanitizer reports the %s at the same place as in the stock build" % bug,
                       any(bug in l for l in reports["stock"]) and reports["stock"] == reports["mtpc"],
                       "stock:\n%s\nmtpc:\n%s" % ("\n".join(reports["stock"][:12]), "\n".join(reports["mtpc"][:12])))
+            if "-fsanitize=address" in flags:
+                # ASan gives a global that is not local an ODR indicator; a
+                # local promoted for the split gets none, as in stock's.
+                indicators = {v: symbols_like(b.outputs[v], r"^__odr_asan_gen_") for v in ("stock", "mtpc")}
+                checker.check(indicators["stock"] and indicators["stock"] == indicators["mtpc"],
+                              "%s: the ODR indicators of stock's program, no other" % b.tag,
+                              "stock %s\nmtpc %s" % (indicators["stock"], indicators["mtpc"]))
 
 
 def test_sanitizer_coverage(work, checker):
@@ -436,6 +454,10 @@ def test_declined(work, checker):
     declined(checker, b, "-gsplit-dwarf", ["out.o", "out.dwo"])
     checker.check("No errors." in run([tool("llvm-dwarfdump"), "--verify", b.path("mtpc", "out.dwo")]),
                   "split-dwarf: llvm-dwarfdump --verify accepts the .dwo")
+    # Each partition's code generator would write out.su anew (found by review on 2026-12-05).
+    b = Build(work, "stack-usage", program("work.c"), ["-O2", "-fstack-usage"], compile_only=True)
+    declined(checker, b, "-fstack-usage", ["out.o", "out.su"])
+    checker.check(len(b.read("stock", "out.su").splitlines()) > 2, "stack-usage: stock's out.su lists the functions")
     for tag, flags, compile_only, out in (("emit-llvm-text", ["-O2", "-S", "-emit-llvm"], False, "work.ll"),
                                           ("emit-llvm-bitcode", ["-O2", "-emit-llvm"], True, "work.bc")):
         b = Build(work, tag, program("work.c"), flags, compile_only=compile_only, output=out)
@@ -463,6 +485,13 @@ def test_declined(work, checker):
                   "opt-bisect-limit: every pass is bisected as in the stock compile")
     b = Build(work, "time-report", program("work.c"), ["-O2", "-ftime-report"], compile_only=True)
     declined(checker, b, "-time-passes", ["out.o"])
+    # Checked on the host's pass instrumentation, which partitions replace.
+    b = Build(work, "verify-debuginfo", program("work.c"), ["-O2", "-g", "-fdebug-compilation-dir=/build", "-Xclang", "-fverify-debuginfo-preserve"],
+              compile_only=True)
+    declined(checker, b, "-fverify-debuginfo-preserve", ["out.o"])
+    # Each partition would write the object's note of its globals.
+    b = Build(work, "hwasan", program("work.c"), ["-O2", "-fsanitize=hwaddress"], compile_only=True)
+    declined(checker, b, "-fsanitize=hwaddress", ["out.o"])
     for tag, flags in (("pgo-ir-generate", ["-fprofile-generate"]),
                        ("pgo-cs-generate", ["-fcs-profile-generate"])):
         b = Build(work, tag, program("work.c"), ["-O2"] + flags, compile_only=True)
@@ -573,6 +602,24 @@ def test_option_sweep(work, checker):
         split_and(checker, b, "%s and the output as in the stock build" % what,
                   got["stock"] not in ("", [], 0) and got["stock"] == got["mtpc"] and outputs["stock"] == outputs["mtpc"],
                   "stock %s\nmtpc %s" % (str(got["stock"])[:600], str(got["mtpc"])[:600]))
+
+
+def test_object_records(work, checker):
+    # The compile's command line (-frecord-command-line) and the libraries
+    # it asks the linker for (#pragma comment(lib), here --dependent-lib)
+    # are written once per object; every partition wrote them (found by
+    # review on 2026-12-05: two command lines in a 2-partition object).
+    b = Build(work, "object-records", program("work.c"),
+              ["-O2", "-frecord-command-line", "-Xclang", "--dependent-lib=m"], compile_only=True)
+
+    def strings(variant, section):
+        out = run([tool("llvm-readelf"), "-p", section, b.outputs[variant]])
+        return [m.group(1) for m in re.finditer(r"^\s*\[\s*[0-9a-f]+\]\s+(.*)$", out, re.M)]
+    lines = {v: strings(v, ".GCC.command.line") for v in ("stock", "mtpc")}
+    libraries = {v: strings(v, ".deplibs") for v in ("stock", "mtpc")}
+    split_and(checker, b, "one command line and the libraries stock's object records, once",
+              len(lines["stock"]) == 1 == len(lines["mtpc"]) and libraries["stock"] == ["m"] == libraries["mtpc"],
+              "command lines: %s\nlibraries: %s" % (lines, libraries))
 
 
 def frame_entries(output):
@@ -745,6 +792,7 @@ TESTS = [
     ("declined", test_declined),
     ("library-named-local", test_library_named_local),
     ("option-sweep", test_option_sweep),
+    ("object-records", test_object_records),
     ("unwind-tables", test_unwind_tables),
     ("debug-info", test_debug_info),
     ("embed-source", test_embedded_source),

@@ -60,7 +60,7 @@ import sys
 import tempfile
 import time
 
-from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
+from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -226,7 +226,7 @@ def test_clang(p, work, checker, levels):
         checker.check(*split_happened(read_stats(stats), label + ": the module was split"))
         checker.check(out == expected, label + ": output equals the stock build's",
                       "expected:\n%s\ngot:\n%s" % (expected[-1500:], out[-1500:]))
-        if LLVM_MAJOR < 22:
+        if PROMOTED_NAMES_UNDONE:
             checker.check(*locals_as_stock(stock_obj, obj, label))
         if p.cxx:
             # Each partition copies the inline functions it uses and drops
@@ -670,7 +670,7 @@ def test_host_settings(p, work, checker):
     checker.check(plain <= stock_plain and not misnamed,
                   "%s -ffunction-sections -fdata-sections: each symbol in its own section, as in stock" % p.name,
                   "in plain sections: %s\nmisnamed sections: %s" % (sorted(plain - stock_plain)[:20], misnamed[:20]))
-    if LLVM_MAJOR < 22:
+    if PROMOTED_NAMES_UNDONE:
         stale = sections_named_after_locals_again(mtpc)
         checker.check(not stale, "%s -ffunction-sections -fdata-sections: sections named after a local made local "
                       "again are named after it" % p.name, "named after its promoted name: %s" % stale[:20])

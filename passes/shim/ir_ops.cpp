@@ -9,6 +9,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -471,6 +472,62 @@ bool mtpc_module_needs_unwind_tables(LLVMModuleRef M) {
     if (!F.isDeclarationForLinker() && F.needsUnwindTableEntry())
       return true;
   return false;
+}
+
+// Erases the named metadata Name (Len bytes), if the module has it.
+void mtpc_erase_named_metadata(LLVMModuleRef M, const char *Name, size_t Len) {
+  if (NamedMDNode *N = unwrap(M)->getNamedMetadata(StringRef(Name, Len)))
+    unwrap(M)->eraseNamedMetadata(N);
+}
+
+// AddressSanitizer describes each global it instruments to its run time by
+// the name the global has then (a private "___asan_gen_" string, demangled),
+// and gives one that is not local an ODR indicator ("__odr_asan_gen_NAME",
+// a byte the run time marks when it registers the global; local ones get
+// -1). A local that the split promoted (Promoted[I], external and hidden)
+// would be reported by its promoted name and get an indicator; this gives
+// it what the whole module's AddressSanitizer gives the local Original[I]:
+// its own name, and -1. Returns how many names it restored; a module
+// without AddressSanitizer's strings is left as it is.
+size_t mtpc_module_restore_sanitized_local_names(LLVMModuleRef MRef, const char *const *Promoted,
+                                                 const size_t *PromotedLen, const char *const *Original,
+                                                 const size_t *OriginalLen, size_t Count) {
+  Module &M = *unwrap(MRef);
+  std::vector<GlobalVariable *> Strings;
+  for (GlobalVariable &GV : M.globals())
+    if (GV.hasPrivateLinkage() && GV.isConstant() && GV.hasInitializer() && GV.getName().starts_with("___asan_gen_"))
+      Strings.push_back(&GV);
+  if (Strings.empty())
+    return 0;
+  StringMap<std::string> Names; // the promoted name as reported -> the local's
+  for (size_t I = 0; I < Count; ++I) {
+    std::string P(Promoted[I], PromotedLen[I]), O(Original[I], OriginalLen[I]);
+    Names[llvm::demangle(P)] = llvm::demangle(O);
+    // The indicator: its one use is the descriptor's field, a ptrtoint.
+    GlobalVariable *Indicator = M.getNamedGlobal("__odr_asan_gen_" + P);
+    if (!Indicator || !Indicator->hasOneUse() || !isa<ConstantExpr>(*Indicator->user_begin()))
+      continue;
+    auto *Local = ConstantExpr::getIntToPtr(ConstantInt::get(Type::getInt64Ty(M.getContext()), -1), Indicator->getType());
+    Indicator->replaceAllUsesWith(Local);
+    Indicator->eraseFromParent();
+  }
+  size_t Restored = 0;
+  for (GlobalVariable *GV : Strings) {
+    auto *Text = dyn_cast<ConstantDataArray>(GV->getInitializer());
+    if (!Text || !Text->isCString())
+      continue;
+    auto Found = Names.find(Text->getAsCString());
+    if (Found == Names.end())
+      continue;
+    auto *Init = ConstantDataArray::getString(M.getContext(), Found->second);
+    auto *Renamed = new GlobalVariable(M, Init->getType(), true, GV->getLinkage(), Init, "", GV);
+    Renamed->copyAttributesFrom(GV);
+    Renamed->takeName(GV);
+    GV->replaceAllUsesWith(Renamed);
+    GV->eraseFromParent();
+    ++Restored;
+  }
+  return Restored;
 }
 
 // The directory of the module's compile units, if it has any and they all

@@ -199,6 +199,7 @@ struct MtpcHostFacts {
   bool ArchX86_64;
   bool IntegratedAssembler;
   bool SplitDwarf;
+  bool StackUsage;
   int PGOAction;   // PGOOptions::PGOAction: none, IR instr, IR use, sample use
   int CSPGOAction; // PGOOptions::CSPGOAction: none, CS IR instr, CS IR use
   bool PseudoProbes;
@@ -213,6 +214,7 @@ void mtpc_host_settings_facts(void *HP, MtpcHostFacts *Facts) {
   Facts->ArchX86_64 = T.getArch() == llvm::Triple::x86_64;
   Facts->IntegratedAssembler = !H->Options.DisableIntegratedAS;
   Facts->SplitDwarf = !H->Options.MCOptions.SplitDwarfFile.empty();
+  Facts->StackUsage = !H->Options.StackUsageOutput.empty();
   Facts->PGOAction = H->PGOOpt ? int(H->PGOOpt->Action) : 0;
   Facts->CSPGOAction = H->PGOOpt ? int(H->PGOOpt->CSAction) : 0;
   Facts->PseudoProbes = H->PGOOpt && H->PGOOpt->PseudoProbeForProfiling;

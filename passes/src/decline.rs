@@ -3,7 +3,7 @@
 //! without mtpc, and one `info` line says why. Decided from the host's
 //! settings alone, before any work (the README lists the cases).
 
-use crate::ir::host_pipeline::{CsPgoAction, HostFacts, PgoAction};
+use crate::ir::host_pipeline::{sanitizers, CsPgoAction, HostFacts, PgoAction};
 use crate::module_facts::{Linkage, ModuleFacts};
 use crate::symbol_rules::SymbolPlan;
 
@@ -45,8 +45,13 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
             facts.triple
         ));
     }
-    // clang's own (`-fdebug-pass-manager`) is a `-cc1` argument, not an LLVM option.
-    let clang_debugging = has_arg(facts, |a| a == "-fdebug-pass-manager").then(|| "fdebug-pass-manager".to_string());
+    // clang's own are `-cc1` arguments, not LLVM options: the pass manager's
+    // log, and the check of each pass for debug information it loses (on the
+    // host's pass instrumentation, which partitions replace by their own).
+    let clang_debugging = ["-fdebug-pass-manager", "-fverify-debuginfo-preserve"]
+        .into_iter()
+        .find(|option| has_arg(facts, |a| a == *option))
+        .map(|option| option[1..].to_string());
     if let Some(option) = facts.debugging_option.clone().or(clang_debugging) {
         return Some(format!(
             "the pass debugging option -{option} is on: it follows the host's pipeline, and partitions' passes run outside it"
@@ -57,6 +62,13 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
     }
     if facts.split_dwarf {
         return Some("split DWARF (-gsplit-dwarf) would put one compile unit per partition into the .dwo file".into());
+    }
+    if facts.stack_usage {
+        return Some(
+            "the code generator writes the stack usage file (-fstack-usage) from the functions it compiles, and \
+             each partition's would write it anew with its own"
+                .into(),
+        );
     }
     let profile = match (facts.pgo, facts.cs_pgo) {
         (PgoAction::IrInstrument, _) => Some("IR profile instrumentation (-fprofile-generate)"),
@@ -70,6 +82,12 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
     if let Some(what) = profile {
         return Some(format!(
             "{what} is applied in the pipeline by function name and control-flow hash, which partitions do not keep"
+        ));
+    }
+    if let Some(kind) = sanitizers(&facts.command_line).find(|k| matches!(*k, "hwaddress" | "kernel-hwaddress")) {
+        return Some(format!(
+            "HWASan (-fsanitize={kind}) gives each partition the note of the object's globals that the object holds \
+             once (.note.hwasan.globals), which the merge cannot join"
         ));
     }
     if has_arg(facts, |a| a.starts_with("-fmemory-profile")) {
@@ -316,8 +334,9 @@ mod tests {
     }
 
     #[test]
-    fn split_dwarf_external_assembler_and_memory_profiling_decline() {
+    fn split_dwarf_stack_usage_external_assembler_and_memory_profiling_decline() {
         assert!(automatic(&HostFacts { split_dwarf: true, ..x86_elf() }).unwrap().contains("-gsplit-dwarf"));
+        assert!(automatic(&HostFacts { stack_usage: true, ..x86_elf() }).unwrap().contains("-fstack-usage"));
         assert!(automatic(&HostFacts { integrated_assembler: false, ..x86_elf() }).unwrap().contains("-fno-integrated-as"));
         let mut f = x86_elf();
         f.command_line.push("-fmemory-profile=/tmp/p".into());
@@ -332,11 +351,28 @@ mod tests {
     }
 
     #[test]
+    fn hwasan_declines_in_any_list_of_sanitizers() {
+        let with = |arg: &str| HostFacts { command_line: vec!["-cc1".into(), arg.into()], ..x86_elf() };
+        assert!(automatic(&with("-fsanitize=hwaddress")).unwrap().contains("-fsanitize=hwaddress"));
+        assert!(automatic(&with("-fsanitize=undefined,kernel-hwaddress")).unwrap().contains("kernel-hwaddress"));
+        assert_eq!(automatic(&with("-fsanitize=address,undefined")), None);
+        assert_eq!(automatic(&with("-fsanitize-recover=hwaddress")), None, "not a sanitizer turned on");
+    }
+
+    #[test]
     fn pass_debugging_options_decline_even_when_asked_for() {
         let mut clang = x86_elf();
         clang.command_line.push("-fdebug-pass-manager".into());
         let why = reason(&clang, Request::Explicit, HostProgram::Other).expect("declined");
         assert!(why.contains("-fdebug-pass-manager"), "{why}");
+        let mut clang = x86_elf();
+        clang.command_line.push("-fverify-debuginfo-preserve".into());
+        let why = reason(&clang, Request::Explicit, HostProgram::Other).expect("declined");
+        assert!(why.contains("-fverify-debuginfo-preserve is on"), "{why}");
+        // Without it, clang ignores where the check's findings would go.
+        let mut export_only = x86_elf();
+        export_only.command_line.push("-fverify-debuginfo-preserve-export=/tmp/lost.json".into());
+        assert_eq!(automatic(&export_only), None);
         let f = HostFacts { debugging_option: Some("opt-bisect-limit".into()), ..x86_elf() };
         assert!(automatic(&f).unwrap().contains("-opt-bisect-limit"));
         assert!(reason(&f, Request::Explicit, HostProgram::Opt).unwrap().contains("-opt-bisect-limit is on"));

@@ -78,7 +78,8 @@ pub struct ModuleOutline<'a> {
     /// Its module-level asm.
     pub module_asm: &'a str,
     /// It names libraries or options for the linker (`llvm.dependent-libraries`,
-    /// `llvm.linker.options`), which each part's object would list again.
+    /// `llvm.linker.options`; partition 0 writes them), in sections of
+    /// LLVM's own types that a transcript does not state.
     pub linker_directives: bool,
 }
 
@@ -140,7 +141,7 @@ fn text_needed(module: &ModuleOutline<'_>, command_line: &[String], partitions: 
         }
     }
     if module.linker_directives {
-        return Some("the module names libraries or options for the linker, which every part's object would list".into());
+        return Some("the module names libraries or options for the linker, in sections of LLVM's own types that a transcript does not state".into());
     }
     if asm_may_assign_a_symbol(module.module_asm) {
         return Some("module-level assembly may assign a symbol, which a part's object can leave out".into());

@@ -536,6 +536,10 @@ fn optimize_partition(
         panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
     }
     let opt_ms = kit.optimize(&mut module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
+    let renamed = input.plan.promoted_local_variables(&input.facts);
+    if !renamed.is_empty() {
+        module.as_module().restore_sanitized_local_names(&renamed);
+    }
     let kept = odr_copies::kept_members(&module.as_module(), members);
     let classes = if module.as_module().has_debug_info() { module.shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];

@@ -67,6 +67,10 @@ pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, i
     Ok(owned)
 }
 
+/// Named metadata the code generator writes into a section of its own,
+/// kept in partition 0 only.
+const ONCE_PER_OBJECT_METADATA: [&str; 3] = ["llvm.commandline", "llvm.dependent-libraries", "llvm.linker.options"];
+
 struct PartitionEditor<'a, 'm> {
     /// The module's globals in fact order.
     globals: GlobalTable<'m>,
@@ -140,6 +144,14 @@ impl PartitionEditor<'_, '_> {
         }
         if self.partition != 0 && facts.has_module_asm {
             self.globals.module().set_module_asm("");
+        }
+        // What the object records once, for the whole module: the compile's
+        // command line (-frecord-command-line), the libraries and options
+        // it asks the linker for (#pragma comment).
+        if self.partition != 0 {
+            for name in ONCE_PER_OBJECT_METADATA {
+                self.globals.module().erase_named_metadata(name);
+            }
         }
 
         // 4. Names, linkage and visibility.

@@ -198,6 +198,16 @@ pub fn annotate(module: &ModuleRef<'_>, split: &Split) -> Result<(), SplitError>
     Ok(())
 }
 
+/// Why `mtpc-parallel` would compile the module of this split whole, for
+/// what its partitions would hold together (`decline`); `None` for a plan
+/// of one partition, which splits nothing.
+fn whole_for_parallel(split: &Split) -> Option<String> {
+    if split.partitions.partitions < 2 {
+        return None;
+    }
+    crate::decline::module_reason(&split.facts).or_else(|| crate::decline::plan_reason(&split.facts, &split.symbols))
+}
+
 /// `PREFIX.K.bc`
 pub fn partition_path(prefix: &Path, k: u32) -> PathBuf {
     let mut s = prefix.as_os_str().to_owned();
@@ -246,6 +256,14 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
         PathBuf::from(p)
     };
     let (split, bitcode) = plan_module_sized(module, opts, |_, _, requested| requested, Serialize::IfSplit)?;
+    if let Some(why) = whole_for_parallel(&split) {
+        log::warn!(
+            "{}: mtpc-parallel would compile this module whole: {why}; its {} partitions are written as asked, \
+             and the objects compiled from them together may not be the program the whole module is",
+            crate::host::SPLIT_PASS_NAME,
+            split.partitions.partitions
+        );
+    }
     // One partition: nothing is promoted, so its bitcode is the module's
     // (with the member listing every split's bitcode has).
     let bitcode = bitcode.unwrap_or_else(|| module.to_split_bitcode());

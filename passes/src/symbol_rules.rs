@@ -244,6 +244,19 @@ impl SymbolPlan {
         }
     }
 
+    /// The local variables promoted (named by [`Self::name_promotions`]),
+    /// as `(promoted name, own name)`: how to tell a sanitizer that names
+    /// globals to its run time what they were called.
+    pub fn promoted_local_variables<'a>(&'a self, facts: &'a ModuleFacts) -> Vec<(&'a str, &'a str)> {
+        facts
+            .globals
+            .iter()
+            .zip(&self.promotions)
+            .filter(|(g, _)| g.is_variable() && g.linkage.is_local())
+            .filter_map(|(g, p)| Some((p.as_ref()?.new_name.as_deref()?, g.name.as_str())))
+            .collect()
+    }
+
     pub fn decision(&self, partition: u32, global: usize) -> Decision {
         self.decisions[partition as usize][global]
     }
@@ -945,6 +958,25 @@ mod tests {
         let mut other = decide_unnamed(&facts, &plan);
         other.name_promotions(&facts);
         assert_ne!(other.promotions[2].clone().and_then(|p| p.new_name).expect("named"), names[1]);
+    }
+
+    /// What a sanitizer must be told of the promoted names: the local
+    /// variables only, each with its own name (functions are described by
+    /// address, external variables keep their names).
+    #[test]
+    fn promoted_local_variables_are_listed_with_their_own_names() {
+        let facts = module(vec![
+            func("a", 10, &[(2, Ref), (3, Call), (4, Ref)]),
+            func("b", 10, &[(2, Ref), (3, Call), (4, Ref)]),
+            internal(var("counts", 32, &[])),
+            internal(func("helper", 5000, &[])),
+            var("shared", 4, &[]),
+        ]);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0), Some(0)]);
+        let promoted = |i: usize| sp.promotions[i].as_ref().and_then(|p| p.new_name.clone());
+        let counts = promoted(2).expect("a local variable both partitions use is promoted");
+        assert!(promoted(3).is_some(), "so is the local function");
+        assert_eq!(sp.promoted_local_variables(&facts), [(counts.as_str(), "counts")]);
     }
 
     #[test]

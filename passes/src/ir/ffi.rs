@@ -46,6 +46,15 @@ extern "C" {
     pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     pub(super) fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     pub(super) fn mtpc_module_needs_unwind_tables(m: LLVMModuleRef) -> bool;
+    pub(super) fn mtpc_erase_named_metadata(m: LLVMModuleRef, name: *const c_char, len: usize);
+    pub(super) fn mtpc_module_restore_sanitized_local_names(
+        m: LLVMModuleRef,
+        promoted: *const *const c_char,
+        promoted_len: *const usize,
+        original: *const *const c_char,
+        original_len: *const usize,
+        count: usize,
+    ) -> usize;
     pub(super) fn mtpc_report_fatal_error(message: *const c_char) -> !;
     pub(super) fn mtpc_module_compile_unit_directory(m: LLVMModuleRef, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_time_trace_enabled() -> bool;
@@ -178,6 +187,7 @@ pub(super) struct RawHostFacts {
     pub(super) arch_x86_64: bool,
     pub(super) integrated_assembler: bool,
     pub(super) split_dwarf: bool,
+    pub(super) stack_usage: bool,
     pub(super) pgo_action: i32,
     pub(super) cs_pgo_action: i32,
     pub(super) pseudo_probes: bool,
@@ -192,6 +202,7 @@ impl Default for RawHostFacts {
             arch_x86_64: false,
             integrated_assembler: false,
             split_dwarf: false,
+            stack_usage: false,
             pgo_action: 0,
             cs_pgo_action: 0,
             pseudo_probes: false,

@@ -377,6 +377,9 @@ pub struct HostFacts {
     pub arch_x86_64: bool,
     pub integrated_assembler: bool,
     pub split_dwarf: bool,
+    /// The code generator writes each function's stack usage to a file
+    /// (clang's `-fstack-usage`).
+    pub stack_usage: bool,
     pub pgo: PgoAction,
     pub cs_pgo: CsPgoAction,
     pub pseudo_probes: bool,
@@ -386,6 +389,12 @@ pub struct HostFacts {
     /// A pass debugging option LLVM runs with (`print-after-all`,
     /// `opt-bisect-limit`, `time-passes`, ...), if any.
     pub debugging_option: Option<String>,
+}
+
+/// The sanitizers clang's `-cc1` arguments turn on (`-fsanitize=a,b`, as
+/// many times as given); none in other hosts.
+pub fn sanitizers(command_line: &[String]) -> impl Iterator<Item = &str> {
+    command_line.iter().filter_map(|a| a.strip_prefix("-fsanitize=")).flat_map(|kinds| kinds.split(','))
 }
 
 /// What the host writes from the module's code.
@@ -457,6 +466,7 @@ impl HostSettings {
             arch_x86_64: raw.arch_x86_64,
             integrated_assembler: raw.integrated_assembler,
             split_dwarf: raw.split_dwarf,
+            stack_usage: raw.stack_usage,
             pgo: match raw.pgo_action {
                 1 => PgoAction::IrInstrument,
                 2 => PgoAction::IrUse,

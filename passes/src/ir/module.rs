@@ -187,6 +187,12 @@ impl<'m> ModuleRef<'m> {
         unsafe { LLVMGetNamedMetadataNumOperands(self.raw, cname.as_ptr()) > 0 }
     }
 
+    /// Erases the named metadata `name` (`!name = !{...}`), if present.
+    pub fn erase_named_metadata(&self, name: &str) {
+        // SAFETY: a lookup by name; the node is erased with its operand list.
+        unsafe { mtpc_erase_named_metadata(self.raw, name.as_ptr().cast(), name.len()) }
+    }
+
     /// The module has compile units (debug info or line tables).
     pub fn has_debug_info(&self) -> bool {
         // SAFETY: a lookup by name; an absent node counts 0 operands.
@@ -256,6 +262,29 @@ impl<'m> ModuleRef<'m> {
             Ok(())
         } else {
             Err(format!("cannot write {}: {}", path.display(), take_malloc_message(msg)))
+        }
+    }
+
+    /// After AddressSanitizer: the globals renamed `(promoted, original)`
+    /// (locals the split promoted) are described to its run time as the
+    /// whole module's would describe the locals: by their own names, with
+    /// no ODR indicator. Returns how many names were restored (0 without
+    /// AddressSanitizer).
+    pub fn restore_sanitized_local_names(&mut self, renamed: &[(&str, &str)]) -> usize {
+        let (promoted, promoted_len): (Vec<*const c_char>, Vec<usize>) =
+            renamed.iter().map(|(p, _)| (p.as_ptr().cast(), p.len())).unzip();
+        let (original, original_len): (Vec<*const c_char>, Vec<usize>) =
+            renamed.iter().map(|(_, o)| (o.as_ptr().cast(), o.len())).unzip();
+        // SAFETY: raw is a live module, held mutably; the names outlive the call.
+        unsafe {
+            mtpc_module_restore_sanitized_local_names(
+                self.raw,
+                promoted.as_ptr(),
+                promoted_len.as_ptr(),
+                original.as_ptr(),
+                original_len.as_ptr(),
+                renamed.len(),
+            )
         }
     }
 

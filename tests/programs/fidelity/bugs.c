@@ -1,8 +1,9 @@
 /* Planted bugs, one per sanitizer, each in a function of its own "file"
  * (#line), so that a forced split puts them in different partitions from
  * main. `bugs MODE N` runs one: heap (ASan, heap-buffer-overflow), global
- * (ASan, global-buffer-overflow), uninit (MSan), overflow (UBSan, signed
- * overflow), race (TSan). The fidelity test compares each sanitizer's
+ * and static (ASan, global-buffer-overflow: an external array, and a static
+ * one that functions of two partitions use), uninit (MSan), overflow
+ * (UBSan, signed overflow), race (TSan). The fidelity test compares each sanitizer's
  * report with the stock build's: same bug, same frames, same lines. */
 #include <pthread.h>
 #include <stdio.h>
@@ -17,9 +18,19 @@ __attribute__((noinline)) int heap_overflow(int n) {
   free(p);
   return r;
 }
+#line 1 "static_global.h"
+static int counts[8];
+__attribute__((noinline)) void count_up(int n) {
+  for (int i = 0; i < 8; i++)
+    counts[i] += n + i;
+}
+__attribute__((noinline)) int static_overflow(int n) { return counts[n]; }
 #line 1 "global.h"
 int table[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-__attribute__((noinline)) int global_overflow(int n) { return table[n]; }
+__attribute__((noinline)) int global_overflow(int n) {
+  counts[0]++;
+  return table[n];
+}
 #line 1 "uninit.h"
 __attribute__((noinline)) void fill(int *a, int n) {
   for (int i = 0; i < n; i++)
@@ -59,6 +70,10 @@ int main(int argc, char **argv) {
     printf("%d\n", heap_overflow(n));
   if (!strcmp(mode, "global"))
     printf("%d\n", global_overflow(n));
+  if (!strcmp(mode, "static")) {
+    count_up(n);
+    printf("%d\n", static_overflow(n));
+  }
   if (!strcmp(mode, "uninit"))
     printf("%d\n", use_uninit(n));
   if (!strcmp(mode, "overflow"))
