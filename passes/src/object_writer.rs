@@ -119,7 +119,7 @@ fn text_needed(module: &ModuleOutline<'_>, command_line: &[String], partitions: 
     // globals, KCFI's traps (ASan's globals only where the linker may drop
     // them, below).
     let linked_sanitizer = |a: &String| {
-        a.strip_prefix("-fsanitize=").is_some_and(|kinds| kinds.split(',').any(|k| matches!(k, "hwaddress" | "kernel-hwaddress" | "kcfi")))
+        crate::ir::host_pipeline::sanitizers(std::slice::from_ref(a)).any(|k| matches!(k, "hwaddress" | "kernel-hwaddress" | "kcfi"))
     };
     if let Some(arg) = command_line.iter().find(|a| linked_sanitizer(a)) {
         return Some(format!("{arg} gives the parts' objects {LINKED_ORDER}"));
