@@ -12,6 +12,15 @@ every compile through CMAKE_C_FLAGS / CMAKE_CXX_FLAGS with default settings.
   mtpc, as if idle  the same with MTPC_LOAD_AWARE=0: the cost model splits
                   as on an idle machine (what mtpc did before it looked at
                   the load)
+  mtpc before     with --before PATH: another build of the plugin, default
+                  settings (to measure a change of mtpc)
+
+Ninja (1.11) starts the compiles that are ready in the order build.ninja
+lists them, which is the order of the libraries in CMakeLists.txt: by name,
+or with --large-last the two largest files (sqlite3's amalgamation and
+QuickJS's engine, 15 to 25 s of back end each) last, so that they compile
+while the last small files end and then alone: a build whose tail a few
+large files dominate.
 
 The configurations build in alternating rounds, each round starting with
 the next one (give a multiple of their count for balance); configuring is
@@ -19,14 +28,19 @@ not timed.
 The machine-wide slots are this user's lock files in /tmp/mtpc-slots-UID:
 any other mtpc compile this user runs meanwhile shares them, so run it on
 an otherwise idle machine.
+Each build prints its wall and CPU time and the core-seconds no compile
+used (cores x wall - CPU): mostly the build's tail, where one large file
+compiles alone; the day's speed of the machine moves wall and CPU together,
+so this shows the tail better than the wall time does.
 Every mtpc object must define what stock's defines (checked on the first
 round). Target (issue 14): mtpc never slower than stock, faster when large
 files dominate the build's tail.
 
   python3 bench/project_build.py --rounds 3   # about 20 minutes on 2 cores
   python3 bench/project_build.py --rounds 2 --configs mtpc    # stock and mtpc only
+  python3 bench/project_build.py --rounds 2 --large-last      # the tail: large files last
 Needs cmake and ninja (scripts/setup.sh installs them). Writes
-bench/results/project_build.json.
+bench/results/project_build.json (project_build_large_last.json with --large-last).
 """
 import argparse
 import glob
@@ -105,7 +119,13 @@ def cmake_quote(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def write_project(libs, src_dir):
+# The libraries of the largest files, built last with --large-last.
+LARGE = ("quickjs", "sqlite3")
+
+
+def write_project(libs, src_dir, large_last=False):
+    if large_last:
+        libs = [l for l in libs if l.name not in LARGE] + [l for l in libs if l.name in LARGE]
     lines = ["cmake_minimum_required(VERSION 3.20)", "project(mtpc_project_bench LANGUAGES C CXX)"]
     for lib in libs:
         lines.append("add_library(%s STATIC\n  %s)" % (lib.name, "\n  ".join(cmake_quote(s) for s in lib.sources)))
@@ -125,7 +145,8 @@ CONFIGS = (("stock", "stock clang-16", False, {}),
 
 
 def configure(src_dir, build_dir, plugin):
-    flags = "-fpass-plugin=" + PLUGIN if plugin else ""
+    """plugin: None (stock), True (this build's), or another build's path."""
+    flags = "-fpass-plugin=" + (PLUGIN if plugin is True else plugin) if plugin else ""
     shutil.rmtree(build_dir, ignore_errors=True)
     subprocess.run(["cmake", "-G", "Ninja", "-S", src_dir, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
                     "-DCMAKE_C_COMPILER=" + tool("clang"), "-DCMAKE_CXX_COMPILER=" + tool("clang++"),
@@ -194,14 +215,26 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="ninja -j (default: the cores)")
     ap.add_argument("--configs", default=",".join(c[0] for c in CONFIGS),
                     help="configurations to build, from: %(default)s (stock is always built)")
-    ap.add_argument("--out", default=os.path.join(HERE, "results", "project_build.json"))
+    ap.add_argument("--before", metavar="LIBMTPC_SO",
+                    help="also build with another build of mtpc (default settings), e.g. the last commit's")
+    ap.add_argument("--large-last", action="store_true",
+                    help="list the largest files' libraries (%s) last, so they dominate the tail" % ", ".join(LARGE))
+    ap.add_argument("--out", default=None,
+                    help="default: bench/results/project_build.json (project_build_large_last.json with --large-last)")
     a = ap.parse_args()
+    if a.out is None:
+        a.out = os.path.join(HERE, "results", "project_build%s.json" % ("_large_last" if a.large_last else ""))
     wanted = set(a.configs.split(",")) | {"stock"}
     unknown = wanted - {c[0] for c in CONFIGS}
     if unknown:
         sys.exit("unknown configuration(s) %s: choose from %s" % (", ".join(sorted(unknown)),
                                                                   ", ".join(c[0] for c in CONFIGS)))
     configs = [c for c in CONFIGS if c[0] in wanted]
+    cores = len(os.sched_getaffinity(0))
+    if a.before:
+        if not os.path.exists(a.before):
+            sys.exit("--before: %s does not exist" % a.before)
+        configs.append(("mtpc-before", "mtpc before, default settings", os.path.abspath(a.before), {}))
     for prog in ("cmake", "ninja"):
         if not shutil.which(prog):
             sys.exit("%s is missing: run scripts/setup.sh (or apt-get install cmake ninja-build)" % prog)
@@ -212,9 +245,10 @@ def main():
     work = tempfile.mkdtemp(prefix="mtpc-project-")
     try:
         src_dir = os.path.join(work, "src")
-        write_project(libs, src_dir)
+        write_project(libs, src_dir, a.large_last)
         steps = sum(len(l.sources) for l in libs)
-        print("%d libraries, %d compile steps, ninja -j%d, %d rounds" % (len(libs), steps, a.jobs, a.rounds), flush=True)
+        print("%d libraries, %d compile steps, ninja -j%d, %d rounds%s" % (
+            len(libs), steps, a.jobs, a.rounds, ", the largest files last" if a.large_last else ""), flush=True)
         runs = {name: [] for name, _, _, _ in configs}
         split = {}
         for r in range(a.rounds):
@@ -228,8 +262,8 @@ def main():
                     runs[name][-1].update(zip(("split", "busy", "modules", "whole_modules_mtpc_s"), split[name]))
                     modules = ", %d of %d modules split (%d whole for the load; mtpc's time in whole ones %.2f s)" % (
                         split[name][0], split[name][2], split[name][1], split[name][3])
-                print("round %d/%d %-28s %7.2f s wall, %7.2f s CPU%s" % (r + 1, a.rounds, label, wall, cpu, modules),
-                      flush=True)
+                print("round %d/%d %-28s %7.2f s wall, %7.2f s CPU, cores idle %5.1f s%s" % (
+                    r + 1, a.rounds, label, wall, cpu, cores * wall - cpu, modules), flush=True)
             if r == 0:
                 for name, label, plugin, _ in configs:
                     if plugin:
@@ -239,16 +273,22 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
     stock = runs["stock"]
-    result = {"jobs": a.jobs, "rounds": a.rounds, "compile_steps": steps, "libraries": [l.name for l in libs], "configs": {}}
-    print("\n| configuration | wall (median) | speedup | CPU | modules split, last round (whole for the load) |\n|---|---|---|---|---|")
+    result = {"jobs": a.jobs, "rounds": a.rounds, "large_last": a.large_last, "compile_steps": steps, "libraries": [l.name for l in libs], "configs": {}}
+    # Core-seconds no compile used (cores x wall - CPU): mostly the build's
+    # tail, where one large file compiles alone. The machine's speed that
+    # day moves wall and CPU together, so this shows the tail better than
+    # the wall time does.
+    print("\n| configuration | wall (median) | speedup | CPU | cores idle | modules split, last round (whole for the load) |"
+          "\n|---|---|---|---|---|---|")
     for name, label, _, _ in configs:
         rs = runs[name]
         speedup = statistics.median(s["wall"] / x["wall"] for s, x in zip(stock, rs))
         wall, cpu = statistics.median(x["wall"] for x in rs), statistics.median(x["cpu"] for x in rs)
+        idle = statistics.median(cores * x["wall"] - x["cpu"] for x in rs)
         done, busy, total, _ = split.get(name, (0, 0, 0, 0))
-        result["configs"][name] = {"label": label, "runs": rs, "speedup": speedup, "split": done, "busy": busy,
-                                   "modules": total}
-        print("| %s | %.1f s | %.3fx | %.1f s | %s |" % (label, wall, speedup, cpu,
+        result["configs"][name] = {"label": label, "runs": rs, "speedup": speedup, "idle_core_s": idle, "split": done,
+                                   "busy": busy, "modules": total}
+        print("| %s | %.1f s | %.3fx | %.1f s | %.1f s | %s |" % (label, wall, speedup, cpu, idle,
                                                           "%d of %d (%d)" % (done, total, busy) if total else ""))
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
     with open(a.out, "w") as f:
