@@ -31,7 +31,7 @@ an otherwise idle machine.
 Each build prints its wall and CPU time and the core-seconds no compile
 used (cores x wall - CPU): mostly the build's tail, where one large file
 compiles alone; the day's speed of the machine moves wall and CPU together,
-so this shows the tail better than the wall time does.
+so this shows the tail more directly than the wall time.
 Every mtpc object must define what stock's defines (checked on the first
 round). Target (issue 14): mtpc never slower than stock, faster when large
 files dominate the build's tail.
