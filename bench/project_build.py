@@ -255,7 +255,8 @@ def main():
             for name, label, plugin, extra in rotated(configs, r):
                 stats = os.path.join(work, name + ".stats.jsonl")
                 wall, cpu = build(src_dir, os.path.join(work, "build-" + name), plugin, extra, a.jobs, stats)
-                runs[name].append({"wall": wall, "cpu": cpu})
+                # Core-seconds no compile used: the build's tail, mostly.
+                runs[name].append({"wall": wall, "cpu": cpu, "idle_core_s": cores * wall - cpu})
                 modules = ""
                 if plugin:
                     split[name] = split_modules(stats)
@@ -263,7 +264,7 @@ def main():
                     modules = ", %d of %d modules split (%d whole for the load; mtpc's time in whole ones %.2f s)" % (
                         split[name][0], split[name][2], split[name][1], split[name][3])
                 print("round %d/%d %-28s %7.2f s wall, %7.2f s CPU, cores idle %5.1f s%s" % (
-                    r + 1, a.rounds, label, wall, cpu, cores * wall - cpu, modules), flush=True)
+                    r + 1, a.rounds, label, wall, cpu, runs[name][-1]["idle_core_s"], modules), flush=True)
             if r == 0:
                 for name, label, plugin, _ in configs:
                     if plugin:
@@ -274,17 +275,13 @@ def main():
 
     stock = runs["stock"]
     result = {"jobs": a.jobs, "rounds": a.rounds, "large_last": a.large_last, "compile_steps": steps, "libraries": [l.name for l in libs], "configs": {}}
-    # Core-seconds no compile used (cores x wall - CPU): mostly the build's
-    # tail, where one large file compiles alone. The machine's speed that
-    # day moves wall and CPU together, so this shows the tail better than
-    # the wall time does.
     print("\n| configuration | wall (median) | speedup | CPU | cores idle | modules split, last round (whole for the load) |"
           "\n|---|---|---|---|---|---|")
     for name, label, _, _ in configs:
         rs = runs[name]
         speedup = statistics.median(s["wall"] / x["wall"] for s, x in zip(stock, rs))
         wall, cpu = statistics.median(x["wall"] for x in rs), statistics.median(x["cpu"] for x in rs)
-        idle = statistics.median(cores * x["wall"] - x["cpu"] for x in rs)
+        idle = statistics.median(x["idle_core_s"] for x in rs)
         done, busy, total, _ = split.get(name, (0, 0, 0, 0))
         result["configs"][name] = {"label": label, "runs": rs, "speedup": speedup, "idle_core_s": idle, "split": done,
                                    "busy": busy, "modules": total}
