@@ -182,18 +182,23 @@ def build(src_dir, build_dir, plugin, extra_env, jobs, stats):
 
 
 def split_modules(stats):
-    """(modules split, modules left whole for a busy machine, modules mtpc
-    saw) from the MTPC_STATS lines of one build."""
+    """(modules split before their optimization, modules left whole for a
+    busy machine, modules mtpc saw, mtpc's time in modules it left whole,
+    modules whose code generation alone was split once optimized) from the
+    MTPC_STATS lines of one build."""
     lines = take_stats_lines(stats)
-    split = [l for l in lines if l["partitions"] >= 2 and not l["fallback"]]
+    split = [l for l in lines if l["partitions"] >= 2 and not l["fallback"] and not l.get("code_generation_only")]
+    code_generation = [l for l in lines if l["partitions"] >= 2 and not l["fallback"] and l.get("code_generation_only")]
     whole = [l for l in lines if l["partitions"] < 2 and not l["fallback"]]
     # Left whole for the load: the model looked at it, and would have split
     # the module had the machine been idle.
-    busy = sum(1 for l in whole if (l.get("model") or {}).get("load") is not None)
+    busy = sum(1 for l in whole if (l.get("model") or {}).get("whole_for_load", (l.get("model") or {}).get("load") is not None)
+               and not l.get("code_generation_only"))
     # What mtpc itself spent on the modules it left whole (reading,
     # planning, looking at the load), in seconds.
     whole_s = sum(l["wall_ms"] for l in whole) / 1e3
-    return len(split), busy, len(lines), whole_s
+    modules = sum(1 for l in lines if not l.get("code_generation_only"))
+    return len(split), busy, modules, whole_s, len(code_generation)
 
 
 def check_objects(stock_dir, mtpc_dir):
@@ -260,9 +265,11 @@ def main():
                 modules = ""
                 if plugin:
                     split[name] = split_modules(stats)
-                    runs[name][-1].update(zip(("split", "busy", "modules", "whole_modules_mtpc_s"), split[name]))
-                    modules = ", %d of %d modules split (%d whole for the load; mtpc's time in whole ones %.2f s)" % (
-                        split[name][0], split[name][2], split[name][1], split[name][3])
+                    runs[name][-1].update(zip(("split", "busy", "modules", "whole_modules_mtpc_s", "code_generation_split"),
+                                              split[name]))
+                    modules = (", %d of %d modules split (%d whole for the load, the code generation of %d of those split "
+                               "once optimized; mtpc's time in whole ones %.2f s)") % (
+                        split[name][0], split[name][2], split[name][1], split[name][4], split[name][3])
                 print("round %d/%d %-28s %7.2f s wall, %7.2f s CPU, cores idle %5.1f s%s" % (
                     r + 1, a.rounds, label, wall, cpu, runs[name][-1]["idle_core_s"], modules), flush=True)
             if r == 0:
@@ -275,18 +282,20 @@ def main():
 
     stock = runs["stock"]
     result = {"jobs": a.jobs, "rounds": a.rounds, "large_last": a.large_last, "compile_steps": steps, "libraries": [l.name for l in libs], "configs": {}}
-    print("\n| configuration | wall (median) | speedup | CPU | cores idle | modules split, last round (whole for the load) |"
+    print("\n| configuration | wall (median) | speedup | CPU | cores idle | modules split, last round (whole for the load; "
+          "their code generation split) |"
           "\n|---|---|---|---|---|---|")
     for name, label, _, _ in configs:
         rs = runs[name]
         speedup = statistics.median(s["wall"] / x["wall"] for s, x in zip(stock, rs))
         wall, cpu = statistics.median(x["wall"] for x in rs), statistics.median(x["cpu"] for x in rs)
         idle = statistics.median(x["idle_core_s"] for x in rs)
-        done, busy, total, _ = split.get(name, (0, 0, 0, 0))
+        done, busy, total, _, code_generation = split.get(name, (0, 0, 0, 0, 0))
         result["configs"][name] = {"label": label, "runs": rs, "speedup": speedup, "idle_core_s": idle, "split": done,
-                                   "busy": busy, "modules": total}
-        print("| %s | %.1f s | %.3fx | %.1f s | %.1f s | %s |" % (label, wall, speedup, cpu, idle,
-                                                          "%d of %d (%d)" % (done, total, busy) if total else ""))
+                                   "busy": busy, "modules": total, "code_generation_split": code_generation}
+        print("| %s | %.1f s | %.3fx | %.1f s | %.1f s | %s |" % (
+            label, wall, speedup, cpu, idle,
+            "%d of %d (%d; code generation split: %d)" % (done, total, busy, code_generation) if total else ""))
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
     with open(a.out, "w") as f:
         json.dump(result, f, indent=1)

@@ -41,9 +41,17 @@ and the stats (MTPC_STATS) must show the module was really split.
     -fno-semantic-interposition, a library's calls across partitions bind to
     its own definitions, as stock's do;
   * invalid MTPC_* values: a clear message and a normal build;
+  * MTPC_CODE_GENERATION_ONLY (the optimization whole, the code
+    generation split), on our C and C++ programs and sqlite3: the same
+    output, stock's functions each of stock's size but for a few, the same
+    object whatever the thread count, and stock's object byte for byte
+    after a failure injected in one partition, or with -fmerge-functions
+    (whose pass mtpc does not run ahead of the host);
   * sqlite3 with default settings (the cost model): split at -O2, whole
     (stock's object) at -O0; with every core busy, whole at -O2 too, and
-    with SOURCE_DATE_EPOCH split into the idle machine's object.
+    with SOURCE_DATE_EPOCH split into the idle machine's object; busy
+    while the module's optimization begins and idle once it ends, whole,
+    then its code generation split.
 
   tests/e2e_parallel.py [--long] [--only NAME] [--skip NAME] [--skip-check busy-machine]
 Prints one line per check and 'N passed, N failed' at the end.
@@ -123,7 +131,7 @@ def env_with(**extra):
     env = dict(os.environ)
     for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
               "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG", "MTPC_MACHINE_SLOTS",
-              "MTPC_LOAD_AWARE", "MTPC_WRITE_OBJECT", "SOURCE_DATE_EPOCH"):
+              "MTPC_LOAD_AWARE", "MTPC_WRITE_OBJECT", "MTPC_CODE_GENERATION_ONLY", "SOURCE_DATE_EPOCH"):
         env.pop(k, None)
     env.update(extra)
     return env
@@ -490,14 +498,17 @@ def test_fallback(p, work, checker):
 
 def compile_by_default(p, work, checker, label, tag, flags, **env):
     """Compiles p's module with the plugin's default settings (2 threads,
-    info log, stats); returns (object, stderr, the model's stats or None)."""
+    info log, stats); returns (object, stderr, the model's stats of its first
+    decision or None, the stats of a second, on its code generation, or None)."""
     stats, obj = os.path.join(work, "%s.%s.jsonl" % (p.name, tag)), os.path.join(work, "%s.%s.o" % (p.name, tag))
     r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
                        env=env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="info", **env),
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     checker.check(r.returncode == 0, label + ": the compile succeeds", r.stderr[-2000:])
     s = read_stats(stats)
-    return obj, r.stderr, (s[0] if len(s) == 1 and s[0].get("model") else None)
+    first = s[0] if s and s[0].get("model") and not s[0]["code_generation_only"] else None
+    second = s[1] if len(s) == 2 and s[1]["code_generation_only"] else None
+    return obj, r.stderr, (first if len(s) == 1 + (second is not None) else None), second
 
 
 def test_cost_model(p, work, checker):
@@ -508,7 +519,7 @@ def test_cost_model(p, work, checker):
         label = "%s %s, default settings" % (p.name, " ".join(flags))
         # The model's decision on the module, whatever else the machine runs
         # (test_busy_machine is the load's test).
-        obj, stderr, s = compile_by_default(p, work, checker, label, "model" + flags[0], flags, MTPC_LOAD_AWARE="0")
+        obj, stderr, s, _ = compile_by_default(p, work, checker, label, "model" + flags[0], flags, MTPC_LOAD_AWARE="0")
         if split:
             checker.check(s is not None and s["partitions"] == 2 and s["model"]["whole_reason"] is None,
                           label + ": the cost model splits it in 2", json.dumps(s)[:800])
@@ -542,17 +553,22 @@ def test_busy_machine(p, work, checker):
         time.sleep(0.5)
         for extra, split in (({}, False), ({"SOURCE_DATE_EPOCH": "1700000000"}, True)):
             label = "%s -O2, default settings, every core busy%s" % (p.name, ", SOURCE_DATE_EPOCH" if split else "")
-            obj, stderr, s = compile_by_default(p, work, checker, label, "busy%d" % split, ["-O2"], **extra)
+            obj, stderr, s, later = compile_by_default(p, work, checker, label, "busy%d" % split, ["-O2"], **extra)
             model = (s or {}).get("model") or {}
             if split:
-                checker.check(s is not None and s["partitions"] == 2 and model["load"] is None,
+                checker.check(s is not None and s["partitions"] == 2 and model["load"] is None and later is None,
                               label + ": the load is not looked at, the module is split", json.dumps(s)[:800])
                 same_as = idle_split
             else:
                 checker.check(s is not None and s["partitions"] == 1 and "machine is busy" in
                               (model["whole_reason"] or "") and (model["load"] or {}).get("busy", 0) >= 1
-                              and model["lanes"] == 1,
+                              and model["lanes"] == 1 and model["whole_for_load"],
                               label + ": left whole, and the stats say the machine was busy", json.dumps(s)[:800])
+                later_model = (later or {}).get("model") or {}
+                checker.check(later is not None and later["partitions"] == 1
+                              and "machine is busy" in (later_model.get("whole_reason") or ""),
+                              label + ": its code generation whole too, the machine still busy once it was optimized",
+                              json.dumps(later)[:800])
                 checker.check("machine is busy" in stderr and "warning" not in stderr,
                               label + ": one info line says why, no warning", stderr[-2000:])
                 same_as = stock
@@ -563,6 +579,121 @@ def test_busy_machine(p, work, checker):
         for spinner in spinners:
             spinner.kill()
             spinner.wait()
+
+
+# Only the code generation split, into 3 partitions whatever the module.
+CODE_GENERATION_ONLY = {"MTPC_CODE_GENERATION_ONLY": "1", "MTPC_MIN_SIZE": "0", "MTPC_PARTITIONS": "3"}
+
+# The share of stock's functions whose code may differ in size when only
+# the code generation is split: a jump to a function of another partition
+# cannot be made short (2 bytes instead of 5), and a few functions read a
+# constant another partition emits (sqlite3: 13 of 1,527 functions, 16 bytes
+# of its 1,040,824 of code).
+CODE_SIZE_CHANGED_SHARE = 0.02
+
+
+def function_sizes(obj):
+    """{name: bytes} of the functions obj defines (a promoted local as NAME)."""
+    sizes = {}
+    for f in (line.split() for line in run([tool("llvm-nm"), "-S", "--defined-only", obj]).splitlines()):
+        if len(f) == 4 and f[2] in "tTwW":
+            sizes[PROMOTED.sub("", f[3])] = int(f[1], 16)
+    return sizes
+
+
+def test_code_generation_split(p, work, checker):
+    """MTPC_CODE_GENERATION_ONLY: clang's own pipeline optimizes the whole
+    module and only its code generation is split (README, "The split of the
+    code generation"). The partitions optimize nothing, so the program is
+    stock's function by function: the same functions, nearly all of stock's
+    size to the byte; the object is the same whatever the thread count;
+    and a partition that fails leaves stock's object, byte for byte, though
+    the host's last passes ran on the module before the split. Runs after
+    test_clang, whose stock -O2 build it compares with."""
+    label = "%s -O2, code generation only" % p.name
+    stock_obj = os.path.join(work, "%s.stock-O2.o" % p.name)
+    expected = run([os.path.join(work, "%s.stock-O2" % p.name)] + p.args)
+    objs = []
+    for threads in ("1", "2"):
+        stats = os.path.join(work, "%s.cg%s.jsonl" % (p.name, threads))
+        obj, exe = compile_and_link(p, work, "cg" + threads, ["-O2"],
+                                    env=env_with(MTPC_STATS=stats, MTPC_THREADS=threads, **CODE_GENERATION_ONLY))
+        s = read_stats(stats)
+        checker.check(len(s) == 1 and s[0]["code_generation_only"] and s[0]["partitions"] >= 2 and not s[0]["fallback"],
+                      "%s, MTPC_THREADS=%s: one split, of the code generation alone" % (label, threads),
+                      json.dumps(s)[:800])
+        with open(obj, "rb") as f:
+            objs.append(f.read())
+    checker.check(objs[0] == objs[1], label + ": MTPC_THREADS=1 and 2 give byte-identical objects")
+    out = run([exe] + p.args)
+    checker.check(out == expected, label + ": output equals the stock build's",
+                  "expected:\n%s\ngot:\n%s" % (expected[-1500:], out[-1500:]))
+    stock_sizes, sizes = function_sizes(stock_obj), function_sizes(obj)
+    changed = sorted(n for n in stock_sizes if sizes.get(n) != stock_sizes[n])
+    checker.check(set(sizes) == set(stock_sizes) and len(changed) <= CODE_SIZE_CHANGED_SHARE * len(stock_sizes),
+                  "%s: stock's %d functions, %d of them not of stock's size" % (label, len(stock_sizes), len(changed)),
+                  "only stock's: %s\nonly mtpc's: %s\nchanged: %s" % (sorted(set(stock_sizes) - set(sizes))[:20],
+                                                                  sorted(set(sizes) - set(stock_sizes))[:20], changed[:20]))
+    stats = os.path.join(work, "%s.cgfail.jsonl" % p.name)
+    obj = os.path.join(work, "%s.cgfail.o" % p.name)
+    r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
+                       env=env_with(MTPC_STATS=stats, MTPC_TEST_FAIL_PARTITION="1", **CODE_GENERATION_ONLY),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    s = read_stats(stats)
+    checker.check(r.returncode == 0 and len(s) == 1 and s[0]["fallback"] and s[0]["code_generation_only"],
+                  label + ", a panic injected in partition 1: the compile falls back", r.stderr[-1500:] + json.dumps(s)[:500])
+    with open(obj, "rb") as a, open(stock_obj, "rb") as b:
+        checker.check(a.read() == b.read(), label + ", a panic injected in partition 1: the object is stock's, byte for byte")
+    if p.name != "constructs-c":
+        return
+    # -fmerge-functions puts a pass after the OptimizerLast callbacks that
+    # could change the module run twice: the module is left whole.
+    flags = ["-O2", "-Xclang", "-fmerge-functions"]
+    stock_merged, obj = os.path.join(work, "%s.merged-stock.o" % p.name), os.path.join(work, "%s.merged.o" % p.name)
+    run([p.driver] + flags + p.cflags + ["-c", p.source, "-o", stock_merged])
+    r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags + p.cflags + ["-c", p.source, "-o", obj],
+                       env=env_with(MTPC_LOG="info", **CODE_GENERATION_ONLY), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with open(obj, "rb") as a, open(stock_merged, "rb") as b:
+        checker.check(r.returncode == 0 and "passes mtpc cannot run ahead of it" in r.stderr and a.read() == b.read(),
+                      label + ", -fmerge-functions: left whole, with one info line; stock's object, byte for byte",
+                      r.stderr[-1500:])
+
+
+def test_busy_then_idle(p, work, checker):
+    """Default settings, every core busy when the module's optimization
+    begins and free once it ends (spinners stopped as soon as the first
+    decision is recorded): the module is left whole at first, and its code
+    generation is split once clang's pipeline has optimized it. The
+    program is stock's."""
+    label = "%s -O2, default settings, busy then idle" % p.name
+    stats = os.path.join(work, "%s.busyidle.jsonl" % p.name)
+    obj = os.path.join(work, "%s.busyidle.o" % p.name)
+    spinners = spinning_processes(len(os.sched_getaffinity(0)))
+    try:
+        time.sleep(0.5)
+        compile_ = subprocess.Popen([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
+                                    env=env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="info"),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        while compile_.poll() is None and not read_stats(stats):
+            time.sleep(0.05)
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    _, stderr = compile_.communicate()
+    s = read_stats(stats)
+    first = (s[0].get("model") or {}) if s else {}
+    checker.check(compile_.returncode == 0 and len(s) == 2 and "machine is busy" in (first.get("whole_reason") or ""),
+                  label + ": left whole while the machine was busy", stderr[-1500:] + json.dumps(s)[:800])
+    checker.check(len(s) == 2 and s[1]["code_generation_only"] and s[1]["partitions"] == 2 and not s[1]["fallback"],
+                  label + ": its code generation split in 2 once optimized", json.dumps(s)[:1500])
+    checker.check("code generation may be split" in stderr and "generating code (optimized whole)" in stderr
+                  and "warning" not in stderr, label + ": an info line for each decision, no warning", stderr[-1500:])
+    extra_objs = compile_extras(p, work, "busyidle", ["-O2"])
+    exe = os.path.join(work, "%s.busyidle" % p.name)
+    run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
+    checker.check(run([exe] + p.args) == run([os.path.join(work, "%s.stock-O2" % p.name)] + p.args),
+                  label + ": output equals the stock build's")
 
 
 def test_opt_llc(p, work, checker):
@@ -963,10 +1094,12 @@ def main():
             test_debug_info(p, work, checker)
             test_determinism(p, work, checker)
             test_object_writer(p, work, checker)
+            test_code_generation_split(p, work, checker)
             if p.name == "sqlite3":
                 test_cost_model(p, work, checker)
                 if "busy-machine" not in a.skip_check:
                     test_busy_machine(p, work, checker)
+                    test_busy_then_idle(p, work, checker)
             if small:
                 test_fallback(p, work, checker)
                 test_opt_llc(p, work, checker)

@@ -49,18 +49,33 @@
 // would add them a second time. The last OptimizerLast callback, mtpc's
 // (registered when the host first builds, and kept last), ends the build: it
 // puts the module back as that build's mtpc pass left it.
+//
+// The split of the code generation. Where mtpc's pass left the module whole
+// only because the machine's cores were busy, the same last callback first
+// adds a second mtpc pass, which may split the optimized module (every
+// OptimizerLast callback of the host and other plugins has run on it) into
+// partitions that only generate code, if a core is free by then. The host's
+// pipeline still has passes after its OptimizerLast callbacks (global DCE,
+// constant merging, ...: pipelineTail); once that pass has decided to split,
+// it runs them on the whole module first, as the host would, and leaves
+// them nothing to do after it.
 #include "shim.h"
 #include "partition_kit.h"
 
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Transforms/IPO/ConstantMerge.h"
 #include "llvm/Transforms/IPO/CrossDSOCFI.h"
 #include "llvm/Transforms/IPO/DeadArgumentElimination.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/IPO/GlobalSplit.h"
 #include "llvm/Transforms/IPO/Inliner.h"
 #include "llvm/Transforms/IPO/SCCP.h"
 #include "llvm/Transforms/IPO/WholeProgramDevirt.h"
 #include "llvm/Transforms/IPO/LowerTypeTests.h"
+#include "llvm/Transforms/Instrumentation/CGProfile.h"
+#include "llvm/Transforms/Scalar/AnnotationRemarks.h"
+#include "llvm/Transforms/Utils/RelLookupTableConverter.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace llvm;
@@ -75,6 +90,7 @@ struct MtpcParallelRequest {
   uint64_t Threads;    // 0: the pool's size
   uint64_t MinSize;
   int32_t CostModel; // 1: the cost model decides whether and how to split
+  int32_t AfterOptimization; // 1: the host's pipeline optimized the module; partitions only generate code
 };
 
 // Implemented in Rust (host.rs). Runs mtpc-parallel on M; Run is the
@@ -110,7 +126,10 @@ MTPC_EXPOSE_PRIVATE(BaselineLibraryInfo, mtpc::BaselineLibraryInfoImpl, TargetLi
 
 namespace {
 
-enum class Phase { PerModule = 0, ThinLtoPostLink = 1, FullLtoPostLink = 2 };
+// What a partition runs before its code generation: the pipeline of the
+// host's phase after mtpc's extension point, or, for a module the host's
+// pipeline has optimized, no pass at all (CodeGenerationOnly).
+enum class Phase { PerModule = 0, ThinLtoPostLink = 1, FullLtoPostLink = 2, CodeGenerationOnly = 3 };
 
 // mtpc's numbering of optimization levels (MtpcParallelRequest, the Rust side).
 const OptimizationLevel Levels[] = {OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
@@ -123,7 +142,23 @@ int levelNumber(OptimizationLevel L) {
   return It == std::end(Levels) ? 2 : int(It - std::begin(Levels));
 }
 
-Phase phaseOf(int P) { return P == 1 || P == 2 ? Phase(P) : Phase::PerModule; }
+Phase phaseOf(int P) { return P >= 1 && P <= 3 ? Phase(P) : Phase::PerModule; }
+
+// Passes that change nothing when they run a second time on what they
+// left (the passes of LLVM 16 to 22's pipelines after their OptimizerLast
+// callbacks, but for those options add: -fmerge-functions, hot/cold
+// splitting, the IR outliner): mtpc may run them ahead of the host, which
+// then runs them again.
+bool runsTwiceAlike(detail::PassConcept<Module, ModuleAnalysisManager> &Pass) {
+  static const StringRef Idempotent[] = {GlobalDCEPass::name(), ConstantMergePass::name(), CGProfilePass::name(),
+                                         RelLookupTableConverterPass::name()};
+  if (llvm::is_contained(Idempotent, Pass.name()))
+    return true;
+  std::string Text;
+  raw_string_ostream OS(Text);
+  Pass.printPipeline(OS, [](StringRef ClassName) { return ClassName; });
+  return OS.str() == "function(" + AnnotationRemarksPass::name().str() + ")";
+}
 
 // A full LTO pipeline after its whole-program part (see the file's header).
 struct LtoPipelineRest {
@@ -195,10 +230,13 @@ struct CommittedText {
   uint64_t Hash;
 };
 
-// Shared by an automatic mode pass and the pass at the end of the host's
-// pipeline: the text mtpc's pass left, if it split the module.
+// Shared by an automatic mode pass and the passes at the end of the host's
+// pipeline: the text mtpc's pass left, if it split the module, and whether
+// it left the module whole only because the machine was busy then (the
+// code generation may be split, once optimized, if a core is free by then).
 struct RunState {
   std::optional<CommittedText> Committed;
+  bool CodeGenerationSplitWanted = false;
 };
 
 class HostPipeline;
@@ -247,6 +285,13 @@ struct RestorePass : PassInfoMixin<RestorePass> {
   static bool isRequired() { return true; }
 };
 
+// Where the OptimizerLast callbacks end, in a host's pipeline built for
+// what comes after them (HostPipeline::pipelineTail).
+struct TailMarker : PassInfoMixin<TailMarker> {
+  PreservedAnalyses run(Module &, ModuleAnalysisManager &) { return PreservedAnalyses::all(); }
+  static bool isRequired() { return true; }
+};
+
 // A callback at an extension point that another mtpc callback parked: puts
 // it back.
 using Parked = std::function<void()>;
@@ -272,7 +317,7 @@ public:
       return;
     if (std::shared_ptr<LtoPipelineRest> Rest = cutLtoPipeline(MPM)) {
       Rest->ForeignLastCallbacks = foreignFullLtoLastCallbacks();
-      MtpcParallelRequest Request{1, levelNumber(L), int32_t(Phase::FullLtoPostLink), 0, 0, 0, 1};
+      MtpcParallelRequest Request{1, levelNumber(L), int32_t(Phase::FullLtoPostLink), 0, 0, 0, 1, 0};
       MPM.addPass(ParallelPass(shared_from_this(), Request, nullptr, std::move(Rest)));
     }
   }
@@ -311,9 +356,12 @@ public:
     addAutomaticPass(MPM, L, Phase::ThinLtoPostLink);
   }
 
-  // The pipeline a partition runs (see the file's header); none if the
-  // full LTO pipeline cannot be cut (mtpc's pass then never splits).
+  // The pipeline a partition runs (see the file's header): none at all
+  // where the partitions only generate code; nullopt if the full LTO
+  // pipeline cannot be cut (mtpc's pass then never splits).
   std::optional<ModulePassManager> partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
+    if (P == Phase::CodeGenerationOnly)
+      return ModulePassManager();
     if (P == Phase::FullLtoPostLink) {
       std::shared_ptr<LtoPipelineRest> Rest = ltoPipeline(L).second;
       if (!Rest)
@@ -328,15 +376,44 @@ public:
     return MPM;
   }
 
+  // What the host's pipeline for L and P runs after its OptimizerLast
+  // callbacks (LLVM 16 to 22: global DCE, constant merging, the call graph
+  // profile, relative lookup tables, annotation remarks); nullopt if mtpc
+  // cannot find where those callbacks end, or if a pass there could change
+  // the module when the host runs it again (runsTwiceAlike).
+  std::optional<ModulePassManager> pipelineTail(OptimizationLevel L, Phase P) {
+    restoreParked();
+    BuildingPartitions = BuildingTail = true;
+    ModulePassManager MPM = defaultPipeline(L, P);
+    BuildingPartitions = BuildingTail = false;
+    mtpc::ModulePassList &Passes = MPM.*member(mtpc::ModulePasses());
+    auto Marker = llvm::find_if(Passes, [](auto &Pass) { return Pass->name() == TailMarker::name(); });
+    if (Marker == Passes.end())
+      return std::nullopt; // nested in another pass manager: not a pipeline mtpc knows
+    if (!std::all_of(std::next(Marker), Passes.end(), [](auto &Pass) { return runsTwiceAlike(*Pass); }))
+      return std::nullopt;
+    ModulePassManager Tail;
+    std::move(std::next(Marker), Passes.end(), std::back_inserter(Tail.*member(mtpc::ModulePasses())));
+    return Tail;
+  }
+
   // The end of a build of the host's pipeline (its OptimizerLast callbacks):
-  // the module is put back as this build's mtpc pass left it.
+  // the code generation of a module mtpc's pass left whole for the load may
+  // be split (ParallelPass::run), then the module is put back as this
+  // build's mtpc pass left it.
   void onOptimizerLast(ModulePassManager &MPM) {
+    if (BuildingTail) {
+      MPM.addPass(TailMarker());
+      return;
+    }
     if (BuildingPartitions)
       return;
     restoreParked();
     StartFired = false;
-    if (std::shared_ptr<RunState> State = std::exchange(BuildState, nullptr))
+    if (std::shared_ptr<RunState> State = std::exchange(BuildState, nullptr)) {
+      MPM.addPass(ParallelPass(shared_from_this(), codeGenerationRequest(), State));
       MPM.addPass(RestorePass(std::move(State)));
+    }
   }
 
 private:
@@ -390,9 +467,17 @@ private:
   void addAutomaticPass(ModulePassManager &MPM, OptimizationLevel L, Phase P) {
     BuildState = std::make_shared<RunState>();
     // Automatic mode: the environment decides the rest (CostModel too).
-    MtpcParallelRequest Request{1, levelNumber(L), int32_t(P), 0, 0, 0, 1};
-    MPM.addPass(ParallelPass(shared_from_this(), Request, BuildState));
+    BuildRequest = MtpcParallelRequest{1, levelNumber(L), int32_t(P), 0, 0, 0, 1, 0};
+    MPM.addPass(ParallelPass(shared_from_this(), BuildRequest, BuildState));
     placeRestoreLast();
+  }
+
+  // The request of the pass that splits the code generation of the module
+  // this build's automatic pass left whole (onOptimizerLast).
+  MtpcParallelRequest codeGenerationRequest() const {
+    MtpcParallelRequest Request = BuildRequest;
+    Request.AfterOptimization = 1;
+    return Request;
   }
 
   // mtpc's OptimizerLast callback, registered now (the host has registered
@@ -409,7 +494,10 @@ private:
   // of the pass added, for the pass that restores the module at its end.
   bool StartFired = false;
   std::shared_ptr<RunState> BuildState;
+  MtpcParallelRequest BuildRequest{};
   bool BuildingPartitions = false;
+  // Building the host's pipeline for its tail (pipelineTail).
+  bool BuildingTail = false;
   std::vector<Parked> Waiting;
 };
 
@@ -479,6 +567,8 @@ struct PassRun {
   // on the whole module.
   LtoPipelineRest *Lto = nullptr;
   bool RestRan = false;
+  // The host's last passes ran on the module (mtpc_run_host_pipeline_tail).
+  bool TailRan = false;
 
   // Full LTO, the module not split: the rest of the pipeline runs on the
   // whole module, once.
@@ -507,6 +597,11 @@ struct PartitionEnvironment {
 Module &mtpc::runModule(void *Run) { return static_cast<mtpc::PassRun *>(Run)->M; }
 
 PreservedAnalyses ParallelPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  // The split of the code generation runs only where this build's mtpc pass
+  // asked for it (mtpc_run_want_code_generation_split), once.
+  if (Request.AfterOptimization &&
+      !(State && std::exchange(State->CodeGenerationSplitWanted, false) && !State->Committed))
+    return PreservedAnalyses::all();
   std::shared_ptr<LtoPipelineRest> Rest = Lto;
   if (Rest)
     *Rest->TypeTestsLowered = false; // a new run of the host's pipeline
@@ -519,7 +614,7 @@ PreservedAnalyses ParallelPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Rest = std::move(Cut);
   }
   mtpc::PassRun Run{Host, M, MAM, State.get(), Request.Automatic == 0, Rest.get()};
-  bool Changed = mtpc_rs_run_parallel(&Request, wrap(&M), &Run);
+  bool Changed = mtpc_rs_run_parallel(&Request, wrap(&M), &Run) || Run.TailRan;
   if (Rest && !Changed) {
     Run.runLtoRestOnce();
     Changed = true;
@@ -703,6 +798,32 @@ void mtpc_run_lower_type_tests_whole(void *RunP) {
     Run->Lto->WholeProgramTail.run(Run->M, Run->MAM);
     *Run->Lto->TypeTestsLowered = true;
   }
+}
+
+// Runs on the run's module what the host's pipeline for Level and P runs
+// after its OptimizerLast callbacks, the last of which is mtpc's pass that
+// splits the code generation (see the file's header); false if mtpc cannot
+// find those passes or one of them could change the module when the host
+// runs it again (the module is then untouched).
+bool mtpc_run_host_pipeline_tail(void *RunP, int Level, int P) {
+  auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  std::optional<ModulePassManager> Tail = Run->Host->pipelineTail(optimizationLevel(Level), phaseOf(P));
+  if (!Tail)
+    return false;
+  Tail->run(Run->M, Run->MAM);
+  Run->TailRan = true;
+  return true;
+}
+
+// Asks the pass at the end of this build of the host's pipeline to consider
+// splitting the code generation of the module, which this run leaves whole;
+// false where there is no such pass (explicit mode, full LTO).
+bool mtpc_run_want_code_generation_split(void *RunP) {
+  auto *Run = static_cast<mtpc::PassRun *>(RunP);
+  if (!Run->State)
+    return false;
+  Run->State->CodeGenerationSplitWanted = true;
+  return true;
 }
 
 // Records that the module's inline asm is the text mtpc's pass left, so that

@@ -32,12 +32,13 @@
 using namespace llvm;
 
 // M as bitcode, without the LTO symbol table (LLVMWriteBitcodeTo* add one):
-// partitions are read back by LLVM, never by a linker.
-static SmallVector<char, 0> writeBitcode(Module &M) {
+// partitions are read back by LLVM, never by a linker. With KeepUseListOrder,
+// a module read back lists each value's uses in M's order.
+static SmallVector<char, 0> writeBitcode(Module &M, bool KeepUseListOrder = false) {
   SmallVector<char, 0> Buffer;
   Buffer.reserve(1 << 20);
   BitcodeWriter Writer(Buffer);
-  Writer.writeModule(M);
+  Writer.writeModule(M, KeepUseListOrder);
   Writer.writeStrtab();
   return Buffer;
 }
@@ -419,12 +420,13 @@ void mtpc_resolve_alias(LLVMValueRef V) {
 
 // Writes M as bitcode, as partitions are built from it: with every shared
 // C++ class listing the member declarations M's code names (see
-// ClassMemberListing); M is left as it was. Returns the buffer the writer
+// ClassMemberListing), and with KeepUseListOrder the order of each value's
+// uses; M is left as it was. Returns the buffer the writer
 // filled, as an opaque handle (free with mtpc_buffer_dispose), and its bytes
 // in *Data, *Size: the caller reads them in place, without a copy.
-void *mtpc_split_bitcode_write(LLVMModuleRef M, const char **Data, size_t *Size) {
+void *mtpc_split_bitcode_write(LLVMModuleRef M, bool KeepUseListOrder, const char **Data, size_t *Size) {
   mtpc::ClassMemberListing Listing(*unwrap(M));
-  auto *Buffer = new SmallVector<char, 0>(writeBitcode(*unwrap(M)));
+  auto *Buffer = new SmallVector<char, 0>(writeBitcode(*unwrap(M), KeepUseListOrder));
   *Data = Buffer->data();
   *Size = Buffer->size();
   return Buffer;

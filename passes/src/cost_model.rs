@@ -35,6 +35,9 @@ pub struct ModuleShape {
     pub debug_info: bool,
     /// Compiled at `-O1` or above (`-O0`: unoptimized).
     pub optimized: bool,
+    /// The host's pipeline has optimized the module already: only its code
+    /// generation is left to split (see `parallel`).
+    pub after_optimization: bool,
 }
 
 /// Per-unit costs, measured (see the module comment). Times in
@@ -97,6 +100,25 @@ const UNOPTIMIZED: Coefficients = Coefficients {
     inflation_per_partition: 0.05,
 };
 
+/// The code generation of a module the host's pipeline has optimized
+/// (`sqlite3`'s amalgamation at `-O3`: 263,000 instructions once optimized,
+/// 10.7 s of `llc-16`). Its partitions optimize no copies: what a
+/// partition adds is building it from bitcode, and copies it reads but
+/// does not compile.
+const CODE_GENERATION: Coefficients = Coefficients {
+    backend_us_per_instruction: 40.0,
+    backend_us_per_data_byte: 0.1,
+    text_per_instruction: 30.0,
+    text_per_data_byte: 4.3,
+    split_us_per_instruction: 1.4,
+    tail_us_per_text_byte: 0.086,
+    debug_backend_factor: 1.5,
+    debug_text_factor: 8.0,
+    debug_split_factor: 1.8,
+    inflation_at_two: 1.05,
+    inflation_per_partition: 0.02,
+};
+
 /// A split must save at least this fraction of the stock back end.
 pub const REQUIRED_GAIN: f64 = 0.10;
 
@@ -132,10 +154,11 @@ pub enum Verdict {
 }
 
 fn coefficients(shape: &ModuleShape) -> Coefficients {
-    if shape.optimized {
-        OPTIMIZED
-    } else {
-        UNOPTIMIZED
+    match (shape.optimized, shape.after_optimization) {
+        // At -O0 the back end is code generation alone, before or after.
+        (false, _) => UNOPTIMIZED,
+        (true, false) => OPTIMIZED,
+        (true, true) => CODE_GENERATION,
     }
 }
 
@@ -205,19 +228,34 @@ pub fn decide_under_load(
         return (verdict, estimate, Some((load, lanes)));
     }
     let (verdict, estimate) = decide(shape, planned, lanes);
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
-    let seen = format!("{} running on {}", plural(load.busy, "other thread"), plural(load.cores, "core"));
-    let verdict = match verdict {
-        Verdict::Whole(_) if lanes < 2 && load.busy == 0 => {
-            Verdict::Whole(format!("this process may use {}: the partitions could not run side by side", plural(load.cores, "core")))
-        }
-        Verdict::Whole(_) if lanes < 2 => {
-            Verdict::Whole(format!("the machine is busy ({seen}): the partitions could not run side by side"))
-        }
-        Verdict::Whole(why) => Verdict::Whole(format!("{why}, on the {lanes} cores left free ({seen})")),
-        split => split,
+    let verdict = match (verdict, no_lanes_reason(&load, threads)) {
+        (Verdict::Whole(_), Some(why)) => Verdict::Whole(why),
+        (Verdict::Whole(why), None) => Verdict::Whole(format!("{why}, on the {lanes} cores left free ({})", seen(&load))),
+        (split, _) => split,
     };
     (verdict, estimate, Some((load, lanes)))
+}
+
+/// Why no partitions could run side by side on the machine as `load`
+/// shows it, for a compile of `threads` threads, if they could not (no
+/// core free beside this compile's own).
+pub fn no_lanes_reason(load: &MachineLoad, threads: usize) -> Option<String> {
+    if load.lanes(threads) >= 2 {
+        return None;
+    }
+    Some(match load.busy {
+        0 => format!("this process may use {}: the partitions could not run side by side", plural(load.cores, "core")),
+        _ => format!("the machine is busy ({}): the partitions could not run side by side", seen(load)),
+    })
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The load, as the reasons word it.
+fn seen(load: &MachineLoad) -> String {
+    format!("{} running on {}", plural(load.busy, "other thread"), plural(load.cores, "core"))
 }
 
 /// Why no module at all gains from a split when compiled this way, if
@@ -225,7 +263,7 @@ pub fn decide_under_load(
 /// (code only, nothing indivisible, as many partitions as threads) decides
 /// for every module: a compile that cannot gain skips reading its module.
 pub fn never_pays(optimized: bool, debug_info: bool, threads: usize) -> Option<String> {
-    let best_case = ModuleShape { instructions: 1_000_000, data_bytes: 0, largest_group: 0, debug_info, optimized };
+    let best_case = ModuleShape { instructions: 1_000_000, data_bytes: 0, largest_group: 0, debug_info, optimized, after_optimization: false };
     let planned = u32::try_from(threads).unwrap_or(u32::MAX);
     let (verdict, estimate) = decide(&best_case, planned, threads);
     matches!(verdict, Verdict::Whole(_)).then(|| {
@@ -244,12 +282,12 @@ mod tests {
 
     /// sqlite3's amalgamation as the model sees it at -O2 (from MTPC_STATS).
     fn sqlite3() -> ModuleShape {
-        ModuleShape { instructions: 285_138, data_bytes: 64_512, largest_group: 66_229, debug_info: false, optimized: true }
+        ModuleShape { instructions: 285_138, data_bytes: 64_512, largest_group: 66_229, debug_info: false, optimized: true, after_optimization: false }
     }
 
     /// tree-sitter's generated C++ parser: 3.3 MB of tables, little code.
     fn parser_tables() -> ModuleShape {
-        ModuleShape { instructions: 26_521, data_bytes: 3_307_492, largest_group: 19_457, debug_info: false, optimized: true }
+        ModuleShape { instructions: 26_521, data_bytes: 3_307_492, largest_group: 19_457, debug_info: false, optimized: true, after_optimization: false }
     }
 
     #[test]
@@ -264,6 +302,22 @@ mod tests {
 
     fn estimate_of(shape: &ModuleShape) -> Estimate {
         estimate(shape, 2, 2)
+    }
+
+    #[test]
+    fn an_optimized_modules_code_generation_is_weighed_alone() {
+        // sqlite3's amalgamation once clang -O3 has optimized it: 263,000
+        // instructions, whose code generation took 10.7 s (llc-16).
+        let optimized = ModuleShape { instructions: 263_000, largest_group: 67_000, after_optimization: true, ..sqlite3() };
+        let (verdict, estimate) = decide(&optimized, 2, 2);
+        assert_eq!(verdict, Verdict::Split(2), "{estimate:?}");
+        assert!((9_000.0..12_000.0).contains(&estimate.stock_ms), "{estimate:?}");
+        assert!(estimate.gain() > 0.3, "{estimate:?}");
+        // The whole back end (optimization too) is estimated at twice that.
+        assert!(estimate_of(&sqlite3()).stock_ms > 1.8 * estimate.stock_ms);
+        // A busy machine leaves it whole, as before the optimization.
+        let (verdict, _, _) = decide_under_load(&optimized, 2, 2, || Some(MachineLoad { cores: 2, busy: 1 }));
+        assert!(matches!(verdict, Verdict::Whole(_)));
     }
 
     #[test]

@@ -11,7 +11,13 @@
 //!   pre-link compiles (`-flto`, `-flto=thin`) are left alone;
 //! - PipelineEarlySimplification, only where PipelineStart did not fire
 //!   (lld's ThinLTO backends, opt's `thinlto<On>`): the ThinLTO post-link
-//!   pipeline. Full LTO fires neither and is left untouched.
+//!   pipeline;
+//! - OptimizerLast, after either, for a module the first left whole for
+//!   the machine's load (or with `MTPC_CODE_GENERATION_ONLY`): its code
+//!   generation alone.
+//!
+//! Full LTO has a pass of its own at FullLinkTimeOptimizationLast
+//! (`shim/host_pipeline.cpp`).
 //!
 //! A compile mtpc cannot guarantee to give the stock result for is declined
 //! (`crate::decline`), with one `info` line. No panic crosses into LLVM:
@@ -99,7 +105,7 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
             return false;
         }
         match automatic_from_env(request.level(), request.phase()) {
-            Ok(Some(o)) => o,
+            Ok(Some(o)) => ParallelOptions { after_optimization: request.after_optimization != 0, ..o },
             Ok(None) => return false,
             Err(e) => {
                 warn_once(&format!("{e}; mtpc is off"));
@@ -133,19 +139,44 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
             return false;
         }
     }
+    if options.code_generation_only && !options.after_optimization {
+        if request.phase() == PipelinePhase::FullLtoPostLink {
+            log::info!("{}: MTPC_CODE_GENERATION_ONLY: mtpc does not split full LTO's code generation alone; it leaves the module to the host, whole", module.source_filename());
+        } else {
+            log::debug!("{}: MTPC_CODE_GENERATION_ONLY: the code generation may be split once the host's pipeline has optimized the module", module.source_filename());
+            run.want_code_generation_split();
+        }
+        return false;
+    }
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parallel::run(module, run, &settings, &options)));
     match outcome {
         Ok(Ok(Outcome::Parallel(stats))) => {
             log::info!(
-                "{}: {} partitions on {} threads, {:.0} ms (split {:.0} ms, merge {:.0} ms, check {:.0} ms, work {:.0} ms)",
-                stats.module, stats.partitions, stats.threads, stats.wall_ms, stats.split_ms, stats.merge_ms, stats.check_ms, stats.work_ms
+                "{}: {} partitions on {} threads{}, {:.0} ms (split {:.0} ms, merge {:.0} ms, check {:.0} ms, work {:.0} ms)",
+                stats.module,
+                stats.partitions,
+                stats.threads,
+                if stats.code_generation_only { " generating code (optimized whole)" } else { "" },
+                stats.wall_ms,
+                stats.split_ms,
+                stats.merge_ms,
+                stats.check_ms,
+                stats.work_ms
             );
             crate::stats::record(&stats);
             true
         }
         Ok(Ok(Outcome::NotSplit)) => false,
         Ok(Ok(Outcome::Whole(stats) | Outcome::InvalidInput(stats))) => {
-            log::info!("{}: {}; mtpc leaves it to the host, whole", stats.module, stats.whole_reason().unwrap_or_default());
+            let for_the_load = stats.model.as_ref().is_some_and(|m| m.whole_for_load);
+            let later = for_the_load && !options.after_optimization && run.want_code_generation_split();
+            log::info!(
+                "{}: {}{}; mtpc leaves it to the host, whole{}",
+                stats.module,
+                if options.after_optimization { "its code generation: " } else { "" },
+                stats.whole_reason().unwrap_or_default(),
+                if later { " (its code generation may be split once it is optimized)" } else { "" }
+            );
             crate::stats::record(&stats);
             false
         }
@@ -181,6 +212,8 @@ fn options_of(request: &ParallelRequest) -> Result<ParallelOptions, String> {
         min_size: request.min_size,
         cost_model: request.cost_model != 0,
         load_aware: crate::options::load_aware_from_env()?,
+        after_optimization: request.after_optimization != 0,
+        code_generation_only: false,
     })
 }
 
@@ -196,6 +229,7 @@ fn parse_parallel(text: &str) -> ParseOutcome<ParallelRequest> {
             threads: o.threads.map_or(0, |t| t as u64),
             min_size: o.min_size,
             cost_model: i32::from(o.cost_model),
+            after_optimization: 0,
         }),
         Err(message) => {
             // LLVM then reports the element as an unknown pass; say why first.

@@ -235,6 +235,10 @@ pub struct ModuleFacts {
     /// the "SemanticInterposition" module flag): a default-visibility
     /// definition not `dso_local` may be replaced at link time.
     pub semantic_interposition: bool,
+    /// What the split may copy into the partitions that use it
+    /// (`symbol_rules::copy_limits`; none for partitions that only
+    /// generate code).
+    pub copy_limits: crate::symbol_rules::CopyLimits,
     /// Each global's cycle of direct calls (`call_graph::call_cycles`),
     /// worked out when first asked: the globals and what they refer to do
     /// not change once collected.
@@ -640,6 +644,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         is_shared_library_code,
         library_named_locals,
         semantic_interposition: module.flag("SemanticInterposition").unwrap_or(0) > 0,
+        copy_limits: crate::symbol_rules::copy_limits(),
         call_cycles: Default::default(),
     };
     facts.mark_bound_aliases();

@@ -36,7 +36,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use crate::ir::{GlobalKind, GlobalTable, ModuleRef};
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, KINDS};
-use crate::symbol_rules::{copy_limits, nameable_without_owning};
+use crate::symbol_rules::nameable_without_owning;
 
 /// The copied groups of a module.
 #[derive(Clone, Debug, Default)]
@@ -192,7 +192,7 @@ impl OdrGroups {
     /// Their groups are left empty, not renumbered. Returns the globals that
     /// left, in module order.
     pub fn limit_local_copies(&mut self, facts: &ModuleFacts, owner: &[Option<u32>], budget: u64) -> Vec<u32> {
-        let limits = copy_limits();
+        let limits = facts.copy_limits;
         let mut users: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); facts.globals.len()];
         for (i, g) in facts.globals.iter().enumerate() {
             if let Some(p) = owner[i] {
@@ -254,22 +254,23 @@ fn is_local_function(g: &GlobalFacts) -> bool {
 }
 
 fn member_qualifies(facts: &ModuleFacts, i: usize) -> bool {
-    let g = &facts.globals[i];
+    let (g, limits) = (&facts.globals[i], facts.copy_limits);
     let kind_ok = match g.id.kind {
         // A local function within the limits for any callee or its own,
         // and that may be inlined; a C++ inline function (linkonce) within
         // those for copies of its group, whatever its attributes (copies
         // cost optimization work only: one partition emits).
         GlobalKind::Function => {
-            let limits = copy_limits();
             let copied = if g.linkage.is_local() {
                 (limits.worth_copying(g) || g.inline_size <= limits.local_function) && !g.no_inline
             } else {
                 g.always_inline || g.inline_size <= limits.odr_function
             };
-            copied && g.asm_local_refs.is_empty()
+            limits.functions && copied && g.asm_local_refs.is_empty()
         }
-        GlobalKind::Variable => g.size <= copy_limits().constant_bytes,
+        // (Groups are copied for their functions' inlining: a group of
+        // constants alone only where functions are copied too.)
+        GlobalKind::Variable => limits.functions && g.size <= limits.constant_bytes,
         // An alias of a member (in its aliasee's group).
         GlobalKind::Alias => facts.comdat_of(i).is_some(),
         GlobalKind::IFunc => false,

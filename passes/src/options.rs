@@ -26,11 +26,29 @@ pub struct SplitOptions {
     /// heaviest (see `partition_plan`); `no-merge` keeps the count packing
     /// made, for tests that want many partitions.
     pub merge_lighter: bool,
+    /// What the partitions will run, which decides what they are given.
+    pub work: PartitionWork,
+}
+
+/// What the partitions of a split run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartitionWork {
+    /// The optimization pipeline, then code generation: small callees and
+    /// constants are copied into the partitions that use them, so that
+    /// each inlines and folds them as the whole module would
+    /// (`symbol_rules::copy_limits`).
+    OptimizeAndGenerateCode,
+    /// Code generation alone, of a module the host's pipeline optimized
+    /// whole: constants alone are copied (`CopyLimits::CODE_GENERATION`),
+    /// and the bitcode keeps the order of each value's uses, which some of
+    /// the code generator's choices follow, so that each function's code is
+    /// the whole module's.
+    GenerateCode,
 }
 
 impl Default for SplitOptions {
     fn default() -> Self {
-        SplitOptions { partitions: None, min_size: DEFAULT_MIN_SIZE, out: None, merge_lighter: true }
+        SplitOptions { partitions: None, min_size: DEFAULT_MIN_SIZE, out: None, merge_lighter: true, work: PartitionWork::OptimizeAndGenerateCode }
     }
 }
 
@@ -65,11 +83,19 @@ pub struct ParallelOptions {
     /// (`machine_load`): read from the environment when the module is
     /// compiled (`load_aware_from_env`), not from pass parameters.
     pub load_aware: bool,
+    /// This run is at the end of the host's pipeline, which has optimized
+    /// the module whole: only its code generation is split (automatic
+    /// mode: a module left whole for the load, or `code_generation_only`).
+    pub after_optimization: bool,
+    /// Split only code generation, never the optimization
+    /// (`MTPC_CODE_GENERATION_ONLY=1`): the host's pipeline optimizes the
+    /// whole module, as without mtpc, and its code generation is split.
+    pub code_generation_only: bool,
 }
 
 impl ParallelOptions {
     pub fn new(level: OptLevel, phase: PipelinePhase) -> Self {
-        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true, load_aware: true }
+        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true, load_aware: true, after_optimization: false, code_generation_only: false }
     }
 }
 
@@ -139,6 +165,9 @@ pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Optio
     // reported before the module is read.
     machine_slots_from_env()?;
     opts.load_aware = load_aware_from_env()?;
+    if let Some(v) = var("MTPC_CODE_GENERATION_ONLY") {
+        opts.code_generation_only = parse_switch("MTPC_CODE_GENERATION_ONLY", &v)?;
+    }
     if let Some(v) = var("MTPC_PARTITIONS") {
         let n = parse_count("MTPC_PARTITIONS", v.trim(), 1).map_err(|e| e.replace("parameter", "variable"))?;
         opts.partitions = Some(u32::try_from(n).unwrap_or(u32::MAX));
@@ -261,7 +290,7 @@ mod tests {
     #[test]
     fn parses_all_parameters() {
         let o = parse_split_options("partitions=8;min-size=0;out=/tmp/x;no-merge").unwrap();
-        assert_eq!(o, SplitOptions { partitions: Some(8), min_size: 0, out: Some("/tmp/x".into()), merge_lighter: false });
+        assert_eq!(o, SplitOptions { partitions: Some(8), min_size: 0, out: Some("/tmp/x".into()), merge_lighter: false, work: PartitionWork::OptimizeAndGenerateCode });
         assert!(parse_split_options("partitions=8").unwrap().merge_lighter);
     }
 

@@ -10,6 +10,15 @@
 //! prints assembly and the text is their merge (`asm_merge`; in clang 22,
 //! mtpc assembles it and writes the object: see `object_writer`).
 //!
+//! The same pass, at the end of the host's pipeline (`after_optimization`:
+//! a module left whole for the machine's load, or
+//! `MTPC_CODE_GENERATION_ONLY`), splits only the code generation of the
+//! module the host's pipeline has optimized whole: decided before the
+//! host's last passes, which then run on the whole module first; its
+//! partitions run no pass, get copies of constants alone, and are read
+//! from bitcode that keeps the order of each value's uses
+//! (`PartitionWork::GenerateCode`).
+//!
 //! The host's module is changed only at the very end, once every partition
 //! has compiled and the text has assembled: if anything fails before (a
 //! partition that does not verify, an LLVM error, a warning mtpc cannot
@@ -28,14 +37,14 @@ use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::MachineLoad;
 use crate::ir::host_pipeline::{AssembledObject, DebugFiles, DebugSections, HostSettings, ObjectFrame, PartOutput, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
-use crate::ir::host_pipeline::PartitionKit;
+use crate::ir::host_pipeline::{PartitionKit, PartitionPipeline};
 use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule};
 use crate::module_facts::{Linkage, ModuleFacts};
 use crate::object_merge::{self, PartFacts};
 use crate::object_transcript;
 use crate::object_writer::{self, ObjectWriter};
 use crate::odr_copies::{self, EmitterChoice};
-use crate::options::{ParallelOptions, SplitOptions};
+use crate::options::{ParallelOptions, PartitionWork, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
 use crate::split;
 use crate::stats::{elapsed_ms as ms, ModelStats, ModuleStats, PartitionStats};
@@ -52,6 +61,9 @@ const BREAK_INJECTION_VAR: &str = "MTPC_TEST_BREAK_PARTITION";
 /// the merge would, so that the check of what the host is handed can be
 /// tested on real hosts.
 const BREAK_ASM_INJECTION_VAR: &str = "MTPC_TEST_BREAK_ASM";
+
+/// The module flag a profile-guided compile carries (`-fprofile-use`).
+const PROFILE_SUMMARY_FLAG: &str = "ProfileSummary";
 
 fn injected_partition(var: &str) -> Option<u32> {
     std::env::var(var).ok().and_then(|v| v.trim().parse().ok())
@@ -111,18 +123,30 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let split_options = SplitOptions {
         partitions: Some(opts.partitions.unwrap_or(threads as u32).max(1)),
         min_size: opts.min_size,
+        work: if opts.after_optimization { PartitionWork::GenerateCode } else { PartitionWork::OptimizeAndGenerateCode },
         ..SplitOptions::default()
     };
     // Left whole by the cost model: the host compiles the module as usual.
     let whole = |model: ModelStats, instructions: u64| {
         let elapsed = ms(start);
         let model = Some(model);
-        Outcome::Whole(ModuleStats { module: module_name.clone(), partitions: 1, threads, instructions, split_ms: elapsed, start_unix_ms, wall_ms: elapsed, model, ..ModuleStats::default() })
+        Outcome::Whole(ModuleStats {
+            module: module_name.clone(),
+            partitions: 1,
+            threads,
+            instructions,
+            split_ms: elapsed,
+            start_unix_ms,
+            wall_ms: elapsed,
+            model,
+            code_generation_only: opts.after_optimization,
+            ..ModuleStats::default()
+        })
     };
     // Settings under which no module gains are known before reading it.
     let (optimized, debug_info) = (opts.level != OptLevel::O0, module.has_debug_info());
     if let Some(why) = (opts.cost_model && threads > 1).then(|| cost_model::never_pays(optimized, debug_info, threads)).flatten() {
-        return Ok(whole(ModelStats { shape: None, estimate: None, load: None, lanes: None, whole_reason: Some(why) }, 0));
+        return Ok(whole(ModelStats { whole_reason: Some(why), ..ModelStats::default() }, 0));
     }
     // Full LTO: type tests need every function of a type; lowered now, on the
     // whole module, before it is read (a no-op in other phases).
@@ -142,6 +166,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             largest_group,
             debug_info,
             optimized,
+            after_optimization: opts.after_optimization,
         };
         // Estimated whatever decides, so that the stats can check the model
         // (a forced split: the estimate of the count asked for).
@@ -154,16 +179,50 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             Verdict::Split(n) => (n, None),
             Verdict::Whole(why) => (1, Some(why)),
         };
-        model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason });
+        // The load is looked at only for a module the model would split on an idle machine.
+        let whole_for_load = whole_reason.is_some() && load.is_some();
+        model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason, whole_for_load });
         partitions
     };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
-    let (plan, bitcode) = split::plan_module_sized(module, &split_options, sizing, split::Serialize::IfSplit).map_err(|e| e.to_string())?;
+    let (plan, bitcode) = if opts.after_optimization {
+        // Decided before the host's last passes, which run on the module only
+        // once it is to be split (they would run again if it were not).
+        if module.has_flag(PROFILE_SUMMARY_FLAG) {
+            let why = "the module carries a profile, whose call graph (a module flag the host's last passes add) every partition would repeat";
+            return Ok(whole(ModelStats { whole_reason: Some(why.into()), ..ModelStats::default() }, 0));
+        }
+        // Most often the cores are still busy: known before reading the module.
+        if let Some(load) = (opts.cost_model && opts.load_aware).then(MachineLoad::sample).flatten() {
+            if let Some(why) = cost_model::no_lanes_reason(&load, threads) {
+                let model = ModelStats { load: Some(load), lanes: Some(1), whole_reason: Some(why), ..ModelStats::default() };
+                return Ok(whole(model, 0));
+            }
+        }
+        let count = split::sized_count(module, &split_options, sizing);
+        if count < 2 {
+            return Ok(match model {
+                Some(model) if model.whole_reason.is_some() => whole(model, 0),
+                _ => Outcome::NotSplit,
+            });
+        }
+        if !run.finish_host_pipeline(opts.level, opts.phase) {
+            let why = "the host's pipeline ends with passes mtpc cannot run ahead of it (it runs only global DCE, constant merging, \
+                       the call graph profile, relative lookup tables and annotation remarks, which the host may run again)";
+            return Ok(whole(ModelStats { whole_reason: Some(why.into()), whole_for_load: false, ..model.unwrap_or_default() }, 0));
+        }
+        // The count decided stands, whatever the host's last passes removed.
+        let decided = SplitOptions { partitions: Some(count), min_size: 0, ..split_options };
+        split::plan_module_sized(module, &decided, |_, _, requested| requested, split::Serialize::IfSplit)
+    } else {
+        split::plan_module_sized(module, &split_options, sizing, split::Serialize::IfSplit)
+    }
+    .map_err(|e| e.to_string())?;
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
     if let Some(why) = (partitions > 1).then(|| crate::decline::plan_reason(&plan.facts, &plan.symbols)).flatten() {
-        let model = ModelStats { whole_reason: Some(why), ..model.unwrap_or_default() };
+        let model = ModelStats { whole_reason: Some(why), whole_for_load: false, ..model.unwrap_or_default() };
         return Ok(whole(model, plan.facts.total_instructions()));
     }
     if partitions < 2 {
@@ -230,7 +289,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     // would put its call frame information in .debug_frame, which a text's
     // `.cfi_sections` line then asks of the whole merged object.
     let unwind_tables = module.needs_unwind_tables();
-    let environment = run.environment(host, &files, (opts.level, opts.phase), (host_facts.output(), parts_write), unwind_tables);
+    let pipeline = match opts.after_optimization {
+        true => PartitionPipeline::CodeGenerationOnly,
+        false => PartitionPipeline::Host(opts.level, opts.phase),
+    };
+    let environment = run.environment(host, &files, pipeline, (host_facts.output(), parts_write), unwind_tables);
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
     log::debug!("{partitions} pipelines built in {:.1} ms", ms(t));
     let split_ms = ms(start);
@@ -317,6 +380,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         work_ms: 0.0,
         asm_bytes: 0,
         model,
+        code_generation_only: opts.after_optimization,
         largest_unit,
         parts,
     };

@@ -663,7 +663,7 @@ impl<'a> CopyFinder<'a> {
         let odr = &groups.odr;
         let block_address_taken = facts.block_address_taken();
         let asm_named = facts.asm_named();
-        let brought_along = u64::from(crate::symbol_rules::copy_limits().brought_along);
+        let brought_along = u64::from(facts.copy_limits.brought_along);
         let mut seen = vec![usize::MAX; odr.count()];
         let mut copy_of = vec![None; facts.globals.len()];
         let mut bundles: Vec<(Vec<usize>, bool)> = Vec::new();
@@ -674,8 +674,8 @@ impl<'a> CopyFinder<'a> {
             // wherever it is used, whatever it brings along.
             let input_copy = g.is_function() && g.is_definition && g.linkage == Linkage::AvailableExternally;
             let owned = groups.group_of[i].is_some() && odr.copied_with(i).is_none();
-            let function = owned && !odr.sole_callee[i] && !g.linkage.is_local() && copyable_by_size(g, block_address_taken[i], asm_named[i]);
-            let constant = owned && constant_copyable_by_size(g, asm_named[i]);
+            let function = owned && !odr.sole_callee[i] && !g.linkage.is_local() && copyable_by_size(&facts.copy_limits, g, block_address_taken[i], asm_named[i]);
+            let constant = owned && constant_copyable_by_size(&facts.copy_limits, g, asm_named[i]);
             if !(input_copy || function || constant) {
                 continue;
             }

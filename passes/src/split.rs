@@ -6,9 +6,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crate::ir::time_trace::Span;
-use crate::ir::{Bitcode, ModuleRef, OwnedContext};
+use crate::ir::{Bitcode, ModuleRef, OwnedContext, UseListOrder};
 use crate::module_facts::{self, globals_in_fact_order, ModuleFacts};
-use crate::options::SplitOptions;
+use crate::options::{PartitionWork, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
 use crate::stats::elapsed_ms;
 use crate::partition_plan::{Grouped, PartitionPlan};
@@ -88,6 +88,45 @@ pub fn plan_module(module: &ModuleRef<'_>, opts: &SplitOptions) -> Result<Split,
     Ok(split)
 }
 
+/// The partition count `sizing` decides for `module` (see
+/// [`plan_module_sized`]), without planning; 1: whole.
+pub fn sized_count(module: &ModuleRef<'_>, opts: &SplitOptions, sizing: impl FnOnce(&ModuleFacts, u64, u32) -> u32) -> u32 {
+    let facts = read_facts(module, opts);
+    group_and_size(&facts, opts, sizing).1
+}
+
+/// Whether the bitcode partitions are read from keeps the order of each
+/// value's uses (see [`PartitionWork`]).
+fn use_list_order(work: PartitionWork) -> UseListOrder {
+    match work {
+        PartitionWork::OptimizeAndGenerateCode => UseListOrder::Dropped,
+        PartitionWork::GenerateCode => UseListOrder::Kept,
+    }
+}
+
+/// What the plan reads of `module`, with the copies `opts` allow.
+fn read_facts(module: &ModuleRef<'_>, opts: &SplitOptions) -> ModuleFacts {
+    let start = Instant::now();
+    let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
+    let mut facts = module_facts::collect(module, shared_library_code);
+    if opts.work == PartitionWork::GenerateCode {
+        facts.copy_limits = symbol_rules::CopyLimits::CODE_GENERATION;
+    }
+    log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
+    facts
+}
+
+/// The groups the plan cannot divide, and the partition count `sizing`
+/// decides from them (at most what `opts` ask for).
+fn group_and_size<'f>(facts: &'f ModuleFacts, opts: &SplitOptions, sizing: impl FnOnce(&ModuleFacts, u64, u32) -> u32) -> (Option<Grouped<'f>>, u32) {
+    let requested = opts.partitions_for(facts.total_instructions());
+    let t = Instant::now();
+    let grouped = if requested > 1 { Grouped::of(facts) } else { None };
+    let count = grouped.as_ref().map_or(1, |g| sizing(facts, g.largest_group(), requested).min(requested));
+    log::debug!("grouped in {:.1} ms", elapsed_ms(t));
+    (grouped, count)
+}
+
 /// Whether [`plan_module_sized`] writes the module to bitcode, for the
 /// partitions to be read from.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -113,14 +152,8 @@ pub fn plan_module_sized(
     serialize: Serialize,
 ) -> Result<(Split, Option<Bitcode>), SplitError> {
     let start = Instant::now();
-    let shared_library_code = module.flag("PIC Level").unwrap_or(0) > 0 && module.flag("PIE Level").unwrap_or(0) == 0;
-    let mut facts = module_facts::collect(module, shared_library_code);
-    log::debug!("read {} globals in {:.1} ms", facts.globals.len(), elapsed_ms(start));
-    let requested = opts.partitions_for(facts.total_instructions());
-    let t = Instant::now();
-    let grouped = if requested > 1 { Grouped::of(&facts) } else { None };
-    let count = grouped.as_ref().map_or(1, |g| sizing(&facts, g.largest_group(), requested).min(requested));
-    log::debug!("grouped in {:.1} ms", elapsed_ms(t));
+    let mut facts = read_facts(module, opts);
+    let (grouped, count) = group_and_size(&facts, opts, sizing);
     // The partitions, and the symbol rules but the promoted names: from
     // the facts alone, while this thread writes the module.
     let plan = |facts: &ModuleFacts| {
@@ -139,7 +172,7 @@ pub fn plan_module_sized(
     let (bitcode, (partitions, mut symbols)) = match serialize {
         Serialize::IfSplit if count > 1 => {
             let t = Instant::now();
-            let (bitcode, planned) = module.to_split_bitcode_while(|| plan(&facts));
+            let (bitcode, planned) = module.to_split_bitcode_while(use_list_order(opts.work), || plan(&facts));
             log::debug!("serialized {} bytes in {:.1} ms, while planning", bitcode.len(), elapsed_ms(t));
             facts.content_digest = bitcode.digest();
             (Some(bitcode), planned)
@@ -266,7 +299,7 @@ pub fn write_partitions(module: &ModuleRef<'_>, opts: &SplitOptions, prefix: &Pa
     }
     // One partition: nothing is promoted, so its bitcode is the module's
     // (with the member listing every split's bitcode has).
-    let bitcode = bitcode.unwrap_or_else(|| module.to_split_bitcode());
+    let bitcode = bitcode.unwrap_or_else(|| module.to_split_bitcode(use_list_order(opts.work)));
     let summary = split.summary();
     let input = SplitInput { bitcode, facts: split.facts, plan: split.symbols };
     let input_verdict = Arc::new(InputVerdict::default());

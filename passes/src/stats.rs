@@ -98,6 +98,12 @@ pub struct ModuleStats {
     pub asm_bytes: u64,
     /// What the cost model saw and estimated, when it decided.
     pub model: Option<ModelStats>,
+    /// The host's pipeline had optimized the module whole, and this line is
+    /// about splitting its code generation alone (a module left whole for
+    /// the machine's load when its optimization began, or
+    /// `MTPC_CODE_GENERATION_ONLY`): a second line for the module, or the
+    /// first with that setting.
+    pub code_generation_only: bool,
     /// The group the plan cannot divide that weighs most with the copies
     /// it needs, where it went, and that weight (for the critical-path
     /// bound, `bench/model.py`).
@@ -127,6 +133,9 @@ pub struct ModelStats {
     pub lanes: Option<usize>,
     /// Why the module was compiled whole, if the model said so.
     pub whole_reason: Option<String>,
+    /// Left whole only because the machine's cores were busy: split on an
+    /// idle machine.
+    pub whole_for_load: bool,
 }
 
 /// Milliseconds since `start`.
@@ -161,7 +170,7 @@ mod tests {
 
     #[test]
     fn serializes_the_documented_fields() {
-        let shape = crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true };
+        let shape = crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true, after_optimization: false };
         let s = ModuleStats {
             module: "m.c".into(),
             partitions: 2,
@@ -181,12 +190,13 @@ mod tests {
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
-            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None }),
+            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None, whole_for_load: false }),
+            code_generation_only: false,
             largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36, alone: true }),
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, segment_ms: 0.75, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]], classes_declared: 0, classes_described: 0 }],
         };
         let v: serde_json::Value = serde_json::to_value(&s).unwrap();
-        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "partitions_ms", "merge_ms", "merge_segments_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "start_unix_ms", "wall_ms", "work_ms", "asm_bytes", "model", "largest_unit", "parts"] {
+        for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "partitions_ms", "merge_ms", "merge_segments_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "start_unix_ms", "wall_ms", "work_ms", "asm_bytes", "model", "code_generation_only", "largest_unit", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
         for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {

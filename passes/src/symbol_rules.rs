@@ -46,6 +46,9 @@ use crate::partition_plan::PartitionPlan;
 /// live in registers, which is what the inliner weighs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CopyLimits {
+    /// Function bodies are copied at all: not where the partitions only
+    /// generate code (an optimized module's), as no inliner needs them.
+    pub functions: bool,
     /// Bodies up to this size are copied to the partitions that call them,
     /// so the inliner still sees them. Larger ones would rarely be inlined
     /// and copying them only repeats work.
@@ -86,7 +89,13 @@ pub struct CopyLimits {
 
 /// The limits the benchmark suite measured (README, "Inlining parity").
 pub const COPY_LIMITS: CopyLimits =
-    CopyLimits { function: 80, inline_hint: 150, local_function: 150, local_copies_per_mille: 60, constant_bytes: 4096, odr_function: u32::MAX, brought_along: 2000 };
+    CopyLimits { functions: true, function: 80, inline_hint: 150, local_function: 150, local_copies_per_mille: 60, constant_bytes: 4096, odr_function: u32::MAX, brought_along: 2000 };
+
+impl Default for CopyLimits {
+    fn default() -> Self {
+        COPY_LIMITS
+    }
+}
 
 /// Instructions of copies of local functions allowed whatever the module's
 /// size (see [`CopyLimits::local_copies_per_mille`]): optimizing them takes
@@ -126,6 +135,7 @@ impl CopyLimits {
         };
         match *limits {
             [function, inline_hint, local, bytes, odr, brought] => Some(CopyLimits {
+                functions: true,
                 function: count(function),
                 inline_hint: count(inline_hint),
                 local_function: count(local),
@@ -146,9 +156,25 @@ impl CopyLimits {
 }
 
 impl CopyLimits {
+    /// The copies of partitions that only generate code (an optimized
+    /// module's): no function, as no inliner needs a body, but the small
+    /// constants [`COPY_LIMITS`] copies, so that the code generator folds
+    /// what it reads of them as the whole module's does (a small `memcpy`
+    /// from a string becomes stores of its bytes).
+    pub const CODE_GENERATION: CopyLimits = CopyLimits {
+        functions: false,
+        function: 0,
+        inline_hint: 0,
+        local_function: 0,
+        local_copies_per_mille: 0,
+        constant_bytes: COPY_LIMITS.constant_bytes,
+        odr_function: 0,
+        brought_along: 0,
+    };
+
     /// Is function `g`'s body small enough to copy where it is called?
     pub fn worth_copying(&self, g: &GlobalFacts) -> bool {
-        g.always_inline || g.inline_size <= self.function || (g.inline_hint && g.inline_size <= self.inline_hint)
+        self.functions && (g.always_inline || g.inline_size <= self.function || (g.inline_hint && g.inline_size <= self.inline_hint))
     }
 }
 
@@ -406,7 +432,7 @@ impl<'a> Rules<'a> {
     fn new(facts: &'a ModuleFacts, plan: &'a PartitionPlan, odr: &'a OdrGroups) -> Self {
         let block_address_taken = facts.block_address_taken();
         let asm_named = facts.asm_named();
-        Rules { facts, plan, odr, block_address_taken, asm_named, group_instructions: odr.instructions(facts), brought_along: u64::from(copy_limits().brought_along) }
+        Rules { facts, plan, odr, block_address_taken, asm_named, group_instructions: odr.instructions(facts), brought_along: u64::from(facts.copy_limits.brought_along) }
     }
 
     /// Can partition `p` refer to `r` by name? If it owns `r`, or if
@@ -437,7 +463,7 @@ impl<'a> Rules<'a> {
     /// May partition `p`, which calls function `i`, get its body?
     fn copy_function(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        copyable_by_size(g, self.block_address_taken[i], self.asm_named[i])
+        copyable_by_size(&self.facts.copy_limits, g, self.block_address_taken[i], self.asm_named[i])
             && (!g.linkage.is_local() || self.local_reachable_from(i, p))
             && self.refs_reachable_from(g, p)
     }
@@ -445,7 +471,7 @@ impl<'a> Rules<'a> {
     /// May partition `p`, which reads constant variable `i`, get its initializer?
     fn copy_constant(&self, i: usize, p: u32) -> bool {
         let g = &self.facts.globals[i];
-        constant_copyable_by_size(g, self.asm_named[i])
+        constant_copyable_by_size(&self.facts.copy_limits, g, self.asm_named[i])
             && (!g.linkage.is_local() || self.local_reachable_from(i, p))
             && self.refs_reachable_from(g, p)
     }
@@ -591,13 +617,13 @@ impl<'a> Rules<'a> {
 }
 
 /// Is function `g` one that a partition calling it may be given a copy of
-/// for its size (within [`copy_limits`], and nothing about it needing one
+/// for its size (within `limits`, and nothing about it needing one
 /// place), whichever partitions its callers and it are in? A partition
 /// also needs to name what its body refers to (`Rules::copy_function`).
-pub(crate) fn copyable_by_size(g: &GlobalFacts, block_address_taken: bool, asm_named: bool) -> bool {
+pub(crate) fn copyable_by_size(limits: &CopyLimits, g: &GlobalFacts, block_address_taken: bool, asm_named: bool) -> bool {
     g.is_function()
         && g.is_definition
-        && copy_limits().worth_copying(g)
+        && limits.worth_copying(g)
         && !g.no_inline
         && !g.linkage.is_interposable()
         && !block_address_taken
@@ -606,15 +632,15 @@ pub(crate) fn copyable_by_size(g: &GlobalFacts, block_address_taken: bool, asm_n
 }
 
 /// Is variable `g` a constant that a partition reading it may be given a
-/// copy of for its size (within [`copy_limits`], so that loads fold and
-/// vtables devirtualize), whichever partitions its readers and it are in?
-/// As for functions, a partition also needs to name what it refers to.
-pub(crate) fn constant_copyable_by_size(g: &GlobalFacts, asm_named: bool) -> bool {
+/// copy of for its size (within `limits`, so that loads fold and vtables
+/// devirtualize), whichever partitions its readers and it are in? As for
+/// functions, a partition also needs to name what it refers to.
+pub(crate) fn constant_copyable_by_size(limits: &CopyLimits, g: &GlobalFacts, asm_named: bool) -> bool {
     g.is_variable()
         && g.is_definition
         && g.is_constant
         && !g.thread_local
-        && g.size <= copy_limits().constant_bytes
+        && g.size <= limits.constant_bytes
         && !g.linkage.is_interposable()
         && !asm_named
 }
@@ -676,7 +702,7 @@ pub(crate) fn decide(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
 /// bitcode.
 pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
     let mut odr_groups = OdrGroups::find(facts);
-    odr_groups.limit_local_copies(facts, &plan.owner, copy_limits().local_copies_budget(facts.total_instructions()));
+    odr_groups.limit_local_copies(facts, &plan.owner, facts.copy_limits.local_copies_budget(facts.total_instructions()));
     let rules = Rules::new(facts, plan, &odr_groups);
     let decisions: Vec<Vec<Decision>> = (0..plan.partitions).map(|p| rules.partition(p)).collect();
     let n = facts.globals.len();
@@ -812,6 +838,7 @@ mod tests {
         assert_eq!(
             limits,
             CopyLimits {
+                functions: true,
                 function: 60,
                 inline_hint: 150,
                 local_function: 150,
@@ -1262,6 +1289,42 @@ mod tests {
         assert_eq!(sp.promotions[4].as_ref().unwrap().linkage, Linkage::External);
         assert!(sp.promotions[5].is_none());
         assert_eq!(sp.decision(0, 5), Decision::Drop);
+    }
+
+    #[test]
+    fn partitions_that_only_generate_code_get_constants_but_no_function() {
+        // The module of the test above and of the inline function's, once
+        // optimized: with the code generation's limits, the small external
+        // callee, the shared locals and the inline function are defined
+        // once and declared elsewhere (locals promoted hidden and external,
+        // the inline function weak_odr), while a small constant is still
+        // copied for the code generator to fold.
+        let mut f = func("_Z1fv", 20, &[]);
+        f.linkage = Linkage::LinkOnceOdr;
+        f.comdat = Some(0);
+        f.inline_hint = true;
+        let mut table = var("table", 64, &[]);
+        table.is_constant = true;
+        let mut facts = module(vec![
+            func("a", 10, &[(2, Call), (3, Call), (4, Call), (5, Ref)]),
+            func("b", 10, &[(3, Call)]),
+            func("leaf", 5, &[]),
+            internal(func("helper", 10, &[])),
+            f,
+            table,
+        ]);
+        facts.comdat_count = 1;
+        facts.copy_limits = CopyLimits::CODE_GENERATION;
+        let sp = split(&facts, &[Some(0), Some(1), Some(1), Some(1), Some(1), Some(1)]);
+        for g in 2..5 {
+            assert_eq!((sp.decision(0, g), sp.decision(1, g)), (Decision::Declare, Decision::Define), "global {g}");
+        }
+        let promoted = |g: usize| sp.promotions[g].as_ref().map(|p| (p.linkage, p.visibility));
+        assert_eq!(promoted(2), None);
+        assert_eq!(promoted(3), Some((Linkage::External, Visibility::Hidden)));
+        assert_eq!(promoted(4).map(|(linkage, _)| linkage), Some(Linkage::WeakOdr));
+        assert!(sp.odr_members_held(0).is_empty());
+        assert_eq!(sp.decision(0, 5), Decision::AvailableExternally);
     }
 
     #[test]

@@ -40,7 +40,7 @@ extern "C" {
     ) -> bool;
     pub(super) fn mtpc_replace_with_declaration(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_resolve_alias(v: LLVMValueRef);
-    pub(super) fn mtpc_split_bitcode_write(m: LLVMModuleRef, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
+    pub(super) fn mtpc_split_bitcode_write(m: LLVMModuleRef, keep_use_list_order: bool, data: *mut *const c_char, size: *mut usize) -> *mut std::ffi::c_void;
     pub(super) fn mtpc_buffer_dispose(buffer: *mut std::ffi::c_void);
     pub(super) fn mtpc_write_bitcode_file(m: LLVMModuleRef, path: *const c_char, message: *mut *mut c_char) -> bool;
     pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
@@ -82,6 +82,8 @@ extern "C" {
     pub(super) fn mtpc_debug_files_free(files: *mut c_void);
     pub(super) fn mtpc_debug_files_table(files: *mut c_void, settings: *mut c_void) -> *mut c_char;
     pub(super) fn mtpc_run_commit(run: *mut c_void);
+    pub(super) fn mtpc_run_want_code_generation_split(run: *mut c_void) -> bool;
+    pub(super) fn mtpc_run_host_pipeline_tail(run: *mut c_void, level: i32, phase: i32) -> bool;
     pub(super) fn mtpc_run_optimize_whole(run: *mut c_void, level: i32, phase: i32);
     pub(super) fn mtpc_run_lower_type_tests_whole(run: *mut c_void);
     pub(super) fn mtpc_run_foreign_full_lto_last_callbacks(run: *mut c_void) -> usize;

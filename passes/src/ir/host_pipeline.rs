@@ -61,6 +61,10 @@ pub struct ParallelRequest {
     pub min_size: u64,
     /// 1: the cost model decides (no partition count or minimum size given).
     pub cost_model: i32,
+    /// 1: the host's pipeline has optimized the module (mtpc's pass at the
+    /// end of it, see [`PassRun::want_code_generation_split`]); its
+    /// partitions only generate code.
+    pub after_optimization: i32,
 }
 
 impl ParallelRequest {
@@ -77,6 +81,26 @@ impl ParallelRequest {
 
     pub fn phase(&self) -> PipelinePhase {
         PipelinePhase::from_number(self.phase)
+    }
+}
+
+/// What each partition runs before its code generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartitionPipeline {
+    /// The host's pipeline for the level and phase, from mtpc's extension
+    /// point on.
+    Host(OptLevel, PipelinePhase),
+    /// Nothing: the host's pipeline optimized the module before the split.
+    CodeGenerationOnly,
+}
+
+impl PartitionPipeline {
+    /// The shim's level and phase numbers (`mtpc_run_environment`; 3: no pass).
+    fn numbers(self) -> (i32, i32) {
+        match self {
+            PartitionPipeline::Host(level, phase) => (level as i32, phase.number()),
+            PartitionPipeline::CodeGenerationOnly => (OptLevel::O2 as i32, 3),
+        }
     }
 }
 
@@ -188,8 +212,8 @@ impl<'r> PassRun<'r> {
 
     /// What every partition of this module is built with: `settings`, the
     /// host's library info and alias analysis, which remarks it wants (and
-    /// as the host's `output` will word them), its pipeline builder, and the
-    /// module's source `files`. Its parts' code generators write `parts`:
+    /// as the host's `output` will word them), the `pipeline` built from the
+    /// host's builder, and the module's source `files`. Its parts' code generators write `parts`:
     /// assembly text, or objects (their debug sections whole, whatever the
     /// host compresses). With `unwind_tables` (the module's functions need
     /// them: `ModuleRef::needs_unwind_tables`), each part's code generator
@@ -199,11 +223,12 @@ impl<'r> PassRun<'r> {
         &self,
         settings: &HostSettings,
         files: &DebugFiles,
-        (level, phase): (OptLevel, PipelinePhase),
+        pipeline: PartitionPipeline,
         (output, parts): (HostOutput, PartOutput),
         unwind_tables: bool,
     ) -> PartitionEnvironment<'r> {
         let (host_writes_object, parts_write_objects) = (output == HostOutput::Object, parts == PartOutput::Object);
+        let (level, phase) = pipeline.numbers();
         // SAFETY: the shim copies the settings and what it reads of the host,
         // and shares the files (immutable).
         let raw = unsafe {
@@ -211,8 +236,8 @@ impl<'r> PassRun<'r> {
                 self.raw,
                 settings.raw,
                 files.raw,
-                level as i32,
-                phase.number(),
+                level,
+                phase,
                 host_writes_object,
                 parts_write_objects,
                 unwind_tables,
@@ -244,6 +269,26 @@ impl<'r> PassRun<'r> {
     pub fn foreign_full_lto_last_callbacks(&self) -> usize {
         // SAFETY: on the host's thread, within the run.
         unsafe { mtpc_run_foreign_full_lto_last_callbacks(self.raw) }
+    }
+
+    /// Asks for the module's code generation to be split once the host's
+    /// pipeline has optimized it, by mtpc's pass at the end of that pipeline
+    /// (automatic mode, where this run leaves the module whole for the
+    /// machine's load: a core may be free by then); false where there is
+    /// no such pass (explicit mode, full LTO).
+    pub fn want_code_generation_split(&self) -> bool {
+        // SAFETY: on the host's thread, within the run.
+        unsafe { mtpc_run_want_code_generation_split(self.raw) }
+    }
+
+    /// Runs on the module what the host's pipeline for `level` and `phase`
+    /// runs after its OptimizerLast callbacks (global DCE, constant
+    /// merging, ...), whose last is mtpc's pass splitting the code
+    /// generation; false if mtpc cannot find those passes (the module is
+    /// then untouched).
+    pub fn finish_host_pipeline(&self, level: OptLevel, phase: PipelinePhase) -> bool {
+        // SAFETY: on the host's thread, within the run; the module is the run's.
+        unsafe { mtpc_run_host_pipeline_tail(self.raw, level as i32, phase.number()) }
     }
 
     /// Records that the module holds mtpc's text now, so that the end of

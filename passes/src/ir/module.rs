@@ -103,6 +103,12 @@ impl<'m> ModuleRef<'m> {
         unsafe { mtpc_module_needs_unwind_tables(self.raw) }
     }
 
+    /// Does the module have a flag `name`, whatever its value?
+    pub fn has_flag(&self, name: &str) -> bool {
+        // SAFETY: a lookup by name in the module's flags.
+        unsafe { !LLVMGetModuleFlag(self.raw, name.as_ptr().cast(), name.len()).is_null() }
+    }
+
     /// The integer value of module flag `name`, if present.
     pub fn flag(&self, name: &str) -> Option<i64> {
         let c = CString::new(name).expect("flag name without NUL");
@@ -219,12 +225,13 @@ impl<'m> ModuleRef<'m> {
     /// elements every member function declaration the module's code names,
     /// so that the partition describing the class describes them all. The
     /// module is as it was once this returns.
-    pub fn to_split_bitcode(&self) -> Bitcode {
+    pub fn to_split_bitcode(&self, uses: UseListOrder) -> Bitcode {
         let mut data = std::ptr::null();
         let mut len = 0usize;
+        let keep_uses = uses == UseListOrder::Kept;
         // SAFETY: the shim returns the writer's buffer, which holds `len`
         // bytes at `data` until it is disposed of.
-        Bitcode(unsafe { ShimBuffer::new(mtpc_split_bitcode_write(self.raw, &mut data, &mut len), data.cast(), len) })
+        Bitcode(unsafe { ShimBuffer::new(mtpc_split_bitcode_write(self.raw, keep_uses, &mut data, &mut len), data.cast(), len) })
     }
 
     /// [`to_split_bitcode`](Self::to_split_bitcode), while `work` runs on a helper
@@ -234,7 +241,7 @@ impl<'m> ModuleRef<'m> {
     /// on this thread, the only one to touch it. A panic in `work` resumes
     /// here once the module is written; without a thread to be had, `work`
     /// runs here, after the writing.
-    pub fn to_split_bitcode_while<R: Send>(&self, work: impl FnOnce() -> R + Send) -> (Bitcode, R) {
+    pub fn to_split_bitcode_while<R: Send>(&self, uses: UseListOrder, work: impl FnOnce() -> R + Send) -> (Bitcode, R) {
         let mut work = Some(work);
         let (bitcode, done) = std::thread::scope(|scope| {
             let slot = &mut work;
@@ -242,7 +249,7 @@ impl<'m> ModuleRef<'m> {
                 .name("mtpc-plan".into())
                 .stack_size(crate::worker::WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || slot.take().map(|work| work()));
-            let bitcode = self.to_split_bitcode();
+            let bitcode = self.to_split_bitcode(uses);
             match helper.map(|helper| helper.join()) {
                 Ok(Ok(done)) => (bitcode, done),
                 Ok(Err(panic)) => std::panic::resume_unwind(panic),
@@ -344,6 +351,15 @@ impl Drop for ShimBuffer {
         // SAFETY: `raw` is the shim's and is disposed of once.
         unsafe { mtpc_buffer_dispose(self.raw) }
     }
+}
+
+/// Whether bitcode records the order of each value's uses. LLVM's writer
+/// drops it by default: a module read back lists uses in another order,
+/// which some passes' and the code generator's choices follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UseListOrder {
+    Dropped,
+    Kept,
 }
 
 /// A module as bitcode, read in place in the buffer LLVM's writer filled.
