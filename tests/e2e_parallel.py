@@ -657,6 +657,43 @@ def test_code_generation_split(p, work, checker):
         checker.check(r.returncode == 0 and "passes mtpc cannot run ahead of it" in r.stderr and a.read() == b.read(),
                       label + ", -fmerge-functions: left whole, with one info line; stock's object, byte for byte",
                       r.stderr[-1500:])
+    # Entry counts without a profile summary (IR written so): the host's last
+    # passes record the call graph profile in a module flag each of their
+    # runs adds to, so the module is left whole rather than risk a second.
+    ir = os.path.join(work, "entry_counts.ll")
+    with open(ir, "w") as f:
+        f.write('target triple = "x86_64-pc-linux-gnu"\ndeclare i32 @g(i32)\n')
+        for i in range(6):
+            f.write("define i32 @f%d(i32 %%x) !prof !0 {\n  %%a = call i32 @g(i32 %%x)\n  %%b = add i32 %%a, %d\n  ret i32 %%b\n}\n" % (i, i))
+        f.write('!0 = !{!"function_entry_count", i64 1000}\n')
+    stock_counts, obj = os.path.join(work, "entry_counts.stock.o"), os.path.join(work, "entry_counts.o")
+    run([p.driver, "-O2", "-c", ir, "-o", stock_counts])
+    r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2", "-c", ir, "-o", obj], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, env=env_with(MTPC_LOG="info", **CODE_GENERATION_ONLY))
+    with open(obj, "rb") as a, open(stock_counts, "rb") as b:
+        checker.check(r.returncode == 0 and "carries a profile" in r.stderr and a.read() == b.read(),
+                      "functions with entry counts, no profile summary, code generation only: left whole, with one info line; "
+                      "stock's object, byte for byte", r.stderr[-1500:])
+    # Annotation remarks, the host's last pass, report each function once:
+    # from the partitions when split, from the host after a fallback (whose
+    # last passes ran ahead of the split: mtpc left this one out).
+    source = os.path.join(work, "auto_init.c")
+    with open(source, "w") as f:
+        f.write("void fill(char *buf, int n);\nint digest(const char *buf, int n);\n")
+        for i in range(12):
+            f.write("int f%d(int n) { char buf[%d]; fill(buf, n); return digest(buf, n) + %d; }\n" % (i, 32 + 8 * i, i))
+    flags = ["-O2", "-ftrivial-auto-var-init=pattern", "-Rpass-analysis=annotation-remarks", "-c", source, "-o", os.devnull]
+    remarks = lambda stderr: sorted(line for line in stderr.splitlines() if "remark:" in line)
+    stock = remarks(subprocess.run([p.driver] + flags, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env_with()).stderr)
+    for what, extra in (("split", {}), ("a panic injected in partition 1", {"MTPC_TEST_FAIL_PARTITION": "1"})):
+        stats = os.path.join(work, "auto_init.%s.jsonl" % len(extra))
+        r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN] + flags, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env_with(MTPC_STATS=stats, **CODE_GENERATION_ONLY, **extra))
+        s = read_stats(stats)
+        checker.check(r.returncode == 0 and len(stock) >= 10 and remarks(r.stderr) == stock
+                      and len(s) == 1 and s[0]["partitions"] == 3 and s[0]["fallback"] == bool(extra),
+                      "-ftrivial-auto-var-init=pattern, code generation only, %s: stock's %d annotation remarks, each once" % (what, len(stock)),
+                      "stock:\n%s\nmtpc:\n%s\n%s" % ("\n".join(stock), "\n".join(remarks(r.stderr)), json.dumps(s)[:500]))
 
 
 def test_busy_then_idle(p, work, checker):

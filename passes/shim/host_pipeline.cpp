@@ -58,7 +58,9 @@
 // pipeline still has passes after its OptimizerLast callbacks (global DCE,
 // constant merging, ...: pipelineTail); once that pass has decided to split,
 // it runs them on the whole module first, as the host would, and leaves
-// them nothing to do after it.
+// them nothing to do after it; but annotation remarks, which only report
+// on each function, run in the partitions (a module left whole after all
+// reports them once, from the host's run).
 #include "shim.h"
 #include "partition_kit.h"
 
@@ -144,21 +146,47 @@ int levelNumber(OptimizationLevel L) {
 
 Phase phaseOf(int P) { return P >= 1 && P <= 3 ? Phase(P) : Phase::PerModule; }
 
-// Passes that change nothing when they run a second time on what they
-// left (the passes of LLVM 16 to 22's pipelines after their OptimizerLast
-// callbacks, but for those options add: -fmerge-functions, hot/cold
-// splitting, the IR outliner): mtpc may run them ahead of the host, which
-// then runs them again.
-bool runsTwiceAlike(detail::PassConcept<Module, ModuleAnalysisManager> &Pass) {
+// How mtpc may run a pass of the host's pipeline after its OptimizerLast
+// callbacks (the passes of LLVM 16 to 22's pipelines there, but for those
+// options add: -fmerge-functions, hot/cold splitting, the IR outliner).
+enum class TailPass {
+  // Changes nothing when it runs a second time on what it left: mtpc runs
+  // it on the whole module ahead of the host, which then runs it again.
+  RunsTwiceAlike,
+  // Changes nothing, and reports on each function (annotation remarks):
+  // each partition runs it on its own functions, the host once more on
+  // what is left of the module (nothing, once it is split).
+  ReportsOnly,
+  Unknown,
+};
+
+TailPass tailPassKind(detail::PassConcept<Module, ModuleAnalysisManager> &Pass) {
   static const StringRef Idempotent[] = {GlobalDCEPass::name(), ConstantMergePass::name(), CGProfilePass::name(),
                                          RelLookupTableConverterPass::name()};
   if (llvm::is_contained(Idempotent, Pass.name()))
-    return true;
+    return TailPass::RunsTwiceAlike;
   std::string Text;
   raw_string_ostream OS(Text);
   Pass.printPipeline(OS, [](StringRef ClassName) { return ClassName; });
-  return OS.str() == "function(" + AnnotationRemarksPass::name().str() + ")";
+  return OS.str() == "function(" + AnnotationRemarksPass::name().str() + ")" ? TailPass::ReportsOnly : TailPass::Unknown;
 }
+
+// What a partition that only generates code runs: what of the host's last
+// passes only reports (the rest ran on the whole module).
+ModulePassManager codeGenerationPipeline(bool AnnotationRemarks) {
+  ModulePassManager MPM;
+  if (AnnotationRemarks)
+    MPM.addPass(createModuleToFunctionPassAdaptor(AnnotationRemarksPass()));
+  return MPM;
+}
+
+// The host's last passes as mtpc runs them (HostPipeline::pipelineTail).
+struct PipelineTail {
+  // On the whole module, before the split.
+  ModulePassManager AheadOfHost;
+  // In each partition (annotation remarks; see TailPass::ReportsOnly).
+  bool AnnotationRemarks = false;
+};
 
 // A full LTO pipeline after its whole-program part (see the file's header).
 struct LtoPipelineRest {
@@ -361,7 +389,7 @@ public:
   // pipeline cannot be cut (mtpc's pass then never splits).
   std::optional<ModulePassManager> partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
     if (P == Phase::CodeGenerationOnly)
-      return ModulePassManager();
+      return std::nullopt; // no pipeline of the host's: codeGenerationPipeline
     if (P == Phase::FullLtoPostLink) {
       std::shared_ptr<LtoPipelineRest> Rest = ltoPipeline(L).second;
       if (!Rest)
@@ -379,9 +407,9 @@ public:
   // What the host's pipeline for L and P runs after its OptimizerLast
   // callbacks (LLVM 16 to 22: global DCE, constant merging, the call graph
   // profile, relative lookup tables, annotation remarks); nullopt if mtpc
-  // cannot find where those callbacks end, or if a pass there could change
-  // the module when the host runs it again (runsTwiceAlike).
-  std::optional<ModulePassManager> pipelineTail(OptimizationLevel L, Phase P) {
+  // cannot find where those callbacks end, or if a pass there is not one
+  // mtpc knows how to run ahead of the host (tailPassKind).
+  std::optional<PipelineTail> pipelineTail(OptimizationLevel L, Phase P) {
     restoreParked();
     BuildingPartitions = BuildingTail = true;
     ModulePassManager MPM = defaultPipeline(L, P);
@@ -390,10 +418,19 @@ public:
     auto Marker = llvm::find_if(Passes, [](auto &Pass) { return Pass->name() == TailMarker::name(); });
     if (Marker == Passes.end())
       return std::nullopt; // nested in another pass manager: not a pipeline mtpc knows
-    if (!std::all_of(std::next(Marker), Passes.end(), [](auto &Pass) { return runsTwiceAlike(*Pass); }))
-      return std::nullopt;
-    ModulePassManager Tail;
-    std::move(std::next(Marker), Passes.end(), std::back_inserter(Tail.*member(mtpc::ModulePasses())));
+    PipelineTail Tail;
+    for (auto It = std::next(Marker); It != Passes.end(); ++It) {
+      switch (tailPassKind(**It)) {
+      case TailPass::RunsTwiceAlike:
+        (Tail.AheadOfHost.*member(mtpc::ModulePasses())).push_back(std::move(*It));
+        break;
+      case TailPass::ReportsOnly:
+        Tail.AnnotationRemarks = true;
+        break;
+      case TailPass::Unknown:
+        return std::nullopt;
+      }
+    }
     return Tail;
   }
 
@@ -567,8 +604,10 @@ struct PassRun {
   // on the whole module.
   LtoPipelineRest *Lto = nullptr;
   bool RestRan = false;
-  // The host's last passes ran on the module (mtpc_run_host_pipeline_tail).
+  // The host's last passes ran on the module (mtpc_run_host_pipeline_tail),
+  // but for annotation remarks, which the partitions then report.
   bool TailRan = false;
+  bool TailAnnotationRemarks = false;
 
   // Full LTO, the module not split: the rest of the pipeline runs on the
   // whole module, once.
@@ -591,6 +630,9 @@ struct PartitionEnvironment {
   bool DiscardValueNames;
   bool PartsWriteObjects;
   bool UnwindTables;
+  // Phase::CodeGenerationOnly: the host's last passes ran on the whole
+  // module but for annotation remarks, which each partition runs.
+  bool AnnotationRemarks;
 };
 } // namespace mtpc
 
@@ -718,7 +760,8 @@ void *mtpc_run_environment(void *RunP, void *Settings, void *Files, int Level, i
                                         Run->Explicit,
                                         Run->M.getContext().shouldDiscardValueNames(),
                                         PartsWriteObjects,
-                                        UnwindTables};
+                                        UnwindTables,
+                                        Run->TailAnnotationRemarks};
 }
 
 void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnvironment *>(Env); }
@@ -756,7 +799,9 @@ void *mtpc_environment_build_kit(void *EnvP) {
   PB.registerFunctionAnalyses(Kit->FAM);
   PB.registerLoopAnalyses(Kit->LAM);
   PB.crossRegisterProxies(Kit->LAM, Kit->FAM, Kit->CGAM, Kit->MAM);
-  std::optional<ModulePassManager> MPM = Env->Host->partitionPipeline(Env->Level, Env->P, Env->Explicit);
+  std::optional<ModulePassManager> MPM = Env->P == Phase::CodeGenerationOnly
+                                             ? codeGenerationPipeline(Env->AnnotationRemarks)
+                                             : Env->Host->partitionPipeline(Env->Level, Env->P, Env->Explicit);
   if (!MPM)
     return nullptr;
   Kit->MPM = std::move(*MPM);
@@ -807,11 +852,12 @@ void mtpc_run_lower_type_tests_whole(void *RunP) {
 // runs it again (the module is then untouched).
 bool mtpc_run_host_pipeline_tail(void *RunP, int Level, int P) {
   auto *Run = static_cast<mtpc::PassRun *>(RunP);
-  std::optional<ModulePassManager> Tail = Run->Host->pipelineTail(optimizationLevel(Level), phaseOf(P));
+  std::optional<PipelineTail> Tail = Run->Host->pipelineTail(optimizationLevel(Level), phaseOf(P));
   if (!Tail)
     return false;
-  Tail->run(Run->M, Run->MAM);
+  Tail->AheadOfHost.run(Run->M, Run->MAM);
   Run->TailRan = true;
+  Run->TailAnnotationRemarks = Tail->AnnotationRemarks;
   return true;
 }
 

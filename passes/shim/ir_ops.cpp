@@ -476,6 +476,16 @@ bool mtpc_module_needs_unwind_tables(LLVMModuleRef M) {
   return false;
 }
 
+// A function the module defines has a profile entry count (not a synthetic
+// one): what the call graph profile pass (CGProfilePass) records the
+// module's calls from.
+bool mtpc_module_has_entry_counts(LLVMModuleRef M) {
+  for (const Function &F : *unwrap(M))
+    if (!F.isDeclaration() && F.getEntryCount())
+      return true;
+  return false;
+}
+
 // Erases the named metadata Name (Len bytes), if the module has it.
 void mtpc_erase_named_metadata(LLVMModuleRef M, const char *Name, size_t Len) {
   if (NamedMDNode *N = unwrap(M)->getNamedMetadata(StringRef(Name, Len)))

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::asm_merge::{Files, MergeError, Merged, PartScan};
-use crate::cost_model::{self, ModuleShape, Verdict};
+use crate::cost_model::{self, Compile, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::MachineLoad;
 use crate::ir::host_pipeline::{AssembledObject, DebugFiles, DebugSections, HostSettings, ObjectFrame, PartOutput, PartitionDiagnostics, PassRun};
@@ -75,6 +75,112 @@ fn break_for_test(module: &ModuleRef<'_>) {
     if let Some(f) = declaration {
         f.set_linkage(Linkage::Internal);
     }
+}
+
+/// What sizes the plan when the cost model does (and estimates it when the
+/// user did): the partition count for a module's facts, with the model's
+/// view of it kept for the stats.
+struct Sizer<'a> {
+    opts: &'a ParallelOptions,
+    threads: usize,
+    compile: Compile,
+    /// What the partitions would write (see `object_writer::part_output`).
+    part_output: &'a dyn Fn(&ModuleFacts, u32) -> Result<PartOutput, String>,
+    /// The machine's load if sampled already (`None`: sampled when needed).
+    load: Option<Option<MachineLoad>>,
+    model: Option<ModelStats>,
+}
+
+impl Sizer<'_> {
+    /// The count for `facts`, whose largest indivisible group holds
+    /// `largest_group` instructions, of at most `requested` partitions; 1: whole.
+    fn size(&mut self, facts: &ModuleFacts, largest_group: u64, requested: u32) -> u32 {
+        // What the object would hold once from every function: whole,
+        // whatever the count asked for.
+        if let Some(why) = crate::decline::module_reason(facts) {
+            self.model = Some(ModelStats { whole_reason: Some(why), ..ModelStats::default() });
+            return 1;
+        }
+        let shape = ModuleShape {
+            instructions: facts.total_instructions(),
+            data_bytes: facts.data_bytes(),
+            largest_group,
+            compile: self.compile,
+            transcribed: matches!((self.part_output)(facts, requested), Ok(PartOutput::Object)),
+        };
+        // Estimated whatever decides, so that the stats can check the model
+        // (a forced split: the estimate of the count asked for).
+        let (opts, threads, preloaded) = (self.opts, self.threads, self.load.take());
+        let (verdict, estimate, seen) = match opts.cost_model {
+            true => cost_model::decide_under_load(&shape, requested, threads, || {
+                preloaded.unwrap_or_else(|| opts.load_aware.then(MachineLoad::sample).flatten())
+            }),
+            false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads), None),
+        };
+        let (load, lanes) = seen.unzip();
+        let (partitions, whole_reason) = match verdict {
+            Verdict::Split(n) => (n, None),
+            Verdict::Whole(why) => (1, Some(why)),
+        };
+        // The load is looked at only for a module the model would split on an idle machine.
+        let whole_for_load = whole_reason.is_some() && load.is_some();
+        self.model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason, whole_for_load });
+        partitions
+    }
+}
+
+/// What the second look decided for the optimized module's code generation.
+enum CodeGenerationLook {
+    /// Split into this many partitions; the host's last passes have run.
+    Split(u32),
+    /// Left whole, with the model's view (for the info line and the stats).
+    Whole(Box<ModelStats>),
+    /// Too small to split: nothing to report.
+    Small,
+}
+
+/// The second look, at the end of the host's pipeline (`after_optimization`):
+/// the partition count of the optimized module's code generation, decided
+/// before the host's last passes, which then run on the whole module (only
+/// once it is to be split: the host runs them again on a module left
+/// whole).
+fn look_at_code_generation(
+    module: &mut ModuleRef<'_>,
+    run: &PassRun<'_>,
+    opts: &ParallelOptions,
+    split_options: &SplitOptions,
+    sizer: &mut Sizer<'_>,
+) -> CodeGenerationLook {
+    let whole = |model| CodeGenerationLook::Whole(Box::new(model));
+    // The host's last passes record a profile's call graph in a module flag
+    // that each of their runs adds to: the host's own run after a fallback
+    // would record it twice.
+    if module.has_flag(PROFILE_SUMMARY_FLAG) || module.has_entry_counts() {
+        let why = "the module carries a profile, whose call graph the host's last passes record (mtpc would run them ahead of the host, which runs them again if the split fails)";
+        return whole(ModelStats { whole_reason: Some(why.into()), ..ModelStats::default() });
+    }
+    // Most often the cores are still busy: known before reading the module,
+    // from the one sample the model then decides with.
+    if opts.cost_model && opts.load_aware {
+        let load = MachineLoad::sample();
+        if let Some(why) = load.as_ref().and_then(|load| cost_model::no_lanes_reason(load, sizer.threads)) {
+            return whole(ModelStats { load, lanes: Some(1), whole_reason: Some(why), ..ModelStats::default() });
+        }
+        sizer.load = Some(load);
+    }
+    let count = split::sized_count(module, split_options, |facts, largest, requested| sizer.size(facts, largest, requested));
+    if count < 2 {
+        return match sizer.model.take() {
+            Some(model) if model.whole_reason.is_some() => whole(model),
+            _ => CodeGenerationLook::Small,
+        };
+    }
+    if !run.finish_host_pipeline(opts.level, opts.phase) {
+        let why = "the host's pipeline ends with passes mtpc cannot run ahead of it (it runs only global DCE, constant merging, \
+                   the call graph profile and relative lookup tables, which the host may run again, and annotation remarks, in the partitions)";
+        return whole(ModelStats { whole_reason: Some(why.into()), whole_for_load: false, ..sizer.model.take().unwrap_or_default() });
+    }
+    CodeGenerationLook::Split(count)
 }
 
 pub enum Outcome {
@@ -144,81 +250,45 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         })
     };
     // Settings under which no module gains are known before reading it.
-    let (optimized, debug_info) = (opts.level != OptLevel::O0, module.has_debug_info());
-    if let Some(why) = (opts.cost_model && threads > 1).then(|| cost_model::never_pays(optimized, debug_info, threads)).flatten() {
+    let compile = Compile { optimized: opts.level != OptLevel::O0, debug_info: module.has_debug_info(), after_optimization: opts.after_optimization };
+    if let Some(why) = (opts.cost_model && threads > 1).then(|| cost_model::never_pays(compile, threads)).flatten() {
         return Ok(whole(ModelStats { whole_reason: Some(why), ..ModelStats::default() }, 0));
     }
     // Full LTO: type tests need every function of a type; lowered now, on the
     // whole module, before it is read (a no-op in other phases).
     run.lower_type_tests_whole();
-    // The cost model sizes the plan (to 1: whole) unless the user did.
-    let mut model = None;
-    let sizing = |facts: &ModuleFacts, largest_group: u64, requested: u32| {
-        // What the object would hold once from every function: whole,
-        // whatever the count asked for.
-        if let Some(why) = crate::decline::module_reason(facts) {
-            model = Some(ModelStats { whole_reason: Some(why), ..ModelStats::default() });
-            return 1;
-        }
-        let shape = ModuleShape {
-            instructions: facts.total_instructions(),
-            data_bytes: facts.data_bytes(),
-            largest_group,
-            debug_info,
-            optimized,
-            after_optimization: opts.after_optimization,
-        };
-        // Estimated whatever decides, so that the stats can check the model
-        // (a forced split: the estimate of the count asked for).
-        let (verdict, estimate, seen) = match opts.cost_model {
-            true => cost_model::decide_under_load(&shape, requested, threads, || opts.load_aware.then(MachineLoad::sample).flatten()),
-            false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads), None),
-        };
-        let (load, lanes) = seen.unzip();
-        let (partitions, whole_reason) = match verdict {
-            Verdict::Split(n) => (n, None),
-            Verdict::Whole(why) => (1, Some(why)),
-        };
-        // The load is looked at only for a module the model would split on an idle machine.
-        let whole_for_load = whole_reason.is_some() && load.is_some();
-        model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason, whole_for_load });
-        partitions
+    // Who writes the object, and so what each partition writes: an object
+    // where the host is handed the parts' objects transcribed, unless a
+    // part's object could hold what a transcript cannot state.
+    let host_facts = host.facts();
+    let writer = object_writer::choose_here(&host_facts, opts.phase).unwrap_or_else(|e| {
+        log::warn!("{e}");
+        ObjectWriter::Host
+    });
+    let module_asm = module.module_asm();
+    let linker_directives = module.has_named_metadata("llvm.dependent-libraries") || module.has_named_metadata("llvm.linker.options");
+    let part_output = |facts: &ModuleFacts, partitions: u32| {
+        let outline = object_writer::ModuleOutline { facts, module_asm: &module_asm, linker_directives };
+        object_writer::part_output(writer, &outline, &host_facts.command_line, partitions)
     };
+    // The cost model sizes the plan (to 1: whole) unless the user did.
+    let mut sizer = Sizer { opts, threads, compile, part_output: &part_output, load: None, model: None };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
     let (plan, bitcode) = if opts.after_optimization {
-        // Decided before the host's last passes, which run on the module only
-        // once it is to be split (they would run again if it were not).
-        if module.has_flag(PROFILE_SUMMARY_FLAG) {
-            let why = "the module carries a profile, whose call graph (a module flag the host's last passes add) every partition would repeat";
-            return Ok(whole(ModelStats { whole_reason: Some(why.into()), ..ModelStats::default() }, 0));
-        }
-        // Most often the cores are still busy: known before reading the module.
-        if let Some(load) = (opts.cost_model && opts.load_aware).then(MachineLoad::sample).flatten() {
-            if let Some(why) = cost_model::no_lanes_reason(&load, threads) {
-                let model = ModelStats { load: Some(load), lanes: Some(1), whole_reason: Some(why), ..ModelStats::default() };
-                return Ok(whole(model, 0));
-            }
-        }
-        let count = split::sized_count(module, &split_options, sizing);
-        if count < 2 {
-            return Ok(match model {
-                Some(model) if model.whole_reason.is_some() => whole(model, 0),
-                _ => Outcome::NotSplit,
-            });
-        }
-        if !run.finish_host_pipeline(opts.level, opts.phase) {
-            let why = "the host's pipeline ends with passes mtpc cannot run ahead of it (it runs only global DCE, constant merging, \
-                       the call graph profile, relative lookup tables and annotation remarks, which the host may run again)";
-            return Ok(whole(ModelStats { whole_reason: Some(why.into()), whole_for_load: false, ..model.unwrap_or_default() }, 0));
-        }
+        let count = match look_at_code_generation(module, run, opts, &split_options, &mut sizer) {
+            CodeGenerationLook::Split(count) => count,
+            CodeGenerationLook::Whole(model) => return Ok(whole(*model, 0)),
+            CodeGenerationLook::Small => return Ok(Outcome::NotSplit),
+        };
         // The count decided stands, whatever the host's last passes removed.
         let decided = SplitOptions { partitions: Some(count), min_size: 0, ..split_options };
         split::plan_module_sized(module, &decided, |_, _, requested| requested, split::Serialize::IfSplit)
     } else {
-        split::plan_module_sized(module, &split_options, sizing, split::Serialize::IfSplit)
+        split::plan_module_sized(module, &split_options, |facts, largest, requested| sizer.size(facts, largest, requested), split::Serialize::IfSplit)
     }
     .map_err(|e| e.to_string())?;
+    let model = sizer.model;
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
     if let Some(why) = (partitions > 1).then(|| crate::decline::plan_reason(&plan.facts, &plan.symbols)).flatten() {
@@ -226,9 +296,14 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         return Ok(whole(model, plan.facts.total_instructions()));
     }
     if partitions < 2 {
+        // After the host's last passes, which the host runs again: said why.
+        let last_passes_left_one = opts.after_optimization.then(|| "after the host's last passes, the module holds one unit to compile".to_string());
         return Ok(match model {
             Some(model) if model.whole_reason.is_some() => whole(model, plan.facts.total_instructions()),
-            _ => Outcome::NotSplit,
+            model => match last_passes_left_one {
+                Some(why) => whole(ModelStats { whole_reason: Some(why), ..model.unwrap_or_default() }, plan.facts.total_instructions()),
+                None => Outcome::NotSplit,
+            },
         });
     }
     let mut parts: Vec<PartitionStats> = (0..partitions)
@@ -259,18 +334,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     log::debug!("diagnostic routing in {:.1} ms", ms(t));
     let bitcode = bitcode.expect("serialized for a module that is split");
     let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
-    // Who writes the object, and so what each partition writes: an object
-    // where the host is handed the parts' objects transcribed, unless a
-    // part's object could hold what a transcript cannot state.
-    let host_facts = host.facts();
-    let writer = object_writer::choose_here(&host_facts, opts.phase).unwrap_or_else(|e| {
-        log::warn!("{e}");
-        ObjectWriter::Host
-    });
-    let module_asm = module.module_asm();
-    let linker_directives = module.has_named_metadata("llvm.dependent-libraries") || module.has_named_metadata("llvm.linker.options");
-    let outline = object_writer::ModuleOutline { facts: &input.facts, module_asm: &module_asm, linker_directives };
-    let parts_write = object_writer::part_output(writer, &outline, &host_facts.command_line, partitions).unwrap_or_else(|why| {
+    let parts_write = part_output(&input.facts, partitions).unwrap_or_else(|why| {
         log::debug!("{module_name}: the partitions print assembly, which the host assembles: {why}");
         PartOutput::Assembly
     });

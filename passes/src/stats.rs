@@ -170,7 +170,8 @@ mod tests {
 
     #[test]
     fn serializes_the_documented_fields() {
-        let shape = crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, debug_info: false, optimized: true, after_optimization: false };
+        let compile = crate::cost_model::Compile { debug_info: false, optimized: true, after_optimization: false };
+        let shape = crate::cost_model::ModuleShape { instructions: 70, data_bytes: 8, largest_group: 30, compile, transcribed: true };
         let s = ModuleStats {
             module: "m.c".into(),
             partitions: 2,
@@ -199,7 +200,7 @@ mod tests {
         for key in ["module", "partitions", "threads", "instructions", "fallback", "split_ms", "partitions_ms", "merge_ms", "merge_segments_ms", "check_ms", "object_by_mtpc", "object_from_parts", "transcript_check_ms", "start_unix_ms", "wall_ms", "work_ms", "asm_bytes", "model", "code_generation_only", "largest_unit", "parts"] {
             assert!(v.get(key).is_some(), "{key}");
         }
-        for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized"] {
+        for key in ["instructions", "data_bytes", "largest_group", "debug_info", "optimized", "after_optimization", "transcribed"] {
             assert!(v["model"]["shape"].get(key).is_some(), "{key}");
         }
         for key in ["partitions", "stock_ms", "mtpc_ms", "tail_ms"] {

@@ -46,6 +46,7 @@ extern "C" {
     pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     pub(super) fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     pub(super) fn mtpc_module_needs_unwind_tables(m: LLVMModuleRef) -> bool;
+    pub(super) fn mtpc_module_has_entry_counts(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_erase_named_metadata(m: LLVMModuleRef, name: *const c_char, len: usize);
     pub(super) fn mtpc_module_restore_sanitized_local_names(
         m: LLVMModuleRef,

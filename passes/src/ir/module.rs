@@ -103,6 +103,13 @@ impl<'m> ModuleRef<'m> {
         unsafe { mtpc_module_needs_unwind_tables(self.raw) }
     }
 
+    /// Does a function the module defines carry a profile entry count (what
+    /// the host's call graph profile pass records calls from)?
+    pub fn has_entry_counts(&self) -> bool {
+        // SAFETY: reads the module's functions' metadata.
+        unsafe { mtpc_module_has_entry_counts(self.raw) }
+    }
+
     /// Does the module have a flag `name`, whatever its value?
     pub fn has_flag(&self, name: &str) -> bool {
         // SAFETY: a lookup by name in the module's flags.
