@@ -4,7 +4,8 @@ CMake + Ninja project of ten real C and C++ libraries from crates.io (a few
 large files among many small ones), `ninja -j<cores>` from scratch, mtpc on
 every compile through CMAKE_C_FLAGS / CMAKE_CXX_FLAGS with default settings.
 
-  stock           clang-16 / clang++-16, CMAKE_BUILD_TYPE=Release (-O3)
+  stock           clang-16 / clang++-16, CMAKE_BUILD_TYPE=Release (-O3), or with
+                  --build-type RelWithDebInfo (-O2 -g)
   mtpc            the same with -fpass-plugin=libmtpc.so (defaults: the cost
                   model decides per file, for the cores the other compiles
                   leave free; the partitions of all concurrent compiles
@@ -39,8 +40,10 @@ files dominate the build's tail.
   python3 bench/project_build.py --rounds 3   # about 20 minutes on 2 cores
   python3 bench/project_build.py --rounds 2 --configs mtpc    # stock and mtpc only
   python3 bench/project_build.py --rounds 2 --large-last      # the tail: large files last
+  python3 bench/project_build.py --rounds 2 --large-last --build-type RelWithDebInfo   # with -g
 Needs cmake and ninja (scripts/setup.sh installs them). Writes
-bench/results/project_build.json (project_build_large_last.json with --large-last).
+bench/results/project_build.json (project_build_large_last.json with --large-last;
+_relwithdebinfo added for that build type).
 """
 import argparse
 import glob
@@ -144,11 +147,11 @@ CONFIGS = (("stock", "stock clang-16", False, {}),
            ("mtpc-as-if-idle", "mtpc, MTPC_LOAD_AWARE=0", True, {"MTPC_LOAD_AWARE": "0"}))
 
 
-def configure(src_dir, build_dir, plugin):
+def configure(src_dir, build_dir, plugin, build_type):
     """plugin: None (stock), True (this build's), or another build's path."""
     flags = "-fpass-plugin=" + (PLUGIN if plugin is True else plugin) if plugin else ""
     shutil.rmtree(build_dir, ignore_errors=True)
-    subprocess.run(["cmake", "-G", "Ninja", "-S", src_dir, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
+    subprocess.run(["cmake", "-G", "Ninja", "-S", src_dir, "-B", build_dir, "-DCMAKE_BUILD_TYPE=" + build_type,
                     "-DCMAKE_C_COMPILER=" + tool("clang"), "-DCMAKE_CXX_COMPILER=" + tool("clang++"),
                     "-DCMAKE_C_FLAGS=" + flags, "-DCMAKE_CXX_FLAGS=" + flags],
                    check=True, stdout=subprocess.DEVNULL)
@@ -162,9 +165,9 @@ def objects(build_dir):
                   for f in files if f.endswith(".o"))
 
 
-def build(src_dir, build_dir, plugin, extra_env, jobs, stats):
+def build(src_dir, build_dir, plugin, extra_env, jobs, stats, build_type):
     """Configures (untimed), then times `ninja -j<jobs>`: (wall, CPU of all compiles)."""
-    configure(src_dir, build_dir, plugin)
+    configure(src_dir, build_dir, plugin, build_type)
     env = clean_env(**extra_env)
     if plugin:
         take_stats_lines(stats)
@@ -224,11 +227,15 @@ def main():
                     help="also build with another build of mtpc (default settings), e.g. the last commit's")
     ap.add_argument("--large-last", action="store_true",
                     help="list the largest files' libraries (%s) last, so they dominate the tail" % ", ".join(LARGE))
+    ap.add_argument("--build-type", default="Release", choices=["Release", "RelWithDebInfo"],
+                    help="CMAKE_BUILD_TYPE: Release (-O3, the default) or RelWithDebInfo (-O2 -g)")
     ap.add_argument("--out", default=None,
-                    help="default: bench/results/project_build.json (project_build_large_last.json with --large-last)")
+                    help="default: bench/results/project_build.json (project_build_large_last.json with --large-last; "
+                    "_relwithdebinfo added for that build type)")
     a = ap.parse_args()
     if a.out is None:
-        a.out = os.path.join(HERE, "results", "project_build%s.json" % ("_large_last" if a.large_last else ""))
+        a.out = os.path.join(HERE, "results", "project_build%s%s.json" % (
+            "_large_last" if a.large_last else "", "" if a.build_type == "Release" else "_" + a.build_type.lower()))
     wanted = set(a.configs.split(",")) | {"stock"}
     unknown = wanted - {c[0] for c in CONFIGS}
     if unknown:
@@ -252,14 +259,14 @@ def main():
         src_dir = os.path.join(work, "src")
         write_project(libs, src_dir, a.large_last)
         steps = sum(len(l.sources) for l in libs)
-        print("%d libraries, %d compile steps, ninja -j%d, %d rounds%s" % (
-            len(libs), steps, a.jobs, a.rounds, ", the largest files last" if a.large_last else ""), flush=True)
+        print("%d libraries, %d compile steps, ninja -j%d, %d rounds, %s%s" % (
+            len(libs), steps, a.jobs, a.rounds, a.build_type, ", the largest files last" if a.large_last else ""), flush=True)
         runs = {name: [] for name, _, _, _ in configs}
         split = {}
         for r in range(a.rounds):
             for name, label, plugin, extra in rotated(configs, r):
                 stats = os.path.join(work, name + ".stats.jsonl")
-                wall, cpu = build(src_dir, os.path.join(work, "build-" + name), plugin, extra, a.jobs, stats)
+                wall, cpu = build(src_dir, os.path.join(work, "build-" + name), plugin, extra, a.jobs, stats, a.build_type)
                 # Core-seconds no compile used: the build's tail, mostly.
                 runs[name].append({"wall": wall, "cpu": cpu, "idle_core_s": cores * wall - cpu})
                 modules = ""
@@ -281,7 +288,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
     stock = runs["stock"]
-    result = {"jobs": a.jobs, "rounds": a.rounds, "large_last": a.large_last, "compile_steps": steps, "libraries": [l.name for l in libs], "configs": {}}
+    result = {"jobs": a.jobs, "rounds": a.rounds, "build_type": a.build_type, "large_last": a.large_last, "compile_steps": steps, "libraries": [l.name for l in libs], "configs": {}}
     print("\n| configuration | wall (median) | speedup | CPU | cores idle | modules split, last round (whole for the load; "
           "their code generation split) |"
           "\n|---|---|---|---|---|---|")

@@ -676,7 +676,8 @@ def test_code_generation_split(p, work, checker):
                       "stock's object, byte for byte", r.stderr[-1500:])
     # Annotation remarks, the host's last pass, report each function once:
     # from the partitions when split, from the host after a fallback (whose
-    # last passes ran ahead of the split: mtpc left this one out).
+    # last passes ran ahead of the split: mtpc left this one out). Compared
+    # sorted: split, they come in partition order (README, Known limits).
     source = os.path.join(work, "auto_init.c")
     with open(source, "w") as f:
         f.write("void fill(char *buf, int n);\nint digest(const char *buf, int n);\n")

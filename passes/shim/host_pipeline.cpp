@@ -130,7 +130,8 @@ namespace {
 
 // What a partition runs before its code generation: the pipeline of the
 // host's phase after mtpc's extension point, or, for a module the host's
-// pipeline has optimized, no pass at all (CodeGenerationOnly).
+// pipeline has optimized, only what of its last passes reports
+// (CodeGenerationOnly: codeGenerationPipeline).
 enum class Phase { PerModule = 0, ThinLtoPostLink = 1, FullLtoPostLink = 2, CodeGenerationOnly = 3 };
 
 // mtpc's numbering of optimization levels (MtpcParallelRequest, the Rust side).
@@ -153,9 +154,10 @@ enum class TailPass {
   // Changes nothing when it runs a second time on what it left: mtpc runs
   // it on the whole module ahead of the host, which then runs it again.
   RunsTwiceAlike,
-  // Changes nothing, and reports on each function (annotation remarks):
-  // each partition runs it on its own functions, the host once more on
-  // what is left of the module (nothing, once it is split).
+  // Changes nothing, and reports on each function (annotation remarks;
+  // last, as in LLVM 16 to 22): each partition runs it on its own
+  // functions, the host once more on what is left of the module (nothing,
+  // once it is split).
   ReportsOnly,
   Unknown,
 };
@@ -384,12 +386,12 @@ public:
     addAutomaticPass(MPM, L, Phase::ThinLtoPostLink);
   }
 
-  // The pipeline a partition runs (see the file's header): none at all
-  // where the partitions only generate code; nullopt if the full LTO
-  // pipeline cannot be cut (mtpc's pass then never splits).
+  // The pipeline a partition that optimizes runs (see the file's header;
+  // a partition that only generates code runs codeGenerationPipeline);
+  // nullopt if the full LTO pipeline cannot be cut (mtpc's pass then never
+  // splits).
   std::optional<ModulePassManager> partitionPipeline(OptimizationLevel L, Phase P, bool Explicit) {
-    if (P == Phase::CodeGenerationOnly)
-      return std::nullopt; // no pipeline of the host's: codeGenerationPipeline
+    assert(P != Phase::CodeGenerationOnly && "not the host's pipeline: codeGenerationPipeline");
     if (P == Phase::FullLtoPostLink) {
       std::shared_ptr<LtoPipelineRest> Rest = ltoPipeline(L).second;
       if (!Rest)
@@ -422,6 +424,9 @@ public:
     for (auto It = std::next(Marker); It != Passes.end(); ++It) {
       switch (tailPassKind(**It)) {
       case TailPass::RunsTwiceAlike:
+        // After the remarks, it would change what stock reports on.
+        if (Tail.AnnotationRemarks)
+          return std::nullopt;
         (Tail.AheadOfHost.*member(mtpc::ModulePasses())).push_back(std::move(*It));
         break;
       case TailPass::ReportsOnly:

@@ -14,8 +14,9 @@
 //! a module left whole for the machine's load, or
 //! `MTPC_CODE_GENERATION_ONLY`), splits only the code generation of the
 //! module the host's pipeline has optimized whole: decided before the
-//! host's last passes, which then run on the whole module first; its
-//! partitions run no pass, get copies of constants alone, and are read
+//! host's last passes, which then run on the whole module first (but for
+//! annotation remarks, which only report, and run in the partitions); its
+//! partitions optimize nothing, get copies of constants alone, and are read
 //! from bitcode that keeps the order of each value's uses
 //! (`PartitionWork::GenerateCode`).
 //!
@@ -86,9 +87,16 @@ struct Sizer<'a> {
     compile: Compile,
     /// What the partitions would write (see `object_writer::part_output`).
     part_output: &'a dyn Fn(&ModuleFacts, u32) -> Result<PartOutput, String>,
-    /// The machine's load if sampled already (`None`: sampled when needed).
-    load: Option<Option<MachineLoad>>,
+    load: LoadSample,
     model: Option<ModelStats>,
+}
+
+/// The machine's load, as the model decides with it.
+enum LoadSample {
+    /// Sampled when the model needs it.
+    NotYet,
+    /// Sampled already (`None`: `/proc` unreadable, planned as if idle).
+    Taken(Option<MachineLoad>),
 }
 
 impl Sizer<'_> {
@@ -106,14 +114,17 @@ impl Sizer<'_> {
             data_bytes: facts.data_bytes(),
             largest_group,
             compile: self.compile,
+            // At the most partitions asked for: fewer never need text where
+            // that many do not (the objects' sections grow with the count).
             transcribed: matches!((self.part_output)(facts, requested), Ok(PartOutput::Object)),
         };
         // Estimated whatever decides, so that the stats can check the model
         // (a forced split: the estimate of the count asked for).
-        let (opts, threads, preloaded) = (self.opts, self.threads, self.load.take());
+        let (opts, threads, sampled) = (self.opts, self.threads, std::mem::replace(&mut self.load, LoadSample::NotYet));
         let (verdict, estimate, seen) = match opts.cost_model {
-            true => cost_model::decide_under_load(&shape, requested, threads, || {
-                preloaded.unwrap_or_else(|| opts.load_aware.then(MachineLoad::sample).flatten())
+            true => cost_model::decide_under_load(&shape, requested, threads, || match sampled {
+                LoadSample::Taken(load) => load,
+                LoadSample::NotYet => opts.load_aware.then(MachineLoad::sample).flatten(),
             }),
             false => (Verdict::Split(requested), cost_model::estimate(&shape, requested, threads), None),
         };
@@ -144,13 +155,8 @@ enum CodeGenerationLook {
 /// before the host's last passes, which then run on the whole module (only
 /// once it is to be split: the host runs them again on a module left
 /// whole).
-fn look_at_code_generation(
-    module: &mut ModuleRef<'_>,
-    run: &PassRun<'_>,
-    opts: &ParallelOptions,
-    split_options: &SplitOptions,
-    sizer: &mut Sizer<'_>,
-) -> CodeGenerationLook {
+fn look_at_code_generation(module: &mut ModuleRef<'_>, run: &PassRun<'_>, split_options: &SplitOptions, sizer: &mut Sizer<'_>) -> CodeGenerationLook {
+    let opts = sizer.opts;
     let whole = |model| CodeGenerationLook::Whole(Box::new(model));
     // The host's last passes record a profile's call graph in a module flag
     // that each of their runs adds to: the host's own run after a fallback
@@ -166,7 +172,7 @@ fn look_at_code_generation(
         if let Some(why) = load.as_ref().and_then(|load| cost_model::no_lanes_reason(load, sizer.threads)) {
             return whole(ModelStats { load, lanes: Some(1), whole_reason: Some(why), ..ModelStats::default() });
         }
-        sizer.load = Some(load);
+        sizer.load = LoadSample::Taken(load);
     }
     let count = split::sized_count(module, split_options, |facts, largest, requested| sizer.size(facts, largest, requested));
     if count < 2 {
@@ -176,8 +182,9 @@ fn look_at_code_generation(
         };
     }
     if !run.finish_host_pipeline(opts.level, opts.phase) {
-        let why = "the host's pipeline ends with passes mtpc cannot run ahead of it (it runs only global DCE, constant merging, \
-                   the call graph profile and relative lookup tables, which the host may run again, and annotation remarks, in the partitions)";
+        let why = "the host's pipeline ends with passes mtpc cannot run ahead of it (global DCE, constant merging, the call graph \
+                   profile and relative lookup tables, which the host then runs again, and last the annotation remarks, which the \
+                   partitions run, are all it can)";
         return whole(ModelStats { whole_reason: Some(why.into()), whole_for_load: false, ..sizer.model.take().unwrap_or_default() });
     }
     CodeGenerationLook::Split(count)
@@ -260,23 +267,29 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     // Who writes the object, and so what each partition writes: an object
     // where the host is handed the parts' objects transcribed, unless a
     // part's object could hold what a transcript cannot state.
+    // Chosen once the model asks (a bad MTPC_WRITE_OBJECT warns once).
     let host_facts = host.facts();
-    let writer = object_writer::choose_here(&host_facts, opts.phase).unwrap_or_else(|e| {
-        log::warn!("{e}");
-        ObjectWriter::Host
-    });
+    let chosen_writer = once_cell::unsync::OnceCell::new();
+    let writer = || {
+        *chosen_writer.get_or_init(|| {
+            object_writer::choose_here(&host_facts, opts.phase).unwrap_or_else(|e| {
+                log::warn!("{e}");
+                ObjectWriter::Host
+            })
+        })
+    };
     let module_asm = module.module_asm();
     let linker_directives = module.has_named_metadata("llvm.dependent-libraries") || module.has_named_metadata("llvm.linker.options");
     let part_output = |facts: &ModuleFacts, partitions: u32| {
         let outline = object_writer::ModuleOutline { facts, module_asm: &module_asm, linker_directives };
-        object_writer::part_output(writer, &outline, &host_facts.command_line, partitions)
+        object_writer::part_output(writer(), &outline, &host_facts.command_line, partitions)
     };
     // The cost model sizes the plan (to 1: whole) unless the user did.
-    let mut sizer = Sizer { opts, threads, compile, part_output: &part_output, load: None, model: None };
+    let mut sizer = Sizer { opts, threads, compile, part_output: &part_output, load: LoadSample::NotYet, model: None };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
     let (plan, bitcode) = if opts.after_optimization {
-        let count = match look_at_code_generation(module, run, opts, &split_options, &mut sizer) {
+        let count = match look_at_code_generation(module, run, &split_options, &mut sizer) {
             CodeGenerationLook::Split(count) => count,
             CodeGenerationLook::Whole(model) => return Ok(whole(*model, 0)),
             CodeGenerationLook::Small => return Ok(Outcome::NotSplit),
@@ -296,14 +309,16 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         return Ok(whole(model, plan.facts.total_instructions()));
     }
     if partitions < 2 {
-        // After the host's last passes, which the host runs again: said why.
-        let last_passes_left_one = opts.after_optimization.then(|| "after the host's last passes, the module holds one unit to compile".to_string());
+        let instructions = plan.facts.total_instructions();
         return Ok(match model {
-            Some(model) if model.whole_reason.is_some() => whole(model, plan.facts.total_instructions()),
-            model => match last_passes_left_one {
-                Some(why) => whole(ModelStats { whole_reason: Some(why), ..model.unwrap_or_default() }, plan.facts.total_instructions()),
-                None => Outcome::NotSplit,
-            },
+            Some(model) if model.whole_reason.is_some() => whole(model, instructions),
+            // Planned for 2 or more before the host's last passes ran (which
+            // the host now runs again): said why.
+            model if opts.after_optimization => {
+                let why = "once the host's last passes ran, the plan found one unit to compile".to_string();
+                whole(ModelStats { whole_reason: Some(why), ..model.unwrap_or_default() }, instructions)
+            }
+            _ => Outcome::NotSplit,
         });
     }
     let mut parts: Vec<PartitionStats> = (0..partitions)
@@ -527,7 +542,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 .unzip();
             let file_table = file_table.expect("a table for partitions that print assembly");
             let texts = PartTexts { texts, scans, file_table };
-            match merge_and_check(&on_pool, run, texts, module, writer, &mut stats) {
+            match merge_and_check(&on_pool, run, texts, module, writer(), &mut stats) {
                 Ok(host_text) => host_text,
                 Err(e) => return fallback(stats, e),
             }

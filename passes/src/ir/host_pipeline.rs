@@ -90,12 +90,13 @@ pub enum PartitionPipeline {
     /// The host's pipeline for the level and phase, from mtpc's extension
     /// point on.
     Host(OptLevel, PipelinePhase),
-    /// Nothing: the host's pipeline optimized the module before the split.
+    /// Only what of the host's last passes reports (annotation remarks):
+    /// the host's pipeline optimized the module before the split.
     CodeGenerationOnly,
 }
 
 impl PartitionPipeline {
-    /// The shim's level and phase numbers (`mtpc_run_environment`; 3: no pass).
+    /// The shim's level and phase numbers (`mtpc_run_environment`; 3: code generation only).
     fn numbers(self) -> (i32, i32) {
         match self {
             PartitionPipeline::Host(level, phase) => (level as i32, phase.number()),
