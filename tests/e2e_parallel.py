@@ -48,10 +48,14 @@ and the stats (MTPC_STATS) must show the module was really split.
     after a failure injected in one partition, or with -fmerge-functions
     (whose pass mtpc does not run ahead of the host);
   * sqlite3 with default settings (the cost model): split at -O2, whole
-    (stock's object) at -O0; with every core busy, whole at -O2 too, and
-    with SOURCE_DATE_EPOCH split into the idle machine's object; busy
-    while the module's optimization begins and idle once it ends, whole,
-    then its code generation split.
+    (stock's object) at -O0; with every core busy, its optimization whole
+    at -O2 too and its code generation split all the same, the partitions
+    one after the other (whole, stock's object, with
+    MTPC_WAIT_FOR_CORES=0), and with SOURCE_DATE_EPOCH split into the idle
+    machine's object; busy while the module's optimization begins and idle
+    once it ends, whole, then its code generation split; busy until its
+    code generation is split, the second partition beside the first once
+    a core frees.
 
   tests/e2e_parallel.py [--long] [--only NAME] [--skip NAME] [--skip-check busy-machine]
 Prints one line per check and 'N passed, N failed' at the end.
@@ -66,6 +70,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
@@ -131,7 +136,8 @@ def env_with(**extra):
     env = dict(os.environ)
     for k in ("MTPC_THREADS", "MTPC_PARTITIONS", "MTPC_MIN_SIZE", "MTPC_DISABLE", "MTPC_STATS",
               "MTPC_TEST_FAIL_PARTITION", "MTPC_TEST_BREAK_PARTITION", "MTPC_LOG", "MTPC_MACHINE_SLOTS",
-              "MTPC_LOAD_AWARE", "MTPC_WRITE_OBJECT", "MTPC_CODE_GENERATION_ONLY", "SOURCE_DATE_EPOCH"):
+              "MTPC_LOAD_AWARE", "MTPC_WAIT_FOR_CORES", "MTPC_WRITE_OBJECT", "MTPC_CODE_GENERATION_ONLY",
+              "SOURCE_DATE_EPOCH"):
         env.pop(k, None)
     env.update(extra)
     return env
@@ -539,23 +545,46 @@ def spinning_processes(count):
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
 
 
+def jobs_overlap(stats):
+    """Whether two of a split's partition jobs ran side by side: one started
+    before another ended (each part's `jobs_unix_ms`: its build, then its
+    code generation)."""
+    jobs = sorted(tuple(job) for part in stats["parts"] for job in part["jobs_unix_ms"])
+    return any(later[0] < earlier[1] for earlier, later in zip(jobs, jobs[1:]))
+
+
+# Where the parts' objects are transcribed (clang 16), a long code
+# generation is split on a busy machine, its partitions waiting for a core;
+# where they print text, that split would cost too much if none freed.
+WAITS_FOR_CORES = LLVM_MAJOR == 16
+
+
 def test_busy_machine(p, work, checker):
     """Default settings on a machine whose every core is busy (the other
-    compiles of a parallel build): the module is compiled whole, as stock
-    compiles it, since its partitions could not run side by side. With
-    SOURCE_DATE_EPOCH (a reproducible build) the load is not looked at: the
-    object is the one an idle machine gives. Runs after test_cost_model and
-    test_clang, whose -O2 objects it compares with."""
+    compiles of a parallel build): the module's optimization is left whole,
+    as stock runs it, since its partitions could not run side by side; its
+    code generation, long enough to bet on a core freeing, is split all the
+    same (clang 16: WAITS_FOR_CORES), its partitions one after the other
+    while no core frees, into the object an idle machine gives at the end
+    of the optimization (test_busy_then_idle's, which runs first). With
+    MTPC_WAIT_FOR_CORES=0, or where it would not wait, it stays whole:
+    stock's object. With SOURCE_DATE_EPOCH (a reproducible
+    build) the load is not looked at: the object is the one an idle machine
+    gives. Runs after test_cost_model and test_clang, whose -O2 objects it
+    compares with."""
     idle_split = os.path.join(work, "%s.model-O2.o" % p.name)
     stock = os.path.join(work, "%s.stock-O2.o" % p.name)
+    idle_code_generation = os.path.join(work, "%s.busyidle.o" % p.name)
     spinners = spinning_processes(len(os.sched_getaffinity(0)))
     try:
         time.sleep(0.5)
-        for extra, split in (({}, False), ({"SOURCE_DATE_EPOCH": "1700000000"}, True)):
-            label = "%s -O2, default settings, every core busy%s" % (p.name, ", SOURCE_DATE_EPOCH" if split else "")
-            obj, stderr, s, later = compile_by_default(p, work, checker, label, "busy%d" % split, ["-O2"], **extra)
+        for n, (extra, kind) in enumerate((({}, "waits" if WAITS_FOR_CORES else "whole"), ({"MTPC_WAIT_FOR_CORES": "0"}, "whole"),
+                                           ({"SOURCE_DATE_EPOCH": "1700000000"}, "split"))):
+            label = "%s -O2, default settings, every core busy%s" % (p.name, "".join(", %s=%s" % kv for kv in extra.items()))
+            obj, stderr, s, later = compile_by_default(p, work, checker, label, "busy%d" % n, ["-O2"], **extra)
             model = (s or {}).get("model") or {}
-            if split:
+            later_model = (later or {}).get("model") or {}
+            if kind == "split":
                 checker.check(s is not None and s["partitions"] == 2 and model["load"] is None and later is None,
                               label + ": the load is not looked at, the module is split", json.dumps(s)[:800])
                 same_as = idle_split
@@ -563,8 +592,8 @@ def test_busy_machine(p, work, checker):
                 checker.check(s is not None and s["partitions"] == 1 and "machine is busy" in
                               (model["whole_reason"] or "") and (model["load"] or {}).get("busy", 0) >= 1
                               and model["lanes"] == 1 and model["whole_for_load"],
-                              label + ": left whole, and the stats say the machine was busy", json.dumps(s)[:800])
-                later_model = (later or {}).get("model") or {}
+                              label + ": its optimization left whole, and the stats say the machine was busy", json.dumps(s)[:800])
+            if kind == "whole":
                 checker.check(later is not None and later["partitions"] == 1
                               and "machine is busy" in (later_model.get("whole_reason") or ""),
                               label + ": its code generation whole too, the machine still busy once it was optimized",
@@ -572,13 +601,80 @@ def test_busy_machine(p, work, checker):
                 checker.check("machine is busy" in stderr and "warning" not in stderr,
                               label + ": one info line says why, no warning", stderr[-2000:])
                 same_as = stock
+            if kind == "waits":
+                checker.check(later is not None and later["partitions"] == 2 and not later["fallback"]
+                              and later_model.get("waits_for_cores") and later_model.get("lanes") == 1
+                              and (later_model.get("load") or {}).get("busy", 0) >= 1,
+                              label + ": its code generation split all the same, the partitions waiting for a core",
+                              json.dumps(later)[:1500])
+                checker.check(later is not None and later["partitions"] == 2 and not jobs_overlap(later),
+                              label + ": no core freed, so the partitions ran one after the other",
+                              json.dumps((later or {}).get("parts"))[:1500])
+                checker.check("partitions started as cores freed" in stderr and "warning" not in stderr,
+                              label + ": an info line for each decision, no warning", stderr[-2000:])
+                same_as = idle_code_generation
             with open(obj, "rb") as a, open(same_as, "rb") as b:
-                checker.check(a.read() == b.read(), label + ": the object is byte for byte %s" %
-                              ("the idle machine's split one" if split else "the stock compile's"))
+                checker.check(a.read() == b.read(), label + ": the object is byte for byte %s" % {
+                    "split": "the idle machine's split one", "whole": "the stock compile's",
+                    "waits": "the one of its code generation split on an idle machine"}[kind])
     finally:
         for spinner in spinners:
             spinner.kill()
             spinner.wait()
+
+
+def test_busy_until_code_generation(p, work, checker):
+    """Default settings, every core busy until the module's code generation
+    has been split (spinners stopped once the debug log says its partitions
+    wait): the second partition starts beside the first, on the core that
+    freed. The object is the one an idle machine gives at the end of the
+    optimization (test_busy_then_idle's); the program is stock's. Only
+    where the code generation waits for cores (WAITS_FOR_CORES)."""
+    label = "%s -O2, default settings, busy until its code generation is split" % p.name
+    stats = os.path.join(work, "%s.busyfreed.jsonl" % p.name)
+    obj = os.path.join(work, "%s.busyfreed.o" % p.name)
+    spinners = spinning_processes(len(os.sched_getaffinity(0)))
+    waiting = threading.Event()
+    lines = []
+
+    def read(stream):
+        for line in stream:
+            lines.append(line)
+            if "waiting for a core to free" in line:
+                waiting.set()
+
+    time.sleep(0.5)
+    compile_ = subprocess.Popen([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
+                                env=env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="debug"),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    reader = threading.Thread(target=read, args=(compile_.stderr,))
+    reader.start()
+    try:
+        while compile_.poll() is None and not waiting.wait(0.05):
+            pass
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    compile_.wait()
+    reader.join()
+    stderr = "".join(lines)
+    s = read_stats(stats)
+    later = s[1] if len(s) == 2 and s[1]["code_generation_only"] else None
+    checker.check(compile_.returncode == 0 and later is not None and later["partitions"] == 2 and not later["fallback"]
+                  and (later["model"] or {}).get("waits_for_cores"),
+                  label + ": its code generation split while the machine was busy", stderr[-1500:] + json.dumps(s)[:1500])
+    checker.check(later is not None and jobs_overlap(later),
+                  label + ": the second partition ran beside the first once a core freed",
+                  json.dumps((later or {}).get("parts"))[:1500])
+    idle = os.path.join(work, "%s.busyidle.o" % p.name)
+    checker.check(os.path.exists(obj) and os.path.exists(idle) and open(obj, "rb").read() == open(idle, "rb").read(),
+                  label + ": the object is byte for byte the one of its code generation split on an idle machine")
+    extra_objs = compile_extras(p, work, "busyfreed", ["-O2"])
+    exe = os.path.join(work, "%s.busyfreed" % p.name)
+    run([p.driver, obj] + extra_objs + ["-o", exe] + p.libs)
+    checker.check(run([exe] + p.args) == run([os.path.join(work, "%s.stock-O2" % p.name)] + p.args),
+                  label + ": output equals the stock build's")
 
 
 # Only the code generation split, into 3 partitions whatever the module.
@@ -1102,7 +1198,7 @@ def _difference(a, b):
 
 def test_bad_environment(p, work, checker):
     for var, value in (("MTPC_THREADS", "many"), ("MTPC_PARTITIONS", "0"), ("MTPC_DISABLE", "maybe"),
-                       ("MTPC_MACHINE_SLOTS", "all"), ("MTPC_LOAD_AWARE", "sometimes")):
+                       ("MTPC_MACHINE_SLOTS", "all"), ("MTPC_LOAD_AWARE", "sometimes"), ("MTPC_WAIT_FOR_CORES", "later")):
         obj = os.path.join(work, "badenv.o")
         r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
                            env=env_with(**{var: value, "MTPC_MIN_SIZE": "0"}), stdout=subprocess.PIPE,
@@ -1136,8 +1232,10 @@ def main():
             if p.name == "sqlite3":
                 test_cost_model(p, work, checker)
                 if "busy-machine" not in a.skip_check:
-                    test_busy_machine(p, work, checker)
                     test_busy_then_idle(p, work, checker)
+                    test_busy_machine(p, work, checker)
+                    if WAITS_FOR_CORES:
+                        test_busy_until_code_generation(p, work, checker)
             if small:
                 test_fallback(p, work, checker)
                 test_opt_llc(p, work, checker)

@@ -2,12 +2,19 @@
 //!
 //! A compile with mtpc does the stock back end's work in partitions, on
 //! the worker threads, and adds a serial tail: the split (serializing the
-//! module, planning), then the partitions' assembly text merged, checked
-//! and assembled once more by the host. Stock does neither. So a module
-//! gains only if its back end is long enough for the parallel phase to
-//! save more than the tail costs; data-heavy modules (whose text is large
-//! and whose back end is short) and unoptimized compiles (`-O0`: a fast
-//! back end, and more text per instruction) do not.
+//! module, planning), then what the partitions wrote joined and handed to
+//! the host: assembly text merged, checked and assembled once more, or
+//! (clang 16) the parts' objects transcribed, whose transcript the host
+//! assembles without parsing an instruction ([`ModuleShape::transcribed`]).
+//! Stock does neither. So a module gains only if its back end is long
+//! enough for the parallel phase to save more than the tail costs;
+//! data-heavy modules (whose text is large and whose back end is short)
+//! and unoptimized compiles (`-O0`: a fast back end, and more text per
+//! instruction) do not.
+//!
+//! Two sets of coefficients: the first split (optimization and code
+//! generation in the partitions), and the code generation alone of a
+//! module the host's pipeline optimized whole (`Compile::after_optimization`).
 //!
 //! The model estimates both compiles from the module's shape (its code and
 //! data, its largest indivisible group, the optimization level, debug
@@ -157,6 +164,14 @@ const CODE_GENERATION: Coefficients = Coefficients {
 /// A split must save at least this fraction of the stock back end.
 pub const REQUIRED_GAIN: f64 = 0.10;
 
+/// A code generation split on a machine whose cores are all busy, its
+/// partitions waiting for a core to free (see [`waiting_count`]), must be
+/// estimated to take at least this long whole...
+const WAITING_MIN_STOCK_MS: f64 = 5_000.0;
+/// ... and to cost at most this fraction more if no core frees before
+/// its partitions have run one after another.
+const WAITING_MAX_IN_VAIN: f64 = 0.15;
+
 /// The model's estimate of one way to compile a module.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Estimate {
@@ -272,6 +287,28 @@ pub fn decide_under_load(
         (split, _) => split,
     };
     (verdict, estimate, Some((load, lanes)))
+}
+
+/// Into how many partitions (at most `planned`, the count for an idle
+/// machine) `shape`'s code generation is worth splitting on a machine
+/// whose cores are all busy, its partitions run one at a time until a core
+/// frees: the most whose split costs at most [`WAITING_MAX_IN_VAIN`] more
+/// if none frees, for a code generation of at least
+/// [`WAITING_MIN_STOCK_MS`]; else why none. A bet that pays where the code
+/// generation is long (a build's last large files, which the others leave
+/// alone on the machine) and costs little where no core frees (the split
+/// and the tail: these partitions optimize nothing and copy no function).
+/// Only for [`Compile::after_optimization`]: the first split's partitions
+/// carry copies and optimize them.
+pub fn waiting_count(shape: &ModuleShape, planned: u32) -> Result<u32, String> {
+    let whole = estimate(shape, 1, 1).stock_ms;
+    if !shape.compile.after_optimization || whole < WAITING_MIN_STOCK_MS {
+        return Err(format!("its code generation is too short to wait for a core (estimated {whole:.0} ms)"));
+    }
+    let in_vain = |partitions| estimate(shape, partitions, 1).mtpc_ms;
+    (2..=planned).rev().find(|&p| in_vain(p) <= whole * (1.0 + WAITING_MAX_IN_VAIN)).ok_or_else(|| {
+        format!("its split would cost too much if no core freed (estimated {:.0} ms in 2 partitions one after the other, against {whole:.0} ms whole)", in_vain(2))
+    })
 }
 
 /// Why no partitions could run side by side on the machine as `load`
@@ -392,6 +429,30 @@ mod tests {
         assert_eq!(verdict, Verdict::Split(2), "{estimate:?}");
         assert!((2_000.0..3_500.0).contains(&estimate.tail_ms), "{estimate:?}");
         assert!((9_500.0..12_000.0).contains(&estimate.mtpc_ms), "{estimate:?}");
+    }
+
+    #[test]
+    fn a_long_code_generation_is_split_on_a_busy_machine_where_its_parts_are_transcribed() {
+        // clang 16, sqlite3 at -O2 and -O2 -g: 10.4 and 13.1 s whole; in
+        // vain (its 2 partitions one after the other) 12 and 14 % more.
+        for debug_info in [false, true] {
+            assert_eq!(waiting_count(&sqlite3_optimized(debug_info, true), 2), Ok(2), "-g {debug_info}");
+        }
+        // Fewer partitions than an idle machine's where more cost too much
+        // in vain (each adds its build from bitcode).
+        let planned = decide(&sqlite3_optimized(false, true), 8, 8).1.partitions;
+        assert!(planned >= 4, "{planned}");
+        assert_eq!(waiting_count(&sqlite3_optimized(false, true), planned), Ok(3));
+        assert_eq!(waiting_count(&sqlite3_optimized(true, true), planned), Ok(2));
+        // clang 22's text, checked and assembled again: 2.2 s more with -g.
+        let text = waiting_count(&sqlite3_optimized(true, false), 2).unwrap_err();
+        assert!(text.contains("cost too much"), "{text}");
+        // A third of it: too short to bet on a core freeing meanwhile.
+        let third = sqlite3_optimized(false, true);
+        let third = ModuleShape { instructions: third.instructions / 3, largest_group: third.largest_group / 3, ..third };
+        assert!(waiting_count(&third, 2).unwrap_err().contains("too short"));
+        // Never the first split, whose partitions optimize their copies.
+        assert!(waiting_count(&ModuleShape { transcribed: true, ..sqlite3() }, 2).is_err());
     }
 
     #[test]

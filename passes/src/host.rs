@@ -156,7 +156,11 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
                 stats.module,
                 stats.partitions,
                 stats.threads,
-                if stats.code_generation_only { " generating code (optimized whole)" } else { "" },
+                match (stats.code_generation_only, stats.model.as_ref().is_some_and(|m| m.waits_for_cores)) {
+                    (true, true) => " generating code (optimized whole; every core busy, its partitions started as cores freed)",
+                    (true, false) => " generating code (optimized whole)",
+                    (false, _) => "",
+                },
                 stats.wall_ms,
                 stats.split_ms,
                 stats.merge_ms,
@@ -202,7 +206,8 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
 }
 
 /// The options an explicit request carries, and the environment's
-/// `MTPC_LOAD_AWARE` (an invalid value: an error naming it).
+/// `MTPC_LOAD_AWARE` and `MTPC_WAIT_FOR_CORES` (an invalid value: an error
+/// naming it).
 fn options_of(request: &ParallelRequest) -> Result<ParallelOptions, String> {
     Ok(ParallelOptions {
         level: request.level(),
@@ -212,6 +217,7 @@ fn options_of(request: &ParallelRequest) -> Result<ParallelOptions, String> {
         min_size: request.min_size,
         cost_model: request.cost_model != 0,
         load_aware: crate::options::load_aware_from_env()?,
+        wait_for_cores: crate::options::wait_for_cores_from_env()?,
         after_optimization: request.after_optimization != 0,
         code_generation_only: false,
     })

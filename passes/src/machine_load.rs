@@ -14,15 +14,17 @@
 //! build tool starting the next job) is not taken for load.
 //!
 //! It is one moment's view: a module whose back end starts while the
-//! others still run is compiled whole, even if they end soon after.
+//! others still run is compiled whole, even if they end soon after (but
+//! for its code generation, whose partitions may wait for a core to free:
+//! `FreedCore`).
 //! The object then depends on the moment it is compiled (whole on a busy
 //! machine, split on an idle one): `MTPC_LOAD_AWARE=0`, or
 //! `SOURCE_DATE_EPOCH` (set by reproducible-build tooling), turns this off
 //! (`options::load_aware_from_env`).
 
 use serde::Serialize;
-use std::path::Path;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// What the machine looked like when the model asked.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -43,15 +45,26 @@ impl MachineLoad {
     /// Samples the machine (see the module comment); `None` if `/proc`
     /// cannot be read (then the model plans as for an idle machine).
     pub fn sample() -> Option<MachineLoad> {
+        MachineLoad::looks(LOOKS, &[])
+    }
+
+    /// One look, not counting the tasks `besides` (this compile's own
+    /// workers, as `/proc/thread-self` names them: `PID/task/TID`): for a
+    /// watch that looks again and again (`FreedCore`).
+    pub fn glance_besides(besides: &[PathBuf]) -> Option<MachineLoad> {
+        MachineLoad::looks(1, besides)
+    }
+
+    fn looks(looks: usize, besides: &[PathBuf]) -> Option<MachineLoad> {
         let cores = crate::options::available_cores();
         let me = std::fs::read_link("/proc/thread-self").ok()?;
         let ours = our_cpus();
         let mut busy = usize::MAX;
-        for look in 0..LOOKS {
+        for look in 0..looks {
             if look > 0 {
                 std::thread::sleep(PAUSE);
             }
-            busy = busy.min(busy_threads(&me, ours.as_deref())?);
+            busy = busy.min(busy_threads(&me, besides, ours.as_deref())?);
             if busy == 0 {
                 break;
             }
@@ -66,9 +79,39 @@ impl MachineLoad {
     }
 }
 
+/// Watches, while a compile's jobs run one at a time on a busy machine,
+/// for a core other work frees: one more job may start once two looks in
+/// a row, `FreedCore::POLL` apart, see more cores free than the compile's
+/// jobs take, so that a build tool's next job starting in the instant
+/// between two compiles is not taken for a free core.
+#[derive(Debug, Default)]
+pub struct FreedCore {
+    /// The last look, if it saw a core free: when, and for how many jobs.
+    free_at: Option<(Instant, usize)>,
+}
+
+impl FreedCore {
+    /// How often to look while jobs wait.
+    pub const POLL: Duration = Duration::from_millis(200);
+
+    /// Whether one more job may start, given a look at the load taken at
+    /// `now` (other work only: the compile's own running jobs not counted;
+    /// `None`: `/proc` unreadable, never) and the compile's jobs in flight.
+    /// The look before counts only if it was the last poll's, for as many
+    /// jobs.
+    pub fn look(&mut self, load: Option<MachineLoad>, jobs: usize, now: Instant) -> bool {
+        let free = load.is_some_and(|load| load.cores.saturating_sub(load.busy) > jobs);
+        let seen_before = self.free_at.is_some_and(|(at, then)| then == jobs && now.saturating_duration_since(at) <= 2 * Self::POLL);
+        let one_more = free && seen_before;
+        // Once a job more starts, it takes two looks again for the next.
+        self.free_at = (free && !one_more).then_some((now, jobs));
+        one_more
+    }
+}
+
 /// The threads of other work in `/proc` that compete for this process's
 /// CPUs. Processes and threads that end while being read are skipped.
-fn busy_threads(me: &Path, ours: Option<&[bool]>) -> Option<usize> {
+fn busy_threads(me: &Path, besides: &[PathBuf], ours: Option<&[bool]>) -> Option<usize> {
     let mut busy = 0;
     for process in std::fs::read_dir("/proc").ok()?.flatten() {
         if !process.file_name().to_str().is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit())) {
@@ -79,7 +122,7 @@ fn busy_threads(me: &Path, ours: Option<&[bool]>) -> Option<usize> {
             let path = task.path();
             let Ok(task_id) = path.strip_prefix("/proc") else { continue };
             let Ok(stat) = std::fs::read_to_string(path.join("stat")) else { continue };
-            busy += usize::from(competes(task_id, &stat, me, ours));
+            busy += usize::from(competes(task_id, &stat, me, besides, ours));
         }
     }
     Some(busy)
@@ -87,13 +130,13 @@ fn busy_threads(me: &Path, ours: Option<&[bool]>) -> Option<usize> {
 
 /// Whether the task `task` (`PID/task/TID`), with this `stat` line,
 /// competes with the thread `me` for the CPUs `ours` (`None`: all): it is
-/// runnable, not `me`, not a kernel thread, and last ran on one of them
-/// (a job pinned to other CPUs, as under Slurm or `taskset`, does not
-/// take ours).
-fn competes(task: &Path, stat: &str, me: &Path, ours: Option<&[bool]>) -> bool {
+/// runnable, not `me` nor among `besides`, not a kernel thread, and last
+/// ran on one of them (a job pinned to other CPUs, as under Slurm or
+/// `taskset`, does not take ours).
+fn competes(task: &Path, stat: &str, me: &Path, besides: &[PathBuf], ours: Option<&[bool]>) -> bool {
     let Some(fields) = StatFields::parse(stat) else { return false };
     let on_ours = ours.is_none_or(|cpus| cpus.get(fields.processor).copied().unwrap_or(false));
-    fields.state == 'R' && fields.flags & KERNEL_THREAD == 0 && task != me && on_ours
+    fields.state == 'R' && fields.flags & KERNEL_THREAD == 0 && task != me && !besides.iter().any(|b| b == task) && on_ours
 }
 
 /// The fields of a `/proc/.../stat` line mtpc reads.
@@ -174,13 +217,15 @@ mod tests {
         let other = Path::new("200/task/200");
         let ours = parse_cpu_list("0-1").unwrap();
         let runnable = stat("clang", 'R', 4_194_304, 1);
-        assert!(competes(other, &runnable, me, Some(&ours)));
-        assert!(!competes(me, &runnable, me, Some(&ours)), "the thread asking");
-        assert!(competes(Path::new("100/task/102"), &runnable, me, Some(&ours)), "another thread of this process");
-        assert!(!competes(other, &stat("clang", 'S', 4_194_304, 1), me, Some(&ours)), "sleeping");
-        assert!(!competes(other, &stat("kworker/0:1", 'R', 0x0420_8060, 0), me, Some(&ours)), "a kernel thread");
-        assert!(!competes(other, &stat("clang", 'R', 4_194_304, 5), me, Some(&ours)), "on a CPU this process may not use");
-        assert!(competes(other, &stat("clang", 'R', 4_194_304, 5), me, None), "CPUs unknown: every runnable thread");
+        assert!(competes(other, &runnable, me, &[], Some(&ours)));
+        assert!(!competes(me, &runnable, me, &[], Some(&ours)), "the thread asking");
+        let worker = Path::new("100/task/102");
+        assert!(competes(worker, &runnable, me, &[], Some(&ours)), "another thread of this process");
+        assert!(!competes(worker, &runnable, me, &[worker.to_path_buf()], Some(&ours)), "one running this compile's job");
+        assert!(!competes(other, &stat("clang", 'S', 4_194_304, 1), me, &[], Some(&ours)), "sleeping");
+        assert!(!competes(other, &stat("kworker/0:1", 'R', 0x0420_8060, 0), me, &[], Some(&ours)), "a kernel thread");
+        assert!(!competes(other, &stat("clang", 'R', 4_194_304, 5), me, &[], Some(&ours)), "on a CPU this process may not use");
+        assert!(competes(other, &stat("clang", 'R', 4_194_304, 5), me, &[], None), "CPUs unknown: every runnable thread");
     }
 
     #[test]
@@ -201,6 +246,48 @@ mod tests {
         assert_eq!(MachineLoad { cores: 8, busy: 5 }.lanes(8), 3);
         assert_eq!(MachineLoad { cores: 2, busy: 1 }.lanes(2), 1, "a ninja -j2 build's other compile");
         assert_eq!(MachineLoad { cores: 2, busy: 9 }.lanes(2), 1, "overloaded: still this compile's own thread");
+    }
+
+    #[test]
+    fn a_job_more_starts_after_two_looks_in_a_row_see_a_core_free() {
+        let (busy, one_free) = (Some(MachineLoad { cores: 2, busy: 1 }), Some(MachineLoad { cores: 2, busy: 0 }));
+        let t0 = Instant::now();
+        let poll = |n: u32| t0 + FreedCore::POLL * n;
+        let mut watch = FreedCore::default();
+        assert!(!watch.look(busy, 1, poll(1)), "the other compile still runs");
+        assert!(!watch.look(one_free, 1, poll(2)), "one look: maybe the build tool's next job starting");
+        assert!(!watch.look(busy, 1, poll(3)), "it was");
+        assert!(!watch.look(one_free, 1, poll(4)));
+        assert!(watch.look(one_free, 1, poll(5)), "free on two looks in a row");
+        assert!(!watch.look(one_free, 2, poll(6)), "the job more now takes it");
+        assert!(!watch.look(None, 1, poll(7)), "/proc unreadable: never");
+        let mut stale = FreedCore::default();
+        assert!(!stale.look(one_free, 1, poll(1)));
+        assert!(!stale.look(one_free, 1, poll(9)), "the look before was not the last poll's");
+        assert!(!stale.look(one_free, 0, poll(10)), "nor for as many jobs");
+        let mut wide = FreedCore::default();
+        let three_free = Some(MachineLoad { cores: 8, busy: 5 });
+        assert!(!wide.look(three_free, 1, poll(1)));
+        assert!(wide.look(three_free, 1, poll(2)));
+        assert!(!wide.look(three_free, 2, poll(3)), "two looks again for each job more");
+        assert!(wide.look(three_free, 2, poll(4)));
+        assert!(!wide.look(three_free, 3, poll(5)), "no more free than the jobs take");
+        assert!(!wide.look(three_free, 3, poll(6)));
+    }
+
+    #[test]
+    fn a_thread_names_itself_as_the_scan_of_proc_names_it() {
+        // The tasks left out are named by /proc/thread-self, the scan's by
+        // /proc/PID/task/TID less "/proc": the same form.
+        let task = std::thread::spawn(|| std::fs::read_link("/proc/thread-self").unwrap()).join().unwrap();
+        let scanned: Vec<PathBuf> = std::fs::read_dir(format!("/proc/{}/task", std::process::id()))
+            .unwrap()
+            .flatten()
+            .map(|t| t.path().strip_prefix("/proc").unwrap().to_path_buf())
+            .collect();
+        assert!(task.starts_with(std::process::id().to_string()), "{task:?}");
+        let me = std::fs::read_link("/proc/thread-self").unwrap();
+        assert!(scanned.contains(&me), "{me:?} among {scanned:?}");
     }
 
     #[test]

@@ -83,6 +83,11 @@ pub struct ParallelOptions {
     /// (`machine_load`): read from the environment when the module is
     /// compiled (`load_aware_from_env`), not from pass parameters.
     pub load_aware: bool,
+    /// On a machine whose cores are all busy, a long code generation may
+    /// still be split, its partitions after the first waiting for a core
+    /// to free (`parallel`): unless `MTPC_WAIT_FOR_CORES=0`
+    /// (`wait_for_cores_from_env`; only where `load_aware`).
+    pub wait_for_cores: bool,
     /// This run is at the end of the host's pipeline, which has optimized
     /// the module whole: only its code generation is split (automatic
     /// mode: a module left whole for the load, or `code_generation_only`).
@@ -95,7 +100,7 @@ pub struct ParallelOptions {
 
 impl ParallelOptions {
     pub fn new(level: OptLevel, phase: PipelinePhase) -> Self {
-        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true, load_aware: true, after_optimization: false, code_generation_only: false }
+        ParallelOptions { level, phase, partitions: None, threads: None, min_size: DEFAULT_MIN_SIZE, cost_model: true, load_aware: true, wait_for_cores: true, after_optimization: false, code_generation_only: false }
     }
 }
 
@@ -165,6 +170,7 @@ pub fn automatic_from_env(level: OptLevel, phase: PipelinePhase) -> Result<Optio
     // reported before the module is read.
     machine_slots_from_env()?;
     opts.load_aware = load_aware_from_env()?;
+    opts.wait_for_cores = wait_for_cores_from_env()?;
     if let Some(v) = var("MTPC_CODE_GENERATION_ONLY") {
         opts.code_generation_only = parse_switch("MTPC_CODE_GENERATION_ONLY", &v)?;
     }
@@ -202,6 +208,16 @@ pub fn load_aware_from_env() -> Result<bool, String> {
     match std::env::var("MTPC_LOAD_AWARE") {
         Ok(v) if !v.trim().is_empty() => parse_switch("MTPC_LOAD_AWARE", &v),
         _ => Ok(!set("SOURCE_DATE_EPOCH")),
+    }
+}
+
+/// Whether a code generation may be split on a busy machine, its
+/// partitions waiting for a core (`ParallelOptions::wait_for_cores`): yes
+/// unless `MTPC_WAIT_FOR_CORES=0`.
+pub fn wait_for_cores_from_env() -> Result<bool, String> {
+    match std::env::var("MTPC_WAIT_FOR_CORES") {
+        Ok(v) if !v.trim().is_empty() => parse_switch("MTPC_WAIT_FOR_CORES", &v),
+        _ => Ok(true),
     }
 }
 

@@ -18,7 +18,10 @@
 //! annotation remarks, which only report, and run in the partitions); its
 //! partitions optimize nothing, get copies of constants alone, and are read
 //! from bitcode that keeps the order of each value's uses
-//! (`PartitionWork::GenerateCode`).
+//! (`PartitionWork::GenerateCode`). On a machine whose cores are still all
+//! busy then, a long code generation is split all the same and its
+//! partitions start one at a time, the others as cores free
+//! (`cost_model::waiting_count`, `worker::Limit::Growing`).
 //!
 //! The host's module is changed only at the very end, once every partition
 //! has compiled and the text has assembled: if anything fails before (a
@@ -28,6 +31,7 @@
 //! partitions reported itself.
 
 use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,7 +39,7 @@ use std::time::Instant;
 use crate::asm_merge::{Files, MergeError, Merged, PartScan};
 use crate::cost_model::{self, Compile, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
-use crate::machine_load::MachineLoad;
+use crate::machine_load::{FreedCore, MachineLoad};
 use crate::ir::host_pipeline::{AssembledObject, DebugFiles, DebugSections, HostSettings, ObjectFrame, PartOutput, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::{PartitionKit, PartitionPipeline};
@@ -48,6 +52,7 @@ use crate::odr_copies::{self, EmitterChoice};
 use crate::options::{ParallelOptions, PartitionWork, SplitOptions};
 use crate::partition_builder::{self, SplitInput};
 use crate::split;
+use crate::worker::Limit;
 use crate::stats::{elapsed_ms as ms, ModelStats, ModuleStats, PartitionStats};
 
 /// Test-only: `MTPC_TEST_FAIL_PARTITION=K` makes partition K fail (panic),
@@ -135,7 +140,7 @@ impl Sizer<'_> {
         };
         // The load is looked at only for a module the model would split on an idle machine.
         let whole_for_load = whole_reason.is_some() && load.is_some();
-        self.model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason, whole_for_load });
+        self.model = Some(ModelStats { shape: Some(shape), estimate: Some(estimate), load, lanes, whole_reason, whole_for_load, waits_for_cores: false });
         partitions
     }
 }
@@ -143,7 +148,9 @@ impl Sizer<'_> {
 /// What the second look decided for the optimized module's code generation.
 enum CodeGenerationLook {
     /// Split into this many partitions; the host's last passes have run.
-    Split(u32),
+    /// `waits`: every core was busy, so the partitions start one at a time
+    /// and the others as cores free (`Limit::Growing`).
+    Split { count: u32, waits: bool },
     /// Left whole, with the model's view (for the info line and the stats).
     Whole(Box<ModelStats>),
     /// Too small to split: nothing to report.
@@ -155,6 +162,12 @@ enum CodeGenerationLook {
 /// before the host's last passes, which then run on the whole module (only
 /// once it is to be split: the host runs them again on a module left
 /// whole).
+///
+/// On a machine whose cores are all busy, a code generation long enough
+/// to bet on (`cost_model::waiting_count`) is split as on an idle machine,
+/// its partitions run one at a time until a core frees: a build's last
+/// large files, whose code generation would otherwise run alone on one
+/// core after the others end, take the cores they leave.
 fn look_at_code_generation(module: &mut ModuleRef<'_>, run: &PassRun<'_>, split_options: &SplitOptions, sizer: &mut Sizer<'_>) -> CodeGenerationLook {
     let opts = sizer.opts;
     let whole = |model| CodeGenerationLook::Whole(Box::new(model));
@@ -166,15 +179,37 @@ fn look_at_code_generation(module: &mut ModuleRef<'_>, run: &PassRun<'_>, split_
         return whole(ModelStats { whole_reason: Some(why.into()), ..ModelStats::default() });
     }
     // Most often the cores are still busy: known before reading the module,
-    // from the one sample the model then decides with.
+    // from the one sample the model then decides with (unless a long code
+    // generation may still be split, its partitions waiting for a core).
+    let mut busy = None;
     if opts.cost_model && opts.load_aware {
         let load = MachineLoad::sample();
-        if let Some(why) = load.as_ref().and_then(|load| cost_model::no_lanes_reason(load, sizer.threads)) {
-            return whole(ModelStats { load, lanes: Some(1), whole_reason: Some(why), ..ModelStats::default() });
+        match load.as_ref().and_then(|load| cost_model::no_lanes_reason(load, sizer.threads).map(|why| (*load, why))) {
+            // Sized as on an idle machine, then looked at again below.
+            Some((load, why)) if opts.wait_for_cores && sizer.threads > 1 => {
+                busy = Some((load, why));
+                sizer.load = LoadSample::Taken(None);
+            }
+            Some((load, why)) => return whole(ModelStats { load: Some(load), lanes: Some(1), whole_reason: Some(why), ..ModelStats::default() }),
+            None => sizer.load = LoadSample::Taken(load),
         }
-        sizer.load = LoadSample::Taken(load);
     }
-    let count = split::sized_count(module, split_options, |facts, largest, requested| sizer.size(facts, largest, requested));
+    let mut count = split::sized_count(module, split_options, |facts, largest, requested| sizer.size(facts, largest, requested));
+    // A module that would not be split on an idle machine either is left
+    // whole below, for the model's reason.
+    let busy = busy.filter(|_| count >= 2);
+    let waits = busy.is_some();
+    if let Some((load, why)) = busy {
+        let mut model = sizer.model.take().unwrap_or_default();
+        (model.load, model.lanes) = (Some(load), Some(1));
+        match model.shape.as_ref().map(|shape| cost_model::waiting_count(shape, count)) {
+            Some(Ok(waiting)) => count = waiting,
+            Some(Err(not)) => return whole(ModelStats { whole_reason: Some(format!("{why}, and {not}")), whole_for_load: true, ..model }),
+            None => return whole(ModelStats { whole_reason: Some(why), whole_for_load: true, ..model }),
+        }
+        log::debug!("every core is busy: the code generation is split all the same, its partitions after the first waiting for a core to free");
+        sizer.model = Some(model);
+    }
     if count < 2 {
         return match sizer.model.take() {
             Some(model) if model.whole_reason.is_some() => whole(model),
@@ -185,9 +220,9 @@ fn look_at_code_generation(module: &mut ModuleRef<'_>, run: &PassRun<'_>, split_
         let why = "the host's pipeline ends with passes mtpc cannot run ahead of it (global DCE, constant merging, the call graph \
                    profile and relative lookup tables, which the host then runs again, and last the annotation remarks, which the \
                    partitions run, are all it can)";
-        return whole(ModelStats { whole_reason: Some(why.into()), whole_for_load: false, ..sizer.model.take().unwrap_or_default() });
+        return whole(ModelStats { whole_reason: Some(why.into()), ..sizer.model.take().unwrap_or_default() });
     }
-    CodeGenerationLook::Split(count)
+    CodeGenerationLook::Split { count, waits }
 }
 
 pub enum Outcome {
@@ -288,9 +323,13 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let mut sizer = Sizer { opts, threads, compile, part_output: &part_output, load: LoadSample::NotYet, model: None };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
+    let mut waits_for_cores = false;
     let (plan, bitcode) = if opts.after_optimization {
         let count = match look_at_code_generation(module, run, &split_options, &mut sizer) {
-            CodeGenerationLook::Split(count) => count,
+            CodeGenerationLook::Split { count, waits } => {
+                waits_for_cores = waits;
+                count
+            }
             CodeGenerationLook::Whole(model) => return Ok(whole(*model, 0)),
             CodeGenerationLook::Small => return Ok(Outcome::NotSplit),
         };
@@ -305,7 +344,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
     if let Some(why) = (partitions > 1).then(|| crate::decline::plan_reason(&plan.facts, &plan.symbols)).flatten() {
-        let model = ModelStats { whole_reason: Some(why), whole_for_load: false, ..model.unwrap_or_default() };
+        let model = ModelStats { whole_reason: Some(why), ..model.unwrap_or_default() };
         return Ok(whole(model, plan.facts.total_instructions()));
     }
     if partitions < 2 {
@@ -405,7 +444,14 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let mut optimized: Vec<Option<Optimized>> = (0..partitions).map(|_| None).collect();
     let mut outcomes: Vec<Option<Result<Step, String>>> = (0..partitions).map(|_| None).collect();
     let partitions_started = Instant::now();
-    pool.run_dynamic(first_jobs, threads, |job, result| {
+    // On a busy machine, one partition at a time until a core frees.
+    let mut freed = FreedCore::default();
+    let mut one_more = |tasks: &[PathBuf], jobs: usize| freed.look(MachineLoad::glance_besides(tasks), jobs, Instant::now());
+    let limit = match waits_for_cores {
+        true => Limit::Growing { max: threads, poll: FreedCore::POLL, more: &mut one_more },
+        false => Limit::Fixed(threads),
+    };
+    pool.run_dynamic(first_jobs, limit, |job, result| {
         let k = job_partition[job];
         let mut result = match result {
             Ok(Step::Optimized(o)) => o,
@@ -458,7 +504,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         wall_ms: 0.0,
         work_ms: 0.0,
         asm_bytes: 0,
-        model,
+        model: model.map(|model| ModelStats { waits_for_cores, ..model }),
         code_generation_only: opts.after_optimization,
         largest_unit,
         parts,

@@ -136,6 +136,11 @@ pub struct ModelStats {
     /// Left whole only because the machine's cores were busy: split on an
     /// idle machine.
     pub whole_for_load: bool,
+    /// Its code generation was split while every core was busy: the
+    /// partitions ran one at a time until a core freed (their
+    /// `jobs_unix_ms` show when each ran; `lanes` is the 1 they started
+    /// with, `estimate` the idle machine's).
+    pub waits_for_cores: bool,
 }
 
 /// Milliseconds since `start`.
@@ -191,7 +196,7 @@ mod tests {
             wall_ms: 3.0,
             work_ms: 4.0,
             asm_bytes: 1000,
-            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None, whole_for_load: false }),
+            model: Some(ModelStats { shape: Some(shape), estimate: Some(crate::cost_model::estimate(&shape, 2, 2)), load: None, lanes: None, whole_reason: None, whole_for_load: false, waits_for_cores: false }),
             code_generation_only: false,
             largest_unit: Some(crate::partition_plan::LargestUnit { partition: 0, instructions: 30, held_instructions: 36, alone: true }),
             parts: vec![PartitionStats { index: 0, functions: 3, instructions: 40, held_instructions: 45, planned_instructions: 44, build_ms: 0.5, opt_ms: 1.5, codegen_ms: 2.5, segment_ms: 0.75, check_ms: 0.25, jobs_unix_ms: [[1.0, 2.0], [2.5, 3.0]], classes_declared: 0, classes_described: 0 }],

@@ -4,7 +4,9 @@
 //! process may use), shared by every module the process compiles at once
 //! (lld runs several ThinLTO backends concurrently): their jobs share one
 //! queue, so the process never runs more partition jobs than that. Each
-//! call may further limit how many of its own jobs run at once. A job that
+//! call may further limit how many of its own jobs run at once, or start
+//! them one at a time and run more as it is told cores free
+//! (`Limit::Growing`: on a busy machine, see `parallel`). A job that
 //! panics fails alone; results come back in job order, whatever order the
 //! jobs finished in.
 //!
@@ -20,6 +22,7 @@
 //! each job records one on its worker thread too, which the host writes
 //! with its own.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crossbeam_channel::{unbounded, Sender};
@@ -289,7 +292,7 @@ impl Pool {
         F: FnOnce() -> Result<T, String> + Send + 'static,
     {
         let mut results: Vec<Option<Result<T, String>>> = (0..jobs.len()).map(|_| None).collect();
-        self.run_dynamic(jobs, limit, |i, r| {
+        self.run_dynamic(jobs, Limit::Fixed(limit), |i, r| {
             results[i] = Some(r);
             Vec::new()
         });
@@ -303,19 +306,30 @@ impl Pool {
     /// number and result (a panic becomes `Err`), in the order they finish,
     /// and returns the jobs that may start now; those start before any job
     /// still waiting, so that work begun is finished first.
-    pub fn run_dynamic<T, F>(&self, jobs: Vec<F>, limit: usize, mut done: impl FnMut(usize, Result<T, String>) -> Vec<F>)
+    pub fn run_dynamic<T, F>(&self, jobs: Vec<F>, limit: Limit<'_>, mut done: impl FnMut(usize, Result<T, String>) -> Vec<F>)
     where
         T: Send + 'static,
         F: FnOnce() -> Result<T, String> + Send + 'static,
     {
         let traced = time_trace::enabled();
+        let (mut limit, mut growth) = match limit {
+            Limit::Fixed(n) => (n.max(1), None),
+            Limit::Growing { max, poll, more } => (1, Some((max.max(1), poll, more))),
+        };
+        // The tasks running this call's jobs, for `more` to leave out.
+        let running: Arc<Mutex<Vec<PathBuf>>> = Arc::default();
+        let tracked = growth.is_some();
         let (done_tx, done_rx) = unbounded::<(usize, Result<T, String>)>();
         let submit = |(i, job): (usize, F)| {
             let done = done_tx.clone();
+            let running = tracked.then(|| running.clone());
             let wrapped: Job = Box::new(move || {
                 let _trace = ThreadTrace::start(traced);
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))
-                    .unwrap_or_else(|panic| Err(panic_text(&panic)));
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let _task = running.as_deref().and_then(RunningTask::enter);
+                    job()
+                }))
+                .unwrap_or_else(|panic| Err(panic_text(&panic)));
                 let _ = done.send((i, result));
             });
             self.jobs.send(wrapped).expect("the pool's workers live as long as the process");
@@ -324,7 +338,7 @@ impl Pool {
         let mut numbered = waiting.len();
         let mut in_flight = 0;
         loop {
-            while in_flight < limit.max(1) {
+            while in_flight < limit {
                 let Some(job) = waiting.pop_front() else { break };
                 submit(job);
                 in_flight += 1;
@@ -332,7 +346,20 @@ impl Pool {
             if in_flight == 0 {
                 return;
             }
-            let (i, r) = done_rx.recv().expect("a job reports before its sender is dropped");
+            let (i, r) = match &mut growth {
+                // Jobs wait that one more lane would start: asked again and again.
+                Some((max, poll, more)) if limit < *max && !waiting.is_empty() => match done_rx.recv_timeout(*poll) {
+                    Ok(finished) => finished,
+                    Err(_) => {
+                        let tasks = running.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                        if more(&tasks, in_flight) {
+                            limit += 1;
+                        }
+                        continue;
+                    }
+                },
+                _ => done_rx.recv().expect("a job reports before its sender is dropped"),
+            };
             in_flight -= 1;
             let released = done(i, r);
             let count = released.len();
@@ -340,6 +367,40 @@ impl Pool {
                 waiting.push_front((numbered + k, job));
             }
             numbered += count;
+        }
+    }
+}
+
+/// How many of one call's jobs may run at once.
+pub enum Limit<'a> {
+    Fixed(usize),
+    /// One at first, and one more (up to `max`) each time `more` says so:
+    /// asked after each `poll` without a job ending while jobs wait, with
+    /// the tasks running the call's jobs (`PID/task/TID`) and the number of
+    /// its jobs in flight (submitted and not ended: some may still wait for
+    /// a worker or a slot, asleep).
+    Growing { max: usize, poll: std::time::Duration, more: &'a mut dyn FnMut(&[PathBuf], usize) -> bool },
+}
+
+/// A task listed as running one of a call's jobs while this lives.
+struct RunningTask<'a> {
+    list: &'a Mutex<Vec<PathBuf>>,
+    task: PathBuf,
+}
+
+impl<'a> RunningTask<'a> {
+    fn enter(list: &'a Mutex<Vec<PathBuf>>) -> Option<RunningTask<'a>> {
+        let task = std::fs::read_link("/proc/thread-self").ok()?;
+        list.lock().unwrap_or_else(|p| p.into_inner()).push(task.clone());
+        Some(RunningTask { list, task })
+    }
+}
+
+impl Drop for RunningTask<'_> {
+    fn drop(&mut self) {
+        let mut list = self.list.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(at) = list.iter().position(|t| *t == self.task) {
+            list.swap_remove(at);
         }
     }
 }
@@ -453,7 +514,7 @@ mod tests {
             }) as Box<dyn FnOnce() -> Result<usize, String> + Send>
         };
         let mut finished = Vec::new();
-        pool.run_dynamic(vec![job(0), job(1), job(2)], 1, |i, r| {
+        pool.run_dynamic(vec![job(0), job(1), job(2)], Limit::Fixed(1), |i, r| {
             finished.push((i, r.unwrap()));
             if i == 0 {
                 vec![job(30)]
@@ -463,6 +524,49 @@ mod tests {
         });
         assert_eq!(*ran.lock().unwrap(), vec![0, 30, 1, 2]);
         assert_eq!(finished, vec![(0, 0), (3, 30), (1, 1), (2, 2)]);
+    }
+
+    /// Runs 4 jobs of 500 ms under a growing limit of at most 2, polled
+    /// every 100 ms, whose `more` answers from `answers` (then no); returns
+    /// the most that ran at once and what `more` was asked with (tasks
+    /// listed, jobs in flight).
+    fn growing(answers: &[bool]) -> (usize, Vec<(usize, usize)>) {
+        let pool = Pool::with_slots(3, no_jobserver());
+        let (running, peak) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let jobs: Vec<_> = (0..4)
+            .map(|_| {
+                let (running, peak) = (running.clone(), peak.clone());
+                move || {
+                    peak.fetch_max(running.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    Ok(())
+                }
+            })
+            .collect();
+        let (mut asked, mut answers) = (Vec::new(), answers.iter().copied());
+        let mut more = |tasks: &[PathBuf], started: usize| {
+            asked.push((tasks.len(), started));
+            answers.next().unwrap_or(false)
+        };
+        let poll = std::time::Duration::from_millis(100);
+        pool.run_dynamic(jobs, Limit::Growing { max: 2, poll, more: &mut more }, |_, r: Result<(), String>| {
+            r.unwrap();
+            Vec::new()
+        });
+        (peak.load(Ordering::SeqCst), asked)
+    }
+
+    #[test]
+    fn a_growing_limit_runs_one_job_until_told_a_lane_freed() {
+        let (peak, asked) = growing(&[]);
+        assert_eq!(peak, 1, "never told: one job at a time");
+        assert!(!asked.is_empty(), "asked while jobs waited");
+        assert!(asked.iter().all(|&(tasks, in_flight)| tasks <= 1 && in_flight == 1), "one job at a time: {asked:?}");
+        assert!(asked.iter().any(|&(tasks, _)| tasks == 1), "the running job's task listed: {asked:?}");
+        let (peak, asked) = growing(&[false, true]);
+        assert_eq!(peak, 2, "a second job once told");
+        assert_eq!(asked.len(), 2, "not asked once at the most: {asked:?}");
     }
 
     #[test]
