@@ -151,15 +151,19 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parallel::run(module, run, &settings, &options)));
     match outcome {
         Ok(Ok(Outcome::Parallel(stats))) => {
+            let waited = stats.model.as_ref().is_some_and(|m| m.waits_for_cores);
             log::info!(
                 "{}: {} partitions on {} threads{}, {:.0} ms (split {:.0} ms, merge {:.0} ms, check {:.0} ms, work {:.0} ms)",
                 stats.module,
                 stats.partitions,
                 stats.threads,
-                match (stats.code_generation_only, stats.model.as_ref().is_some_and(|m| m.waits_for_cores)) {
-                    (true, true) => " generating code (optimized whole; every core busy, its partitions started as cores freed)",
-                    (true, false) => " generating code (optimized whole)",
-                    (false, _) => "",
+                match (stats.code_generation_only, waited) {
+                    (true, true) => format!(
+                        " generating code (optimized whole; every core busy, its partitions waited for cores: at most {} at once)",
+                        stats.most_jobs_at_once()
+                    ),
+                    (true, false) => " generating code (optimized whole)".to_string(),
+                    (false, _) => String::new(),
                 },
                 stats.wall_ms,
                 stats.split_ms,

@@ -278,16 +278,23 @@ mod tests {
     #[test]
     fn a_thread_names_itself_as_the_scan_of_proc_names_it() {
         // The tasks left out are named by /proc/thread-self, the scan's by
-        // /proc/PID/task/TID less "/proc": the same form.
-        let task = std::thread::spawn(|| std::fs::read_link("/proc/thread-self").unwrap()).join().unwrap();
+        // /proc/PID/task/TID less "/proc": the same form, for a thread alive.
+        let (named, stop) = (std::sync::mpsc::channel(), std::sync::mpsc::channel::<()>());
+        let (tx, rx) = named;
+        let (stop_tx, stop_rx) = stop;
+        let thread = std::thread::spawn(move || {
+            tx.send(std::fs::read_link("/proc/thread-self").unwrap()).unwrap();
+            let _ = stop_rx.recv();
+        });
+        let task = rx.recv().unwrap();
         let scanned: Vec<PathBuf> = std::fs::read_dir(format!("/proc/{}/task", std::process::id()))
             .unwrap()
             .flatten()
             .map(|t| t.path().strip_prefix("/proc").unwrap().to_path_buf())
             .collect();
-        assert!(task.starts_with(std::process::id().to_string()), "{task:?}");
-        let me = std::fs::read_link("/proc/thread-self").unwrap();
-        assert!(scanned.contains(&me), "{me:?} among {scanned:?}");
+        stop_tx.send(()).unwrap();
+        thread.join().unwrap();
+        assert!(scanned.contains(&task), "{task:?} among {scanned:?}");
     }
 
     #[test]

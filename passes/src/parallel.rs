@@ -178,15 +178,18 @@ fn look_at_code_generation(module: &mut ModuleRef<'_>, run: &PassRun<'_>, split_
         let why = "the module carries a profile, whose call graph the host's last passes record (mtpc would run them ahead of the host, which runs them again if the split fails)";
         return whole(ModelStats { whole_reason: Some(why.into()), ..ModelStats::default() });
     }
-    // Most often the cores are still busy: known before reading the module,
-    // from the one sample the model then decides with (unless a long code
-    // generation may still be split, its partitions waiting for a core).
+    // Most often the cores are still busy, which the one sample the model
+    // then decides with shows before the module is read; but a long code
+    // generation may be split all the same, its partitions waiting for a
+    // core, which the module's facts decide (read for that: about 70 ms on
+    // sqlite3's amalgamation).
     let mut busy = None;
     if opts.cost_model && opts.load_aware {
         let load = MachineLoad::sample();
         match load.as_ref().and_then(|load| cost_model::no_lanes_reason(load, sizer.threads).map(|why| (*load, why))) {
-            // Sized as on an idle machine, then looked at again below.
-            Some((load, why)) if opts.wait_for_cores && sizer.threads > 1 => {
+            // Sized as on an idle machine, then looked at again below; only
+            // where a core may free (other work, on a machine of two or more).
+            Some((load, why)) if opts.wait_for_cores && load.busy > 0 && load.cores.min(sizer.threads) >= 2 => {
                 busy = Some((load, why));
                 sizer.load = LoadSample::Taken(None);
             }
@@ -204,8 +207,8 @@ fn look_at_code_generation(module: &mut ModuleRef<'_>, run: &PassRun<'_>, split_
         (model.load, model.lanes) = (Some(load), Some(1));
         match model.shape.as_ref().map(|shape| cost_model::waiting_count(shape, count)) {
             Some(Ok(waiting)) => count = waiting,
-            Some(Err(not)) => return whole(ModelStats { whole_reason: Some(format!("{why}, and {not}")), whole_for_load: true, ..model }),
-            None => return whole(ModelStats { whole_reason: Some(why), whole_for_load: true, ..model }),
+            Some(Err(not)) => return whole(ModelStats { whole_reason: Some(format!("{why}, and {not}")), ..model }),
+            None => return whole(ModelStats { whole_reason: Some(why), ..model }),
         }
         log::debug!("every core is busy: the code generation is split all the same, its partitions after the first waiting for a core to free");
         sizer.model = Some(model);

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use serde::Serialize;
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct PartitionStats {
     pub index: u32,
     pub functions: u32,
@@ -112,6 +112,21 @@ pub struct ModuleStats {
 }
 
 impl ModuleStats {
+    /// The most partition jobs that ran at once (each part's
+    /// `jobs_unix_ms`: its build, then its code generation or its
+    /// optimization and code generation).
+    pub fn most_jobs_at_once(&self) -> usize {
+        let mut edges: Vec<(f64, i32)> = self.parts.iter().flat_map(|p| p.jobs_unix_ms).flat_map(|[start, end]| [(start, 1), (end, -1)]).collect();
+        // An end before a start at the same moment: one after the other.
+        edges.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut running = 0;
+        edges.iter().map(|&(_, step)| {
+            running += step;
+            running
+        }).max().map_or(0, |most| most.max(0) as usize)
+    }
+
+
     /// Why the module was left whole: the failure's reason, or the cost model's.
     pub fn whole_reason(&self) -> Option<&str> {
         let model_reason = || self.model.as_ref().and_then(|m| m.whole_reason.as_deref());
@@ -217,5 +232,16 @@ mod tests {
         for key in ["index", "functions", "instructions", "held_instructions", "planned_instructions", "opt_ms", "codegen_ms", "segment_ms", "check_ms", "jobs_unix_ms"] {
             assert!(v["parts"][0].get(key).is_some(), "{key}");
         }
+    }
+
+    #[test]
+    fn the_most_jobs_at_once_are_counted_from_their_times() {
+        let part = |jobs_unix_ms| PartitionStats { jobs_unix_ms, ..PartitionStats::default() };
+        let stats = |parts| ModuleStats { parts, ..ModuleStats::default() };
+        // One after the other (an end and the next start at one moment).
+        assert_eq!(stats(vec![part([[0.0, 1.0], [1.0, 5.0]]), part([[5.0, 6.0], [6.0, 9.0]])]).most_jobs_at_once(), 1);
+        // The second partition's build while the first generates code.
+        assert_eq!(stats(vec![part([[0.0, 1.0], [1.0, 5.0]]), part([[3.0, 4.0], [4.0, 8.0]])]).most_jobs_at_once(), 2);
+        assert_eq!(stats(Vec::new()).most_jobs_at_once(), 0);
     }
 }
