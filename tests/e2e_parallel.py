@@ -633,7 +633,6 @@ def test_busy_until_code_generation(p, work, checker):
     label = "%s -O2, default settings, busy until its code generation is split" % p.name
     stats = os.path.join(work, "%s.busyfreed.jsonl" % p.name)
     obj = os.path.join(work, "%s.busyfreed.o" % p.name)
-    spinners = spinning_processes(len(os.sched_getaffinity(0)))
     waiting = threading.Event()
     lines = []
 
@@ -643,13 +642,14 @@ def test_busy_until_code_generation(p, work, checker):
             if "waiting for a core to free" in line:
                 waiting.set()
 
-    time.sleep(0.5)
-    compile_ = subprocess.Popen([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
-                                env=env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="debug"),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    reader = threading.Thread(target=read, args=(compile_.stderr,))
-    reader.start()
+    spinners = spinning_processes(len(os.sched_getaffinity(0)))
     try:
+        time.sleep(0.5)
+        compile_ = subprocess.Popen([p.driver, "-fpass-plugin=" + PLUGIN, "-O2"] + p.cflags + ["-c", p.source, "-o", obj],
+                                    env=env_with(MTPC_STATS=stats, MTPC_THREADS="2", MTPC_LOG="debug"),
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        reader = threading.Thread(target=read, args=(compile_.stderr,))
+        reader.start()
         while compile_.poll() is None and not waiting.wait(0.05):
             pass
     finally:

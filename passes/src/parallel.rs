@@ -326,23 +326,19 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let mut sizer = Sizer { opts, threads, compile, part_output: &part_output, load: LoadSample::NotYet, model: None };
     // Serialized once the module is known to be split: the partitions are
     // read from it, and promoted names carry its digest.
-    let mut waits_for_cores = false;
-    let (plan, bitcode) = if opts.after_optimization {
-        let count = match look_at_code_generation(module, run, &split_options, &mut sizer) {
-            CodeGenerationLook::Split { count, waits } => {
-                waits_for_cores = waits;
-                count
-            }
+    let (planned, waits_for_cores) = if opts.after_optimization {
+        let (count, waits) = match look_at_code_generation(module, run, &split_options, &mut sizer) {
+            CodeGenerationLook::Split { count, waits } => (count, waits),
             CodeGenerationLook::Whole(model) => return Ok(whole(*model, 0)),
             CodeGenerationLook::Small => return Ok(Outcome::NotSplit),
         };
         // The count decided stands, whatever the host's last passes removed.
         let decided = SplitOptions { partitions: Some(count), min_size: 0, ..split_options };
-        split::plan_module_sized(module, &decided, |_, _, requested| requested, split::Serialize::IfSplit)
+        (split::plan_module_sized(module, &decided, |_, _, requested| requested, split::Serialize::IfSplit), waits)
     } else {
-        split::plan_module_sized(module, &split_options, |facts, largest, requested| sizer.size(facts, largest, requested), split::Serialize::IfSplit)
-    }
-    .map_err(|e| e.to_string())?;
+        (split::plan_module_sized(module, &split_options, |facts, largest, requested| sizer.size(facts, largest, requested), split::Serialize::IfSplit), false)
+    };
+    let (plan, bitcode) = planned.map_err(|e| e.to_string())?;
     let model = sizer.model;
     let partitions = plan.partitions.partitions;
     let largest_unit = plan.partitions.largest_unit;
