@@ -50,7 +50,7 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import (LLVM_MAJOR, PLUGIN, PROMOTED_NAMES_UNDONE, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, run, sqlite_dir,
+from harness import (LLVM_MAJOR, PARTS_PRINT_TEXT, PARTS_TRANSCRIBED, PLUGIN, PROMOTED_NAMES_UNDONE, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, run, sqlite_dir,
                      stop_location, tool)
 
 PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
@@ -133,29 +133,31 @@ def split_and(checker, b, what, ok, detail=""):
 
 # --- the host's pipeline in every partition ---------------------------------
 
-# Where the partitions print text (LLVM 19 and 22), a static function that
-# another partition calls keeps its promoted name, NAME.mtpc.HASH, in the
-# object (README, "What each global becomes"), and the symbolizer prefers
-# the symbol table's name to DWARF's: a report's frame in it is stock's but
-# for that suffix. With clang 16 the name is made local again: the frame is
-# stock's exactly.
-PROMOTED_NAME_KEPT = not PROMOTED_NAMES_UNDONE
+def promoted_name_kept(flags):
+    """Where the partitions print text (LLVM 19; clang 16 and 22 with
+    PARTS_PRINT_TEXT's options), a static function that another partition
+    calls keeps its promoted name, NAME.mtpc.HASH, in the object (README,
+    "What each global becomes"), and the symbolizer prefers the symbol
+    table's name to DWARF's: a report's frame in it is stock's but for that
+    suffix. Where the parts' objects are transcribed the name is made local
+    again: the frame is stock's exactly."""
+    return not PROMOTED_NAMES_UNDONE or any(f.startswith(PARTS_PRINT_TEXT) for f in flags)
 
 
-def sanitizer_report(text):
+def sanitizer_report(text, name_kept):
     """The lines of a sanitizer report that say what and where: the kind of
     bug, the stack frames (function, file, line, column) and what the
     address is; addresses, thread and process numbers left out, and in no
     order (which of two racing threads TSan names first is chance); a
     promoted name's suffix left out of a stack frame where the symbol table
-    keeps it (PROMOTED_NAME_KEPT); and, where the report names the global
+    keeps it (`name_kept`: promoted_name_kept); and, where the report names the global
     a bad address is after or inside, the one that follows it in memory
     ("located N bytes before global variable ..."): partitions lay out
     their data one after another, not in the module's order."""
     keep = set()
     owner_named = re.search(r"is located \d+ bytes (after|inside of) global variable", text)
     for line in text.splitlines():
-        if PROMOTED_NAME_KEPT and re.match(r"\s+#\d+ ", line):
+        if name_kept and re.match(r"\s+#\d+ ", line):
             line = re.sub(r"\b(\w+)\.mtpc\.[0-9a-f]{16}\b", r"\1", line)
         line = re.sub(r"0x[0-9a-f]+", "ADDR", line)
         line = re.sub(r"==\d+==", "==PID==", line)
@@ -190,7 +192,8 @@ def test_sanitizers(work, checker):
     for tag, source, flags, mode, arg, bug in SANITIZERS:
         for level in ("-O1", "-O0"):
             b = Build(work, "%s%s" % (tag, level), program(source), [level, "-g"] + flags, link=["-lpthread", "-lstdc++"])
-            reports = {v: sanitizer_report(b.run(v, [mode, arg], check=False).stderr) for v in ("stock", "mtpc")}
+            kept = promoted_name_kept(flags)
+            reports = {v: sanitizer_report(b.run(v, [mode, arg], check=False).stderr, kept) for v in ("stock", "mtpc")}
             split_and(checker, b, "the sanitizer reports the %s at the same place as in the stock build" % bug,
                       any(bug in l for l in reports["stock"]) and reports["stock"] == reports["mtpc"],
                       "stock:\n%s\nmtpc:\n%s" % ("\n".join(reports["stock"][:12]), "\n".join(reports["mtpc"][:12])))
@@ -347,12 +350,18 @@ def phases(lines):
     return out
 
 
-# LLVM 22's asm printer counts an object's instruction mix by opcode name
-# (MOV32rr: 3), assembly text's by mnemonic (movl: 4); the partitions print
-# assembly, so for a host that writes an object their counts name mnemonics:
-# a known difference on LLVM 22 (README). The counts are left out of the
-# comparisons; the remarks themselves (which functions, which blocks) stay.
-INSTRUCTION_MIX_BY_OPCODE = LLVM_MAJOR >= 22
+def instruction_mix_by_mnemonic(flags):
+    """Whether mtpc's instruction mix counts mnemonics where stock's counts
+    opcodes: LLVM 22's asm printer counts an object's instruction mix by
+    opcode name (MOV32rr: 3), assembly text's by mnemonic (movl: 4), and
+    where the partitions print assembly (not PARTS_TRANSCRIBED, or with
+    PARTS_PRINT_TEXT's options) their counts name mnemonics for a host that
+    writes an object: a known difference on LLVM 22 (README). The counts
+    are then left out of the comparisons; the remarks themselves (which
+    functions, which blocks) stay. Where the parts write objects the counts
+    are stock's."""
+    return LLVM_MAJOR >= 22 and not any(f in ("-S", "-emit-llvm") for f in flags) and (
+        not PARTS_TRANSCRIBED or any(f.startswith(PARTS_PRINT_TEXT) for f in flags))
 MIX_COUNT_LINE = re.compile(r"^\S*\s*: \d+$")
 
 
@@ -365,11 +374,12 @@ def without_mix_counts(doc):
     return "\n".join(lines[:block + 1])
 
 
-def record_differences(r):
+def record_differences(r, flags):
     """(documents only mtpc's record has, stock's documents it lacks that no
-    known limit explains, how many it lacks that one does)."""
+    known limit explains, how many it lacks that one does), for a build
+    with `flags`."""
     docs = {v: remark_documents(r.path(v, "out.opt.yaml")) for v in ("stock", "mtpc")}
-    if INSTRUCTION_MIX_BY_OPCODE:
+    if instruction_mix_by_mnemonic(flags):
         docs = {v: [without_mix_counts(d) for d in docs[v]] for v in docs}
     extra = [d for d in docs["mtpc"] if docs["mtpc"].count(d) > docs["stock"].count(d)]
     missing = [d for d in docs["stock"] if docs["stock"].count(d) > docs["mtpc"].count(d)]
@@ -406,22 +416,23 @@ def test_diagnostics(work, checker):
         m = Build(work, tag, program("diagnostics.c"), ["-O2", "-Rpass-analysis=asm-printer"] + extra_flags,
                   compile_only=not extra_flags, output=output)
         stock, mtpc = sorted(m.diagnostics("stock")), sorted(m.diagnostics("mtpc"))
-        if INSTRUCTION_MIX_BY_OPCODE and not extra_flags:
+        if instruction_mix_by_mnemonic(extra_flags):
             stock, mtpc = ([l for l in lines if not MIX_COUNT_LINE.match(l)] for lines in (stock, mtpc))
         split_and(checker, m, "the asm printer's instruction mix as in the stock compile (%d lines)" % len(stock),
                   any("BasicBlock:" in l for l in stock) and stock == mtpc,
                   "stock:\n%s\nmtpc:\n%s" % ("\n".join(stock[:6]), "\n".join(mtpc[:6])))
-    r = Build(work, "optimization-record", program("diagnostics.c"), ["-O2", "-fsave-optimization-record"], compile_only=True)
-    docs, extra, unexplained, explained = record_differences(r)
+    record_flags = ["-O2", "-fsave-optimization-record"]
+    r = Build(work, "optimization-record", program("diagnostics.c"), record_flags, compile_only=True)
+    docs, extra, unexplained, explained = record_differences(r, record_flags)
     split_and(checker, r, "the optimization record holds stock's records, once each (%d of %d; %d missed-inline "
               "records about calls into another partition)" % (len(docs["mtpc"]), len(docs["stock"]), explained),
               len(docs["stock"]) > 10 and not extra and not unexplained,
               "only with mtpc:\n%s\nmissing:\n%s" % ("\n".join(extra[:3]), "\n".join(unexplained[:3])))
     # Every partition makes its own sanitizer constructor: its records are
     # given once, as for the stock compile's one constructor.
-    a = Build(work, "optimization-record-asan", program("diagnostics.c"),
-              ["-O2", "-fsanitize=address", "-fsave-optimization-record"], compile_only=True)
-    docs, extra, unexplained, explained = record_differences(a)
+    asan_flags = ["-O2", "-fsanitize=address", "-fsave-optimization-record"]
+    a = Build(work, "optimization-record-asan", program("diagnostics.c"), asan_flags, compile_only=True)
+    docs, extra, unexplained, explained = record_differences(a, asan_flags)
     about_ctor = {v: sum("asan.module_ctor" in d for d in docs[v]) for v in ("stock", "mtpc")}
     split_and(checker, a, "with ASan, the record gives the module constructor's records once (%d), as the stock compile's"
               % about_ctor["stock"], about_ctor["stock"] > 0 and about_ctor["mtpc"] == about_ctor["stock"], str(about_ctor))
@@ -730,8 +741,10 @@ def test_embedded_source(work, checker):
                       "embed-source: the module was split", json.dumps(records)[:500])
         checker.check(not any("warning" in l for l in b.stderr["mtpc"].splitlines()), "embed-source: no warning",
                       b.stderr["mtpc"][-600:])
-        sources = {v: [l for l in run([tool("llvm-dwarfdump"), "--debug-line", b.outputs[v]]).splitlines() if 'source: "' in l]
-                   for v in ("stock", "mtpc")}
+        # (Where the parts' objects are transcribed each unit has a line
+        # table of its own, which embeds the sources of the files it names.)
+        sources = {v: sorted({l.strip() for l in run([tool("llvm-dwarfdump"), "--debug-line", b.outputs[v]]).splitlines()
+                              if 'source: "' in l}) for v in ("stock", "mtpc")}
         checker.check(sources["stock"] and sources["stock"] == sources["mtpc"],
                       "embed-source: the object embeds the sources stock's does (%d files)" % len(sources["stock"]))
         return

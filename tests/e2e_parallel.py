@@ -21,15 +21,15 @@ and the stats (MTPC_STATS) must show the module was really split.
     object, every class a unit declares is described in one, and gdb's
     ptype of C++ objects lists the same members as in the stock build;
   * MTPC_THREADS=1 and 2 give byte-identical objects;
-  * clang 22: the object mtpc assembles and its pre-codegen callback
-    writes is byte for byte the host's assembly of the same text
-    (MTPC_WRITE_OBJECT=0), under settings the object's bytes depend on;
-    clang 16: the object the host assembles from the parts' objects,
-    transcribed, has the code, symbols and relocations of the one it
-    assembles from the text, under the same settings (the locals the split
-    promoted read as the locals the transcript makes them again), and
-    every local function and variable of stock's object that it defines is
-    local there under its own name;
+  * clang 16 and 22: the object the host assembles from the parts'
+    objects, transcribed, has the code, symbols and relocations of the one
+    it assembles from the text (MTPC_WRITE_OBJECT=0), under settings the
+    object's bytes depend on (the locals the split promoted read as the
+    locals the transcript makes them again), and every local function and
+    variable of stock's object that it defines is local there under its
+    own name; clang 22, where the partitions print text: the object mtpc
+    assembles and its pre-codegen callback writes is byte for byte the
+    host's assembly of the same text;
   * a failure injected in one partition: a warning, the module compiled
     whole, the program still correct;
   * opt-16 -passes='mtpc-parallel<...>' then llc-16;
@@ -73,7 +73,7 @@ import tempfile
 import threading
 import time
 
-from harness import (LLVM_MAJOR, PLUGIN, PROGRAMS_DIR, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
+from harness import (LLVM_MAJOR, PARTS_PRINT_TEXT, PARTS_TRANSCRIBED, PLUGIN, PROGRAMS_DIR, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -278,7 +278,7 @@ def local_again(transcribed, text):
 
 
 def locals_as_stock(stock_obj, obj, label):
-    """(ok, what, detail) for Checker.check: clang 16 hands the host the parts'
+    """(ok, what, detail) for Checker.check: clang 16 and 22 hand the host the parts'
     objects transcribed, where a local the split promoted (NAME.mtpc.HASH,
     hidden) is local again: every local function and variable of stock's
     object that mtpc's defines is local there under its own name, and no
@@ -553,10 +553,10 @@ def jobs_overlap(stats):
     return any(later[0] < earlier[1] for earlier, later in zip(jobs, jobs[1:]))
 
 
-# Where the parts' objects are transcribed (clang 16), a long code
+# Where the parts' objects are transcribed (clang 16 and 22), a long code
 # generation is split on a busy machine, its partitions waiting for a core;
 # where they print text, that split would cost too much if none freed.
-WAITS_FOR_CORES = LLVM_MAJOR == 16
+WAITS_FOR_CORES = PARTS_TRANSCRIBED
 
 
 def test_busy_machine(p, work, checker):
@@ -564,7 +564,7 @@ def test_busy_machine(p, work, checker):
     compiles of a parallel build): the module's optimization is left whole,
     as stock runs it, since its partitions could not run side by side; its
     code generation, long enough to bet on a core freeing, is split all the
-    same (clang 16: WAITS_FOR_CORES), its partitions one after the other
+    same (clang 16 and 22: WAITS_FOR_CORES), its partitions one after the other
     while no core frees, into the object an idle machine gives at the end
     of the optimization (test_busy_then_idle's, which runs first). With
     MTPC_WAIT_FOR_CORES=0, or where it would not wait, it stays whole:
@@ -689,10 +689,12 @@ CODE_SIZE_CHANGED_SHARE = 0.02
 
 
 def function_sizes(obj):
-    """{name: bytes} of the functions obj defines (a promoted local as NAME)."""
+    """{name: bytes} of the functions obj defines (a promoted local as NAME;
+    not the assembler's local labels, `.L...`, which LLVM 22 keeps as
+    symbols where a transcript's .reloc names them)."""
     sizes = {}
     for f in (line.split() for line in run([tool("llvm-nm"), "-S", "--defined-only", obj]).splitlines()):
-        if len(f) == 4 and f[2] in "tTwW":
+        if len(f) == 4 and f[2] in "tTwW" and not f[3].startswith(".L"):
             sizes[PROMOTED.sub("", f[3])] = int(f[1], 16)
     return sizes
 
@@ -923,7 +925,7 @@ def test_host_settings(p, work, checker):
     """Partitions are compiled with the host's settings: with
     -ffunction-sections -fdata-sections every function and variable gets a
     section of its own, as in the stock build; nothing lands in the plain
-    .text or .data that stock did not put there (module asm does). clang 16:
+    .text or .data that stock did not put there (module asm does). clang 16 and 22:
     a local the split promoted and the object has made local again names
     its sections as in stock's object (constructs.c's mix and its jump
     table: .text.mix, .rodata.mix)."""
@@ -1035,19 +1037,40 @@ def test_shared_library_binds_its_own(work, checker):
                   "stock: %s\nmtpc: %s" % (outputs["stock"].strip(), outputs["mtpc"].strip()))
 
 
-# Settings under which the object mtpc writes in clang 22 must be the one
-# the host writes from the same text, byte for byte (what the object's
-# bytes depend on: debug info and its version and compression, sections,
-# the relocation and code models, the CET note, a sanitizer's sections).
+# Settings under which the object from the parts' objects must say what
+# the object from the merged text says, and the object mtpc writes in clang
+# 22 from a text must be the one the host writes from it, byte for byte
+# (what the object's bytes depend on: debug info and its version and
+# compression, sections, the relocation and code models, the CET note, a
+# sanitizer's sections, the relocations' encoding).
 OBJECT_WRITER_FLAGS = {
     "constructs-c": [["-O2"], ["-O2", "-g"], ["-O2", "-gdwarf-4", "-ffunction-sections", "-fdata-sections"],
                      ["-O2", "-ffunction-sections", "-fdata-sections"],
                      ["-O2", "-g", "-gz=zlib"], ["-O2", "-fno-pic", "-fno-pie"], ["-O2", "-mcmodel=large"],
                      ["-O2", "-fcf-protection=full"], ["-O1", "-g", "-fsanitize=address"],
-                     ["-O2", "-fno-addrsig"]] + ([["-O2", "-Wa,--crel,--allow-experimental-crel"]] if LLVM_MAJOR >= 22 else []),
+                     ["-O2", "-fsanitize-coverage=trace-pc-guard"], ["-O2", "-fno-addrsig"]]
+                    # Large sections (-mcmodel=large's code, -mcmodel=medium's
+                    # large data), CREL relocations: clang 18 and later.
+                    + ([["-O2", "-mcmodel=medium", "-mlarge-data-threshold=16"],
+                        ["-O2", "-Wa,--crel,--allow-experimental-crel"]] if LLVM_MAJOR >= 22 else []),
     "constructs-cpp": [["-O2", "-g"], ["-O3", "-fno-omit-frame-pointer"]],
     "sqlite3": [["-O2", "-g"]] + ([["-O2"]] if LLVM_MAJOR < 22 else []),
 }
+
+
+def rows_placing_padding_alike(rows):
+    """Line-table rows (line_rows) with the addresses of line 0's rows left
+    out: LLVM 22's assembler puts the row of alignment padding inside a
+    function (before a loop) where the padding starts when the code
+    generator writes an object, as stock's compile does, and where it ends
+    when it reads `.p2align` back from text (LLVM 16 puts it alike: its rows
+    are kept whole). Every row of a source line keeps its address."""
+    if LLVM_MAJOR < 22:
+        return rows
+    alike = collections.Counter()
+    for (address, line, column, name), n in rows.items():
+        alike[(None if line == 0 else address, line, column, name)] += n
+    return alike
 
 
 def compressed_debug_sections(path):
@@ -1062,21 +1085,22 @@ def compressed_debug_sections(path):
 
 
 def test_object_writer(p, work, checker):
-    """clang 22: mtpc assembles the merged text itself and its pre-codegen
-    callback writes the object, which is the object the host writes from
-    the same text (MTPC_WRITE_OBJECT=0), byte for byte. clang 16: the host
-    is handed the parts' objects transcribed, and writes an object with the
-    same code, symbols and relocations as from the text; with debug
-    information, each compile unit then has the line table its part's
-    assembler wrote (the text's units share one), with the same rows; with
-    -gz, the parts' objects are assembled with their debug sections whole
-    and the host compresses the ones it writes, as it does from the text.
-    clang 19: the host assembles the merged text either way, so the
+    """clang 16 and 22: the host is handed the parts' objects transcribed,
+    and writes an object with the same code, symbols and relocations as
+    from the merged text (MTPC_WRITE_OBJECT=0); with debug information,
+    each compile unit then has the line table its part's assembler wrote
+    (the text's units share one), with the same rows; with -gz, the parts'
+    objects are assembled with their debug sections whole and the host
+    compresses the ones it writes, as it does from the text. Where the
+    parts print text (PARTS_PRINT_TEXT), clang 22: mtpc assembles the
+    merged text itself and its pre-codegen callback writes the object,
+    which is the object the host writes from the same text, byte for byte;
+    clang 16 and 19: the host assembles the merged text either way, so the
     setting changes nothing, byte for byte. -S is the host's."""
-    mtpc_writes = LLVM_MAJOR >= 22
-    transcribed = LLVM_MAJOR == 16
     for flags in OBJECT_WRITER_FLAGS.get(p.name, []):
         label = "%s %s" % (p.name, " ".join(flags))
+        transcribed = PARTS_TRANSCRIBED and not any(f.startswith(PARTS_PRINT_TEXT) for f in flags)
+        mtpc_writes = LLVM_MAJOR >= 22 and not transcribed
         objs, records, logs = {}, {}, {}
         written = None
         for writer in ("1", "0"):
@@ -1126,14 +1150,20 @@ def test_object_writer(p, work, checker):
                 units = line_table_offsets(objs["1"])
                 checker.check(len(units) == len(line_table_offsets(objs["0"])) > 1 and len(set(units)) == len(units),
                               label + ": each compile unit has a line table of its own", str(units)[:400])
-                rows = line_rows(objs["1"])
-                checker.check(rows and rows == line_rows(objs["0"]), label + ": the line tables have the text's rows")
+                rows, text_rows = rows_placing_padding_alike(line_rows(objs["1"])), rows_placing_padding_alike(line_rows(objs["0"]))
+                checker.check(rows and rows == text_rows, label + ": the line tables have the text's rows",
+                              "only from the transcript: %s\nonly from the text: %s" % (
+                                  sorted((rows - text_rows).elements())[:5], sorted((text_rows - rows).elements())[:5]))
                 errors = dwarf_verify_errors(written_object)
                 checker.check(not errors, label + ": llvm-dwarfdump --verify finds no error", "\n".join(errors)[-2000:])
                 # One header per line table: the line tables' own
                 # relocations (file names, each sequence's start) differ.
                 for contents in (a, b):
                     contents["relocations"].pop(".debug_line", None)
+            if any(f.startswith("-Wa,--crel") for f in flags):
+                crel = [re.findall(r"\s(\.crel\S*)\s", run([tool("llvm-readelf"), "-S", "--wide", objs[w]])) for w in ("1", "0")]
+                checker.check(crel[0] and sorted(crel[0]) == sorted(crel[1]) and a["relocations"],
+                              label + ": the host encodes the relocations as CREL, as from the text", str(crel))
             for what in ("sections", "symbols", "relocations", "address-significance table"):
                 checker.check(a[what] == b[what], label + ": the object has the text's %s" % what,
                               ("only from the transcript: %s\nonly from the text: %s" % (
@@ -1152,7 +1182,7 @@ def test_object_writer(p, work, checker):
         with open(objs["1"], "rb") as f1, open(objs["0"], "rb") as f0:
             same = f1.read() == f0.read()
         checker.check(same, label + ": " + same_object)
-    if p.name == "constructs-c" and transcribed:
+    if p.name == "constructs-c" and PARTS_TRANSCRIBED:
         # Several modules in one clang process (its -cc1 jobs run in it,
         # one after another): each module's files in memory are closed only
         # when the next module's are handed over, and each object is the one

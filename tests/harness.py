@@ -22,11 +22,20 @@ def plugin_for(major):
 
 
 PLUGIN = os.environ.get("MTPC_PLUGIN", plugin_for(LLVM_MAJOR))
-# clang 16 is handed the partitions' objects transcribed, where a local the
-# split promoted (NAME.mtpc.HASH) is local again under its own name; clang
-# 19 assembles the merged text and clang 22's object is written from it,
-# where promoted names stay (README, "What each global becomes").
-PROMOTED_NAMES_UNDONE = LLVM_MAJOR == 16
+# clang 16 and 22 are handed the partitions' objects transcribed (where a
+# transcript can state them: not with the options of PARTS_PRINT_TEXT), and
+# there a local the split promoted (NAME.mtpc.HASH) is local again under its
+# own name; clang 19 assembles the merged text, where promoted names stay
+# (README, "What each global becomes").
+PARTS_TRANSCRIBED = LLVM_MAJOR in (16, 22)
+PROMOTED_NAMES_UNDONE = PARTS_TRANSCRIBED
+# Options that give the parts' objects what a transcript cannot state
+# (sections linked to another's), so that the partitions print text: some
+# of those object_writer::text_needed decides on (passes/src/object_writer.rs).
+# From clang 17 the driver lets the linker strip ASan's unused globals on
+# ELF (-fsanitize-address-globals-dead-stripping, linked-order too).
+PARTS_PRINT_TEXT = ("-fsanitize-coverage=", "-fxray-instrument", "-fstack-size-section") + (
+    ("-fsanitize=address",) if LLVM_MAJOR >= 22 else ())
 PROGRAMS_DIR = os.path.join(ROOT, "tests", "programs")
 MAX_PARTITIONS = 1000000  # more than any module has units: one group each
 JOBS = os.cpu_count() or 2
@@ -168,6 +177,72 @@ def code_listings(path):
     return {name: [tuple(listing) for listing in sections] for name, sections in listings.items()}
 
 
+# The prefix of the labels a transcript of a part's object (clang 16 and
+# 22) gives its sections' chunks (passes/src/object_transcript.rs).
+TRANSCRIPT_LABEL = ".Lmtpc.part"
+# From LLVM 21 the assembler relocates against the symbol a .reloc names,
+# never through its section (LLVM 16's does for a local).
+RELOC_NAMES_ITS_SYMBOL = LLVM_MAJOR >= 21
+SHT_CREL = 0x40000014
+
+
+def transcript_local(sym, secs):
+    """Whether `sym` (object_contents' tuple) is a local function, variable
+    or label outside thread-local and mergeable sections: where a
+    transcript's .reloc names it, LLVM 21 and later relocate against it, and
+    LLVM 16 (and a code generator) through its section."""
+    name, bind, typ, _, shndx = sym[:5]
+    return (bind == 0 and typ in (0, 1, 2) and 0 < shndx < 0xff00 and not name.startswith(".L")
+            and not secs[shndx][2] & 0x410)  # SHF_TLS | SHF_MERGE
+
+
+def leb128(d, pos, signed=False):
+    """(the LEB128 number at d[pos], the position after it)."""
+    value = shift = 0
+    while True:
+        b = d[pos]
+        pos += 1
+        value |= (b & 0x7f) << shift
+        shift += 7
+        if not b & 0x80:
+            return (value - (1 << shift) if signed and b & 0x40 else value), pos
+
+
+def rela_entries(d, off, size):
+    """(symbol index, type, addend) of each entry of a RELA section."""
+    for k in range(size // 24):
+        _, info, addend = struct.unpack_from("<QQq", d, off + 24 * k)
+        yield info >> 32, info & 0xffffffff, addend
+
+
+def crel_entries(d, off):
+    """(symbol index, type, addend) of each entry of a CREL section (-Wa,--crel:
+    LLVM's encodeCrel, llvm/MC/MCELFExtras.h)."""
+    def uleb(pos):
+        return leb128(d, pos)
+
+    def sleb(pos):
+        return leb128(d, pos, signed=True)
+
+    header, pos = uleb(off)
+    symbol = r_type = addend = 0
+    for _ in range(header >> 3):
+        b = d[pos]
+        pos += 1
+        if b & 0x80:
+            _, pos = uleb(pos)  # the rest of the offset's delta
+        if b & 1:
+            delta, pos = sleb(pos)
+            symbol += delta
+        if b & 2:
+            delta, pos = sleb(pos)
+            r_type += delta
+        if b & 4 and header & 4:
+            delta, pos = sleb(pos)
+            addend += delta
+        yield symbol, r_type, addend
+
+
 def object_contents(path, local_again=None):
     """What an x86-64 ELF relocatable object says, apart from where its
     data is: its sections (name, type, flags, and the instructions of code
@@ -181,10 +256,14 @@ def object_contents(path, local_again=None):
     the address-significance table's names. .eh_frame is left out: its
     entries depend on how many parts wrote it. `local_again`: symbols
     (promoted name: name) read as the local of that name they would be,
-    as the transcript of clang 16's parts' objects states them (and a
+    as the transcript of clang 16's and 22's parts' objects states them (and a
     section named after one as named after that name), relocations to one
     as relocations through its section (into data: by section only, as
-    for any local reached through its section)."""
+    for any local reached through its section). On LLVM 22, a transcript's
+    own labels that the assembler kept as symbols, and relocations to a
+    named local (transcript_local), are read the same way: the linker
+    resolves a local symbol plus an addend and its section plus its offset
+    alike. Relocations in CREL sections (-Wa,--crel) are read too."""
     with open(path, "rb") as f:
         d = f.read()
     shoff, = struct.unpack_from("<Q", d, 0x28)
@@ -219,6 +298,11 @@ def object_contents(path, local_again=None):
         name = cstr(secs[symtab][6], name)
         if name in local_again and shndx != 0:
             syms.append((local_again[name], 0, info & 15, 0, shndx, value, size, True))
+        elif RELOC_NAMES_ITS_SYMBOL and name.startswith(TRANSCRIPT_LABEL) and info >> 4 == 0:
+            # A transcript's label that LLVM 21 and later's assembler keeps
+            # as a symbol when a .reloc names it: no symbol of the object's
+            # own, and a relocation to it is one through its section.
+            syms.append(("", 0, 0, 0, shndx, value, 0, True))
         else:
             syms.append((name, info >> 4, info & 15, other & 3, shndx, value, size, False))
 
@@ -229,34 +313,28 @@ def object_contents(path, local_again=None):
     listings, code_seen = None, collections.Counter()
     relocations, addrsig = collections.defaultdict(collections.Counter), set()
     for i, (_, typ, flags, _, off, size, _, info, _, _) in enumerate(secs):
-        if names[i] == ".eh_frame" or (typ == 4 and names[info] == ".eh_frame"):
+        if names[i] == ".eh_frame" or (typ in (4, SHT_CREL) and names[info] == ".eh_frame"):
             continue
-        if typ == 4:
-            for k in range(size // 24):
-                _, rinfo, addend = struct.unpack_from("<QQq", d, off + 24 * k)
-                sym = syms[rinfo >> 32]
-                if sym[7]:
-                    # Local again: through its section, as the assembler relocates.
+        if typ in (4, SHT_CREL):
+            for symbol, r_type, addend in (rela_entries(d, off, size) if typ == 4 else crel_entries(d, off)):
+                sym = syms[symbol]
+                if sym[7] or (RELOC_NAMES_ITS_SYMBOL and transcript_local(sym, secs)):
+                    # Local again, or a named local that LLVM 22's assembler
+                    # relocates against where a transcript's .reloc names it:
+                    # through its section, as the assembler relocates.
                     sym, addend = ("", 0, 3, 0, sym[4], 0, 0, False), addend + sym[5]
                 layout_free = sym[2] != 3 or (0 < sym[4] < 0xff00 and code[sym[4]])
                 value = addend if layout_free else None
-                if sym[2] == 3 and (rinfo & 0xffffffff) in (1, 10) and 0 < sym[4] < 0xff00 and strings[sym[4]]:
+                if sym[2] == 3 and r_type in (1, 10) and 0 < sym[4] < 0xff00 and strings[sym[4]]:
                     # An absolute reference into a string section (debug
                     # information's strings): the string it names.
                     start = secs[sym[4]][4] + addend
                     value = d[start:d.index(b"\0", start)]
-                relocations[names[info]][(rinfo & 0xffffffff, target_name(sym), value)] += 1
+                relocations[names[info]][(r_type, target_name(sym), value)] += 1
         elif typ == 0x6fff4c03:
             pos = off
             while pos < off + size:
-                index, shift = 0, 0
-                while True:
-                    b = d[pos]
-                    pos += 1
-                    index |= (b & 0x7f) << shift
-                    shift += 7
-                    if not b & 0x80:
-                        break
+                index, pos = leb128(d, pos)
                 addrsig.add(target_name(syms[index]))
         elif typ not in (0, 2, 3, 17):
             instructions = None

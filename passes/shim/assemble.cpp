@@ -3,7 +3,8 @@
 // the host's code generation assembles module-level asm): into nothing, to
 // check a text before mtpc hands it to the host (a text the host cannot
 // assemble fails the compile with no way back), or into the object mtpc
-// writes itself where the host lets it (clang 22, host_object.cpp). See
+// writes itself where the host lets it (clang 22, from the merged text of
+// partitions that print assembly: host_object.cpp). See
 // shim.h for the rules.
 #include "shim.h"
 
@@ -35,13 +36,13 @@ namespace {
 // object is finished (laid out and written) only if the text parsed
 // cleanly: the layout of a text with errors (a label defined twice) can end
 // in a fatal error, which would end the host.
-bool assemble(const mtpc::HostSettings &H, ArrayRef<StringRef> Pieces, mtpc::DebugSections Debug, raw_pwrite_stream &Out,
+bool assemble(const mtpc::HostSettings &H, ArrayRef<StringRef> Pieces, mtpc::ObjectFormat Format, raw_pwrite_stream &Out,
               std::string &Said) {
   raw_string_ostream Say(Said);
   // The MC layer as the host's target machine sets it up (its options:
-  // compressed debug sections unless Debug says otherwise, exception
+  // compressed debug sections unless Format says otherwise, exception
   // model, ...).
-  std::unique_ptr<TargetMachine> TM = H.createTargetMachine(Debug);
+  std::unique_ptr<TargetMachine> TM = H.createTargetMachine(Format);
   const Target &T = *H.TheTarget;
   if (!TM || !TM->getMCAsmInfo() || !TM->getMCRegisterInfo() || !TM->getMCSubtargetInfo() ||
       !TM->getMCInstrInfo() || !T.hasMCAsmParser()) {
@@ -132,9 +133,9 @@ struct MtpcTextPiece {
 bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Message) {
   std::string Said;
   raw_null_ostream Discard;
-  // Compressing debug sections (-gz) writes what is thrown away, and says
-  // nothing.
-  if (assemble(*static_cast<mtpc::HostSettings *>(SettingsP), {StringRef(Text, Len)}, mtpc::DebugSections::Uncompressed,
+  // Compressing debug sections (-gz) or encoding relocations as CREL writes
+  // what is thrown away, and says nothing: ForTranscript does neither.
+  if (assemble(*static_cast<mtpc::HostSettings *>(SettingsP), {StringRef(Text, Len)}, mtpc::ObjectFormat::ForTranscript,
                Discard, Said))
     return true;
   *Message = mtpc::copyString(Said);
@@ -144,10 +145,10 @@ bool mtpc_check_asm(void *SettingsP, const char *Text, size_t Len, char **Messag
 // Assembles the text made of Count pieces as mtpc_check_asm does, into an
 // object kept in memory: a buffer handle in *Object (free with
 // mtpc_buffer_dispose, or hand it to mtpc_run_offer_object), its bytes in
-// *Data, *Len. With UncompressedDebugSections, debug sections are written
-// whole whatever the host's -gz. On failure returns false with *Message
+// *Data, *Len. With ForTranscript, it is encoded for a transcript to read
+// (mtpc::ObjectFormat). On failure returns false with *Message
 // (free with free()).
-bool mtpc_assemble_object(void *SettingsP, const MtpcTextPiece *Pieces, size_t Count, bool UncompressedDebugSections,
+bool mtpc_assemble_object(void *SettingsP, const MtpcTextPiece *Pieces, size_t Count, bool ForTranscript,
                           void **Object, const char **Data, size_t *Len, char **Message) {
   SmallVector<StringRef, 4> Text;
   for (size_t I = 0; I < Count; ++I)
@@ -156,8 +157,8 @@ bool mtpc_assemble_object(void *SettingsP, const MtpcTextPiece *Pieces, size_t C
   std::string Said;
   {
     raw_svector_ostream Out(*Bytes);
-    auto Debug = UncompressedDebugSections ? mtpc::DebugSections::Uncompressed : mtpc::DebugSections::AsHost;
-    if (!assemble(*static_cast<mtpc::HostSettings *>(SettingsP), Text, Debug, Out, Said)) {
+    auto Format = ForTranscript ? mtpc::ObjectFormat::ForTranscript : mtpc::ObjectFormat::AsHost;
+    if (!assemble(*static_cast<mtpc::HostSettings *>(SettingsP), Text, Format, Out, Said)) {
       *Message = mtpc::copyString(Said);
       return false;
     }

@@ -1,5 +1,6 @@
 // host_object.cpp - the object mtpc writes itself where the host lets a
-// plugin write its output (clang 22's pre-codegen callback).
+// plugin write its output (clang 22's pre-codegen callback), where the
+// partitions print assembly (their objects could not be transcribed).
 //
 // After a split, the host's module holds nothing but the merged text, as
 // module-level asm, which the host's code generation parses and assembles

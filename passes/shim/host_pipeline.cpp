@@ -777,8 +777,8 @@ void mtpc_environment_free(void *Env) { delete static_cast<mtpc::PartitionEnviro
 void *mtpc_environment_build_kit(void *EnvP) {
   auto *Env = static_cast<mtpc::PartitionEnvironment *>(EnvP);
   auto Kit = std::make_unique<mtpc::PartitionKit>();
-  Kit->TM = Env->Settings.createTargetMachine(Env->PartsWriteObjects ? mtpc::DebugSections::Uncompressed
-                                                                     : mtpc::DebugSections::AsHost);
+  Kit->TM = Env->Settings.createTargetMachine(Env->PartsWriteObjects ? mtpc::ObjectFormat::ForTranscript
+                                                                     : mtpc::ObjectFormat::AsHost);
   if (!Kit->TM)
     return nullptr;
   Kit->WritesObject = Env->PartsWriteObjects;

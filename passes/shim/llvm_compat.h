@@ -63,11 +63,15 @@ inline const llvm::Triple &tripleArg(const llvm::Triple &T) { return T; }
 inline std::string tripleArg(const llvm::Triple &T) { return T.str(); }
 #endif
 
-// Turns off the compression of debug sections (-gz) in target options (a
-// TargetOptions field in LLVM 16, an MCTargetOptions one by LLVM 19).
-inline void uncompressDebugSections(llvm::TargetOptions &Options) {
+// Makes target options write an object a transcript reads: debug sections
+// not compressed (-gz; a TargetOptions field in LLVM 16, an MCTargetOptions
+// one by LLVM 19), relocations in RELA sections, not CREL (-Wa,--crel, from
+// LLVM 19). The host compresses and encodes what it writes from the
+// transcript as its settings say.
+inline void writeForTranscript(llvm::TargetOptions &Options) {
 #if LLVM_VERSION_MAJOR >= 19
   Options.MCOptions.CompressDebugSections = llvm::DebugCompressionType::None;
+  Options.MCOptions.Crel = false;
 #else
   Options.CompressDebugSections = llvm::DebugCompressionType::None;
 #endif

@@ -143,10 +143,10 @@ std::unique_ptr<mtpc::HostSettings> mtpc::HostSettings::capture(PassBuilder &PB)
   return H;
 }
 
-std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine(DebugSections Debug) const {
+std::unique_ptr<TargetMachine> mtpc::HostSettings::createTargetMachine(ObjectFormat Format) const {
   TargetOptions MachineOptions = Options;
-  if (Debug == DebugSections::Uncompressed)
-    mtpc::uncompressDebugSections(MachineOptions);
+  if (Format == ObjectFormat::ForTranscript)
+    mtpc::writeForTranscript(MachineOptions);
   std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(mtpc::tripleArg(llvm::Triple(Triple)), CPU, Features,
                                                                    MachineOptions, RM, CM, OL));
   if (TM)

@@ -11,7 +11,8 @@
 //   assemble.cpp          assembling a text with the MC layer, to check it
 //                         or into an object
 //   host_object.cpp       the object mtpc writes itself where the host
-//                         lets it (clang 22's pre-codegen callback)
+//                         lets it (clang 22's pre-codegen callback) and
+//                         the partitions print text
 //   object_frame.cpp      what the host's assembly printer writes around
 //                         module asm
 //   debug_files.cpp       one numbering of the module's source files for
@@ -92,9 +93,10 @@ template <typename Tag, typename Tag::type Member> struct Expose {
 
 inline char *copyString(const std::string &S) { return strdup(S.c_str()); }
 
-// How an object mtpc assembles writes its debug sections: as the host's
-// settings say (-gz compresses them), or uncompressed.
-enum class DebugSections { AsHost, Uncompressed };
+// How an object mtpc assembles or a partition writes is encoded: as the
+// host's settings say (-gz compresses debug sections, --crel writes CREL
+// relocations), or for a transcript to read (debug sections whole, RELA).
+enum class ObjectFormat { AsHost, ForTranscript };
 
 // Everything a partition must be compiled with, as the host would: its
 // target machine's settings and its pipeline options, copied out of the
@@ -126,10 +128,11 @@ struct HostSettings {
   // machine (then mtpc cannot compile).
   static std::unique_ptr<HostSettings> capture(llvm::PassBuilder &PB);
   // A target machine with these settings, or null. With
-  // DebugSections::Uncompressed its assembler writes debug sections whole
-  // whatever the host's -gz: a part's object the host transcribes, and
-  // compresses as it writes its own.
-  std::unique_ptr<llvm::TargetMachine> createTargetMachine(DebugSections Debug = DebugSections::AsHost) const;
+  // ObjectFormat::ForTranscript its assembler writes debug sections whole
+  // whatever the host's -gz and relocations as RELA whatever its --crel: a
+  // part's object the host transcribes, and compresses and encodes as it
+  // writes its own.
+  std::unique_ptr<llvm::TargetMachine> createTargetMachine(ObjectFormat Format = ObjectFormat::AsHost) const;
 
   // The MC layer's descriptions of the target (for a text of its own,
   // written or read without a target machine).

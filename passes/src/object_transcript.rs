@@ -1,6 +1,6 @@
 //! Transcribes a part's object into directives the host assembles without
-//! parsing one instruction: clang 16 is handed these instead of a text whose
-//! every instruction it would parse, serially.
+//! parsing one instruction: clang 16 and 22 are handed these instead of a
+//! text whose every instruction they would parse, serially.
 //!
 //! A part's object (ELF64 x86-64, relocatable, as LLVM's MC layer writes
 //! it) becomes: each section's bytes, written out if the section is small
@@ -79,9 +79,15 @@ const X86_64_RELOCATIONS: [(u32, &str); 40] = [
 ];
 
 
+/// x86-64's large sections (`SHF_X86_64_LARGE`: `.ltext`, `.ldata`,
+/// `.lrodata`, `.lbss`), which code generators from LLVM 18 on write for
+/// `-mcmodel=large` and for data above `-mlarge-data-threshold` with
+/// `-mcmodel=medium`; the assemblers that read their letter (`l`) are as new.
+const SHF_X86_64_LARGE: u64 = 0x1000_0000;
+
 /// The section flags a transcript can state, with the letter of each in a
 /// `.section` directive (and `G`, a group member, said by the group).
-const SECTION_FLAG_LETTERS: [(u64, char); 8] = [
+const SECTION_FLAG_LETTERS: [(u64, char); 9] = [
     (elf::SHF_ALLOC as u64, 'a'),
     (elf::SHF_WRITE as u64, 'w'),
     (elf::SHF_EXECINSTR as u64, 'x'),
@@ -90,6 +96,7 @@ const SECTION_FLAG_LETTERS: [(u64, char); 8] = [
     (elf::SHF_TLS as u64, 'T'),
     (elf::SHF_EXCLUDE as u64, 'e'),
     (elf::SHF_GNU_RETAIN as u64, 'R'),
+    (SHF_X86_64_LARGE, 'l'),
 ];
 
 /// A part's object as directives.
@@ -1302,6 +1309,17 @@ mod tests {
         obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: f, sections: vec![section] });
         let text = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap().text;
         assert!(has_line(&text, "\t.section .text._Z1fv,\"axG\",@progbits,_Z1fv,comdat"), "{text}");
+    }
+
+    #[test]
+    fn a_large_section_is_stated_large() {
+        // -mcmodel=large's code, -mcmodel=medium's large data (LLVM 18 on).
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let section = obj.add_section(Vec::new(), b".ldata".to_vec(), SectionKind::Data);
+        obj.section_mut(section).flags = object::SectionFlags::Elf { sh_flags: elf::SHF_ALLOC as u64 | elf::SHF_WRITE as u64 | SHF_X86_64_LARGE };
+        obj.append_section_data(section, &[1, 2, 3, 4], 8);
+        let text = transcribe(&obj.write().unwrap(), PATH, 0, &PartDecisions::default()).unwrap().text;
+        assert!(has_line(&text, "\t.section .ldata,\"awl\",@progbits"), "{text}");
     }
 
     #[test]

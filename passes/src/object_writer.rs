@@ -1,22 +1,22 @@
 //! Who writes the object after a split. The host's module then holds only
 //! a text (module asm), which the host's code generation parses and
 //! assembles on its thread, after everything else: a serial step as long as
-//! the text. Where the host lets a plugin write its output instead (clang
-//! 22's pre-codegen callback, which it calls with its target machine and
-//! output stream just before code generation), mtpc assembles the merged
+//! the text. Where the host is clang 16 or 22, each partition writes an
+//! object instead of text, and the host is handed the objects transcribed
+//! (`object_merge`, `object_transcript`): no text is printed, merged or
+//! parsed, and the host writes the object without parsing an instruction.
+//! Where a part's object could hold what a transcript cannot state, the
+//! partitions print assembly; clang 22 then lets a plugin write its output
+//! (its pre-codegen callback, which it calls with its target machine and
+//! output stream just before code generation): mtpc assembles the merged
 //! text once, on the compiler's thread (where the host would), as the check
-//! of the text, and the callback writes those bytes: the host does not
-//! parse the text again, and mtpc no longer checks it part by part. Where it
-//! does not (clang 16), each partition writes an object instead of text,
-//! and the host is handed the objects transcribed (`object_merge`,
-//! `object_transcript`): no text is printed, merged or parsed, and the host
-//! writes the object without parsing an instruction. Elsewhere (LLVM 19,
-//! lld, opt, any clang output but an object, split DWARF, whose second file
-//! the callback cannot write) the partitions print assembly, the parts of
-//! the merged text are checked side by side on the pool and the host
-//! assembles it. `MTPC_WRITE_OBJECT=0` leaves the whole text to the host
-//! everywhere. The mechanics are in `shim/host_object.cpp` and
-//! `shim/object_frame.cpp`.
+//! of the text, and the callback writes those bytes, so the host does not
+//! parse the text again. Elsewhere (LLVM 19, lld, opt, any clang output but
+//! an object, split DWARF, whose second file the callback cannot write) the
+//! partitions print assembly, the parts of the merged text are checked side
+//! by side on the pool and the host assembles it. `MTPC_WRITE_OBJECT=0`
+//! leaves the whole text to the host everywhere. The mechanics are in
+//! `shim/host_object.cpp` and `shim/object_frame.cpp`.
 
 use std::collections::HashMap;
 
@@ -33,10 +33,24 @@ pub const VARIABLE: &str = "MTPC_WRITE_OBJECT";
 pub enum ObjectWriter {
     /// The host assembles the merged text.
     Host,
-    /// The partitions write objects, which the host assembles transcribed.
-    HostFromParts,
-    /// mtpc assembles it and the host's pre-codegen callback writes it.
+    /// The partitions write objects, which the host assembles transcribed;
+    /// where they print text after all, mtpc assembles it (`text_by_mtpc`:
+    /// the host has the callback) or the host does.
+    HostFromParts { text_by_mtpc: bool },
+    /// mtpc assembles the merged text and the host's pre-codegen callback
+    /// writes it.
     Mtpc,
+}
+
+impl ObjectWriter {
+    /// Who writes the object of a module whose partitions print text.
+    pub fn for_text(self) -> ObjectWriter {
+        match self {
+            ObjectWriter::HostFromParts { text_by_mtpc: true } => ObjectWriter::Mtpc,
+            ObjectWriter::HostFromParts { text_by_mtpc: false } => ObjectWriter::Host,
+            other => other,
+        }
+    }
 }
 
 /// Who writes the object for a compile with `facts` in `phase`, by a build
@@ -52,15 +66,14 @@ pub fn choose(major: u32, facts: &HostFacts, phase: PipelinePhase, setting: Opti
     // record none (and do not call the callback).
     let clang = facts.command_line.iter().any(|a| a == "-cc1");
     let callback = major >= 22 && clang && phase == PipelinePhase::PerModule;
-    // clang 16 reads a transcript; 19 is not tested here.
-    let transcript = major == 16 && clang && phase == PipelinePhase::PerModule;
+    // clang 16 and 22 read a transcript; 19 is not tested here.
+    let transcript = matches!(major, 16 | 22) && clang && phase == PipelinePhase::PerModule;
     // An object, and only one (-emit-obj: not -emit-codegen-only, which
     // writes nothing, nor -emit-llvm-only, which generates no code).
     let emits_object = facts.output() == HostOutput::Object && facts.command_line.iter().any(|a| a == "-emit-obj");
     let one_object = emits_object && !facts.split_dwarf;
-    Ok(match (wanted && one_object, callback, transcript) {
-        (true, true, _) => ObjectWriter::Mtpc,
-        (true, false, true) => ObjectWriter::HostFromParts,
+    Ok(match (wanted && one_object, transcript) {
+        (true, true) => ObjectWriter::HostFromParts { text_by_mtpc: callback },
         _ => ObjectWriter::Host,
     })
 }
@@ -93,12 +106,12 @@ const SECTIONS_PER_PART: usize = 40;
 const SECTIONS_PER_DEFINITION: usize = 3;
 
 /// What the partitions of a module write for `writer`: objects where the
-/// host is handed them transcribed (clang 16), unless a part's object
+/// host is handed them transcribed (clang 16 and 22), unless a part's object
 /// could hold what a transcript cannot state; then (the reason in `Err`),
 /// and for the other writers, assembly text.
 pub fn part_output(writer: ObjectWriter, module: &ModuleOutline<'_>, command_line: &[String], partitions: u32) -> Result<PartOutput, String> {
     match writer {
-        ObjectWriter::HostFromParts => match text_needed(module, command_line, partitions) {
+        ObjectWriter::HostFromParts { .. } => match text_needed(module, command_line, partitions) {
             None => Ok(PartOutput::Object),
             Some(why) => Err(why),
         },
@@ -124,7 +137,7 @@ fn text_needed(module: &ModuleOutline<'_>, command_line: &[String], partitions: 
     if let Some(arg) = command_line.iter().find(|a| linked_sanitizer(a)) {
         return Some(format!("{arg} gives the parts' objects {LINKED_ORDER}"));
     }
-    let flags: [(&str, &str); 9] = [
+    let flags: [(&str, &str); 11] = [
         ("-fsanitize-address-globals-dead-stripping", LINKED_ORDER),
         ("-fsanitize-coverage", LINKED_ORDER),
         ("-fxray-instrument", LINKED_ORDER),
@@ -134,6 +147,9 @@ fn text_needed(module: &ModuleOutline<'_>, command_line: &[String], partitions: 
         ("-fbasic-block-address-map", LINKED_ORDER),
         ("-fno-unique-section-names", "sections of one name kept apart (unique ids)"),
         ("-fsymbol-partition=", "symbol partitions (.llvm_sympart)"),
+        // Sections of LLVM's own types, from LLVM 21 on.
+        ("-fexperimental-call-graph-section", "a call graph section (.llvm.callgraph)"),
+        ("-ffat-lto-objects", "the module's bitcode in a section (.llvm.lto)"),
     ];
     for (flag, what) in flags {
         if let Some(arg) = command_line.iter().find(|a| a.starts_with(flag)) {
@@ -205,16 +221,22 @@ mod tests {
     }
 
     #[test]
-    fn clang_22_objects_are_written_by_mtpc() {
+    fn clang_22_objects_are_assembled_from_the_parts_objects_or_the_text_by_mtpc() {
         let facts = clang(&["-emit-obj", "-O2"]);
-        assert_eq!(choose(22, &facts, PipelinePhase::PerModule, None), Ok(ObjectWriter::Mtpc));
-        assert_eq!(choose(22, &facts, PipelinePhase::PerModule, Some("1")), Ok(ObjectWriter::Mtpc));
+        let from_parts = ObjectWriter::HostFromParts { text_by_mtpc: true };
+        assert_eq!(choose(22, &facts, PipelinePhase::PerModule, None), Ok(from_parts));
+        assert_eq!(choose(22, &facts, PipelinePhase::PerModule, Some("1")), Ok(from_parts));
+        // Where the partitions print text, mtpc assembles it for the callback.
+        assert_eq!(from_parts.for_text(), ObjectWriter::Mtpc);
     }
 
     #[test]
     fn clang_16_objects_are_assembled_from_the_parts_objects() {
         let facts = clang(&["-emit-obj", "-O2"]);
-        assert_eq!(choose(16, &facts, PipelinePhase::PerModule, None), Ok(ObjectWriter::HostFromParts));
+        let from_parts = ObjectWriter::HostFromParts { text_by_mtpc: false };
+        assert_eq!(choose(16, &facts, PipelinePhase::PerModule, None), Ok(from_parts));
+        // clang 16 has no callback: the host assembles a text.
+        assert_eq!(from_parts.for_text(), ObjectWriter::Host);
         assert_eq!(choose(16, &facts, PipelinePhase::PerModule, Some("0")), Ok(ObjectWriter::Host));
         for output in ["-S", "-emit-codegen-only", "-emit-llvm-only"] {
             assert_eq!(choose(16, &clang(&[output]), PipelinePhase::PerModule, None), Ok(ObjectWriter::Host), "{output}");
@@ -254,14 +276,16 @@ mod tests {
     /// Why the parts of `facts` compiled with `args` print text, if they do.
     fn text_needed_for(facts: &ModuleFacts, args: &[&str]) -> Option<String> {
         let command_line: Vec<String> = ["-cc1", "-emit-obj"].iter().chain(args).map(|a| a.to_string()).collect();
-        part_output(ObjectWriter::HostFromParts, &outline_of(facts), &command_line, 2).err()
+        part_output(ObjectWriter::HostFromParts { text_by_mtpc: false }, &outline_of(facts), &command_line, 2).err()
     }
 
     #[test]
     fn parts_write_objects_where_the_host_is_handed_them_transcribed() {
         use crate::test_support::{func, module, var};
         let facts = module(vec![func("f", 10, &[]), var("v", 8, &[])]);
-        assert_eq!(part_output(ObjectWriter::HostFromParts, &outline_of(&facts), &[], 2), Ok(PartOutput::Object));
+        for text_by_mtpc in [false, true] {
+            assert_eq!(part_output(ObjectWriter::HostFromParts { text_by_mtpc }, &outline_of(&facts), &[], 2), Ok(PartOutput::Object));
+        }
         for writer in [ObjectWriter::Host, ObjectWriter::Mtpc] {
             assert_eq!(part_output(writer, &outline_of(&facts), &[], 2), Ok(PartOutput::Assembly));
         }
@@ -281,6 +305,8 @@ mod tests {
             (&["-fxray-instrument"], "SHF_LINK_ORDER"),
             (&["-fstack-size-section"], "SHF_LINK_ORDER"),
             (&["-ffunction-sections", "-fno-unique-section-names"], "unique ids"),
+            (&["-fexperimental-call-graph-section"], ".llvm.callgraph"),
+            (&["-flto=thin", "-ffat-lto-objects"], ".llvm.lto"),
         ] {
             let why = text_needed_for(&plain, args).unwrap_or_else(|| panic!("{args:?}"));
             assert!(why.contains(expected) && why.contains(args.last().unwrap()), "{args:?}: {why}");

@@ -3,12 +3,13 @@
 //! and settings, join what they wrote, check it, pass the partitions'
 //! warnings and remarks on to the host, and hand the host one module whose
 //! only content is the joined text (module-level asm), which its own code
-//! generation assembles into the one object it writes. Where clang 16
-//! writes an object, each partition writes an object and the text is their
-//! transcript (`object_merge`, `object_transcript`), which the host
+//! generation assembles into the one object it writes. Where clang 16 or
+//! 22 writes an object, each partition writes an object and the text is
+//! their transcript (`object_merge`, `object_transcript`), which the host
 //! assembles without parsing an instruction; elsewhere each partition
-//! prints assembly and the text is their merge (`asm_merge`; in clang 22,
-//! mtpc assembles it and writes the object: see `object_writer`).
+//! prints assembly and the text is their merge (`asm_merge`; where clang 22
+//! writes an object, mtpc assembles it and writes the object: see
+//! `object_writer`).
 //!
 //! The same pass, at the end of the host's pipeline (`after_optimization`:
 //! a module left whole for the machine's load, or
@@ -40,7 +41,7 @@ use crate::asm_merge::{Files, MergeError, Merged, PartScan};
 use crate::cost_model::{self, Compile, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::{FreedCore, MachineLoad};
-use crate::ir::host_pipeline::{AssembledObject, DebugFiles, DebugSections, HostSettings, ObjectFrame, PartOutput, PartitionDiagnostics, PassRun};
+use crate::ir::host_pipeline::{AssembledObject, DebugFiles, ObjectFormat, HostSettings, ObjectFrame, PartOutput, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::{PartitionKit, PartitionPipeline};
 use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule};
@@ -388,7 +389,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let bitcode = bitcode.expect("serialized for a module that is split");
     let input = Arc::new(SplitInput { bitcode, facts: plan.facts, plan: plan.symbols });
     let parts_write = part_output(&input.facts, partitions).unwrap_or_else(|why| {
-        log::debug!("{module_name}: the partitions print assembly, which the host assembles: {why}");
+        log::debug!("{module_name}: the partitions print assembly: {why}");
         PartOutput::Assembly
     });
     // Every partition numbers the module's source files alike; the merge
@@ -587,7 +588,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 .unzip();
             let file_table = file_table.expect("a table for partitions that print assembly");
             let texts = PartTexts { texts, scans, file_table };
-            match merge_and_check(&on_pool, run, texts, module, writer(), &mut stats) {
+            match merge_and_check(&on_pool, run, texts, module, writer().for_text(), &mut stats) {
                 Ok(host_text) => host_text,
                 Err(e) => return fallback(stats, e),
             }
@@ -1009,12 +1010,12 @@ fn merge_and_check(
     let t = Instant::now();
     let frame = match writer {
         ObjectWriter::Mtpc => run.object_frame(host).map_err(|e| log::debug!("{}: the host assembles the object: {e}", stats.module)).ok(),
-        ObjectWriter::Host | ObjectWriter::HostFromParts => None,
+        ObjectWriter::Host | ObjectWriter::HostFromParts { .. } => None,
     };
     let checked = match frame {
         Some(frame) => {
             let _span = Span::begin("mtpc assemble", "merged assembly");
-            host.assemble_object(&frame.around(&merged.text), DebugSections::AsHost).map(|object| HostText::Object(merged.clone(), object, frame))
+            host.assemble_object(&frame.around(&merged.text), ObjectFormat::AsHost).map(|object| HostText::Object(merged.clone(), object, frame))
         }
         None => check_merged_text(pool, host, &merged, threads).map(|by_part| {
             stats.parts.iter_mut().zip(by_part).for_each(|(part, ms)| part.check_ms = ms);

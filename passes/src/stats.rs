@@ -74,11 +74,11 @@ pub struct ModuleStats {
     /// `object_from_parts`, the parts' transcripts, each alone on the pool.
     pub check_ms: f64,
     /// The merged text was assembled into the object by mtpc, and offered
-    /// to the host's pre-codegen callback (clang 22; `object_writer`),
-    /// instead of being assembled by the host.
+    /// to the host's pre-codegen callback (clang 22, where the partitions
+    /// print text; `object_writer`), instead of being assembled by the host.
     pub object_by_mtpc: bool,
     /// Each partition wrote an object, and the host was handed the objects
-    /// transcribed (clang 16; `object_merge`, `object_transcript`): no
+    /// transcribed (clang 16 and 22; `object_merge`, `object_transcript`): no
     /// assembly text was printed, merged or parsed.
     pub object_from_parts: bool,
     /// With `object_from_parts`: the check of what the parts' transcripts

@@ -4,7 +4,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use mtpc_passes::ir::host_pipeline::{DebugSections, HostSettings};
+use mtpc_passes::ir::host_pipeline::{HostSettings, ObjectFormat};
 
 fn x86_64() -> HostSettings {
     HostSettings::for_triple("x86_64-pc-linux-gnu").expect("LLVM 16 has the x86 target")
@@ -115,11 +115,11 @@ fn pieces_assemble_into_one_object() {
     let head: &[u8] = b"\t.text\n\t.file\t\"m.c\"\n";
     let body: &[u8] = b"\t.globl\tf\n\t.type\tf,@function\nf:\n\tleal\t1(%rdi), %eax\n\tretq\n";
     let tail: &[u8] = b"\t.section\t\".note.GNU-stack\",\"\",@progbits\n";
-    let object = x86_64().assemble_object(&[head, body, tail], DebugSections::AsHost).expect("a valid text assembles");
+    let object = x86_64().assemble_object(&[head, body, tail], ObjectFormat::AsHost).expect("a valid text assembles");
     assert_eq!(&object[..4], b"\x7fELF");
     assert_eq!(object[16], 1, "ET_REL: a relocatable object");
     let contains = |needle: &[u8]| object.windows(needle.len()).any(|w| w == needle);
     assert!(contains(b"\0f\0") && contains(b"m.c\0") && contains(b".note.GNU-stack\0"));
-    let e = x86_64().assemble_object(&[head, b"\tnot_an_instruction\n", tail], DebugSections::AsHost).err().expect("an error gives no object");
+    let e = x86_64().assemble_object(&[head, b"\tnot_an_instruction\n", tail], ObjectFormat::AsHost).err().expect("an error gives no object");
     assert!(e.contains("line 3:2: error: invalid instruction mnemonic"), "{e}");
 }

@@ -139,7 +139,7 @@ extern "C" {
         settings: *mut c_void,
         pieces: *const TextPiece,
         count: usize,
-        uncompressed_debug_sections: bool,
+        for_transcript: bool,
         object: *mut *mut c_void,
         data: *mut *const c_char,
         len: *mut usize,

@@ -356,15 +356,16 @@ impl ObjectFrame {
 /// An object assembled in memory ([`HostSettings::assemble_object`]).
 pub type AssembledObject = ShimBuffer;
 
-/// How an object mtpc assembles writes its debug sections.
+/// How an object mtpc assembles is encoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DebugSections {
-    /// As the host's settings say (`-gz` compresses them): an object the
-    /// host writes as it is.
+pub enum ObjectFormat {
+    /// As the host's settings say (`-gz` compresses debug sections,
+    /// `--crel` writes CREL relocations): an object the host writes as it is.
     AsHost,
-    /// Uncompressed whatever `-gz`: a part's object the host transcribes,
-    /// and compresses as it writes its own.
-    Uncompressed,
+    /// For a transcript to read, whatever `-gz` and `--crel`: debug sections
+    /// whole, relocations as RELA. A part's object the host transcribes, and
+    /// compresses and encodes as it writes its own.
+    ForTranscript,
 }
 
 /// What the pre-codegen callback did with the object mtpc offered.
@@ -554,16 +555,15 @@ impl HostSettings {
 
 impl HostSettings {
     /// Assembles the text made of `pieces` as [`HostSettings::check_asm`]
-    /// does, into an object kept in memory, its debug sections written as
-    /// `debug` says.
-    pub fn assemble_object(&self, pieces: &[&[u8]], debug: DebugSections) -> Result<AssembledObject, String> {
+    /// does, into an object kept in memory, encoded as `format` says.
+    pub fn assemble_object(&self, pieces: &[&[u8]], format: ObjectFormat) -> Result<AssembledObject, String> {
         let pieces: Vec<TextPiece> = pieces.iter().map(|p| TextPiece { data: p.as_ptr().cast(), len: p.len() }).collect();
         let (mut raw, mut data, mut len, mut message) = (std::ptr::null_mut(), std::ptr::null(), 0, std::ptr::null_mut());
         // SAFETY: the shim reads the pieces and the settings only; it returns
         // an owned buffer or a strdup'ed message.
-        let uncompressed = debug == DebugSections::Uncompressed;
+        let for_transcript = format == ObjectFormat::ForTranscript;
         let ok = unsafe {
-            mtpc_assemble_object(self.raw, pieces.as_ptr(), pieces.len(), uncompressed, &mut raw, &mut data, &mut len, &mut message)
+            mtpc_assemble_object(self.raw, pieces.as_ptr(), pieces.len(), for_transcript, &mut raw, &mut data, &mut len, &mut message)
         };
         if ok {
             // SAFETY: an owned buffer of `len` bytes at `data`.
