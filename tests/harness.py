@@ -184,6 +184,11 @@ TRANSCRIPT_LABEL = ".Lmtpc.part"
 # never through its section (LLVM 16's does for a local).
 RELOC_NAMES_ITS_SYMBOL = LLVM_MAJOR >= 21
 SHT_CREL = 0x40000014
+# Relocation types through the GOT (R_X86_64_GOT32, GOTPCREL, GOTPCRELX,
+# REX_GOTPCRELX): their entry holds the symbol's address, which a section
+# plus an offset does not name. (A PLT32 to a local is its address plus the
+# addend, whichever names it.)
+THROUGH_THE_GOT = (3, 9, 41, 42)
 
 
 def transcript_local(sym, secs):
@@ -263,7 +268,9 @@ def object_contents(path, local_again=None):
     own labels that the assembler kept as symbols, and relocations to a
     named local (transcript_local), are read the same way: the linker
     resolves a local symbol plus an addend and its section plus its offset
-    alike. Relocations in CREL sections (-Wa,--crel) are read too."""
+    alike (but through the GOT, whose entry is the symbol's, and a label
+    plus an offset in a mergeable section). Relocations in CREL
+    sections (-Wa,--crel) are read too."""
     with open(path, "rb") as f:
         d = f.read()
     shoff, = struct.unpack_from("<Q", d, 0x28)
@@ -302,7 +309,7 @@ def object_contents(path, local_again=None):
             # A transcript's label that LLVM 21 and later's assembler keeps
             # as a symbol when a .reloc names it: no symbol of the object's
             # own, and a relocation to it is one through its section.
-            syms.append(("", 0, 0, 0, shndx, value, 0, True))
+            syms.append((TRANSCRIPT_LABEL, 0, 0, 0, shndx, value, 0, True))
         else:
             syms.append((name, info >> 4, info & 15, other & 3, shndx, value, size, False))
 
@@ -318,7 +325,13 @@ def object_contents(path, local_again=None):
         if typ in (4, SHT_CREL):
             for symbol, r_type, addend in (rela_entries(d, off, size) if typ == 4 else crel_entries(d, off)):
                 sym = syms[symbol]
-                if sym[7] or (RELOC_NAMES_ITS_SYMBOL and transcript_local(sym, secs)):
+                through_section = sym[7] or (RELOC_NAMES_ITS_SYMBOL and transcript_local(sym, secs) and r_type not in THROUGH_THE_GOT)
+                if sym[0] == TRANSCRIPT_LABEL and secs[sym[4]][2] & 0x10 and addend:
+                    # In a mergeable section a label plus an offset is not the
+                    # piece the section plus that offset names: left as it is,
+                    # a name the text's object does not have.
+                    through_section = False
+                if through_section:
                     # Local again, or a named local that LLVM 22's assembler
                     # relocates against where a transcript's .reloc names it:
                     # through its section, as the assembler relocates.
@@ -347,7 +360,7 @@ def object_contents(path, local_again=None):
                 code_seen[listing_names[i]] += 1
             sections[(names[i], typ, flags, instructions)] += 1
     for name, bind, typ, vis, shndx, value, size, _ in syms:
-        if typ not in (3, 4) and name:
+        if typ not in (3, 4) and name and name != TRANSCRIPT_LABEL:
             in_code = 0 < shndx < 0xff00 and code[shndx]
             symbols.add((name, bind, typ, vis, names[shndx] if 0 < shndx < 0xff00 else shndx, value if in_code else None, size))
     return {"sections": sections, "symbols": symbols, "relocations": dict(relocations), "address-significance table": addrsig}
