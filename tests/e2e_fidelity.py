@@ -50,7 +50,7 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import (LLVM_MAJOR, PARTS_PRINT_TEXT, PARTS_TRANSCRIBED, PLUGIN, PROMOTED_NAMES_UNDONE, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, require_plugin, run, sqlite_dir,
+from harness import (LLVM_MAJOR, PLUGIN, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, parts_transcribed, require_plugin, run, sqlite_dir,
                      stop_location, tool)
 
 PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
@@ -141,7 +141,7 @@ def promoted_name_kept(flags):
     table's name to DWARF's: a report's frame in it is stock's but for that
     suffix. Where the parts' objects are transcribed the name is made local
     again: the frame is stock's exactly."""
-    return not PROMOTED_NAMES_UNDONE or any(f.startswith(PARTS_PRINT_TEXT) for f in flags)
+    return not parts_transcribed(flags)
 
 
 def sanitizer_report(text, name_kept):
@@ -360,8 +360,7 @@ def instruction_mix_by_mnemonic(flags):
     are then left out of the comparisons; the remarks themselves (which
     functions, which blocks) stay. Where the parts write objects the counts
     are stock's."""
-    return LLVM_MAJOR >= 22 and not any(f in ("-S", "-emit-llvm") for f in flags) and (
-        not PARTS_TRANSCRIBED or any(f.startswith(PARTS_PRINT_TEXT) for f in flags))
+    return LLVM_MAJOR >= 22 and not any(f in ("-S", "-emit-llvm") for f in flags) and not parts_transcribed(flags)
 MIX_COUNT_LINE = re.compile(r"^\S*\s*: \d+$")
 
 

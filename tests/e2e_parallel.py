@@ -73,7 +73,7 @@ import tempfile
 import threading
 import time
 
-from harness import (LLVM_MAJOR, PARTS_PRINT_TEXT, PARTS_TRANSCRIBED, PLUGIN, PROGRAMS_DIR, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
+from harness import (LLVM_MAJOR, PARTS_TRANSCRIBED, PLUGIN, PROGRAMS_DIR, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, parts_transcribed, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -1104,7 +1104,7 @@ def test_object_writer(p, work, checker):
     setting changes nothing, byte for byte. -S is the host's."""
     for flags in OBJECT_WRITER_FLAGS.get(p.name, []):
         label = "%s %s" % (p.name, " ".join(flags))
-        transcribed = PARTS_TRANSCRIBED and not any(f.startswith(PARTS_PRINT_TEXT) for f in flags)
+        transcribed = parts_transcribed(flags)
         mtpc_writes = LLVM_MAJOR >= 22 and not transcribed
         objs, records, logs = {}, {}, {}
         written = None

@@ -36,6 +36,12 @@ PROMOTED_NAMES_UNDONE = PARTS_TRANSCRIBED
 # ELF (-fsanitize-address-globals-dead-stripping, linked-order too).
 PARTS_PRINT_TEXT = ("-fsanitize-coverage=", "-fxray-instrument", "-fstack-size-section") + (
     ("-fsanitize=address",) if LLVM_MAJOR >= 22 else ())
+
+
+def parts_transcribed(flags):
+    """Whether a split compile with `flags` hands the host its partitions'
+    objects transcribed (else the partitions print text)."""
+    return PARTS_TRANSCRIBED and not any(f.startswith(PARTS_PRINT_TEXT) for f in flags)
 PROGRAMS_DIR = os.path.join(ROOT, "tests", "programs")
 MAX_PARTITIONS = 1000000  # more than any module has units: one group each
 JOBS = os.cpu_count() or 2
@@ -223,27 +229,21 @@ def rela_entries(d, off, size):
 def crel_entries(d, off):
     """(symbol index, type, addend) of each entry of a CREL section (-Wa,--crel:
     LLVM's encodeCrel, llvm/MC/MCELFExtras.h)."""
-    def uleb(pos):
-        return leb128(d, pos)
-
-    def sleb(pos):
-        return leb128(d, pos, signed=True)
-
-    header, pos = uleb(off)
+    header, pos = leb128(d, off)
     symbol = r_type = addend = 0
     for _ in range(header >> 3):
         b = d[pos]
         pos += 1
         if b & 0x80:
-            _, pos = uleb(pos)  # the rest of the offset's delta
+            _, pos = leb128(d, pos)  # the rest of the offset's delta
         if b & 1:
-            delta, pos = sleb(pos)
+            delta, pos = leb128(d, pos, signed=True)
             symbol += delta
         if b & 2:
-            delta, pos = sleb(pos)
+            delta, pos = leb128(d, pos, signed=True)
             r_type += delta
         if b & 4 and header & 4:
-            delta, pos = sleb(pos)
+            delta, pos = leb128(d, pos, signed=True)
             addend += delta
         yield symbol, r_type, addend
 
