@@ -57,7 +57,7 @@ and the stats (MTPC_STATS) must show the module was really split.
     code generation is split, the second partition beside the first once
     a core frees.
 
-  tests/e2e_parallel.py [--long] [--only NAME] [--skip NAME] [--skip-check busy-machine]
+  tests/e2e_parallel.py [--long] [--only NAME] [--skip NAME] [--skip-check busy-machine|code-generation-split]
 Prints one line per check and 'N passed, N failed' at the end.
 """
 import argparse
@@ -1229,6 +1229,29 @@ def test_object_writer(p, work, checker):
             text = f.read()
         checker.check(len(s) == 1 and s[0]["partitions"] > 1 and not s[0]["object_by_mtpc"] and "work_a:" in text,
                       "-S: the host prints the merged text (mtpc assembles no object)", json.dumps(s)[:400])
+        # The text is what the user reads: the asm printer's comments are
+        # there as in stock's (clang's -fverbose-asm, its default for -S),
+        # and not with -fno-verbose-asm.
+        for verbosity in ([], ["-fno-verbose-asm"]):
+            texts = {}
+            for build, plugin in (("stock", []), ("mtpc", ["-fpass-plugin=" + PLUGIN])):
+                out = os.path.join(work, "writer-%s%s.s" % (build, "".join(verbosity)))
+                run([p.driver] + plugin + ["-O2", "-S"] + verbosity + p.cflags + [p.source, "-o", out], env=env_with(**FORCE_SPLIT))
+                with open(out) as f:
+                    texts[build] = f.read()
+            begun = {b: sorted(re.sub(r"\.mtpc\.[0-9a-f]+$", "", n) for n in re.findall(r"# -- Begin function (\S+)", t))
+                     for b, t in texts.items()}
+            loops = {b: t.count("# =>This Inner Loop Header") for b, t in texts.items()}
+            if verbosity:
+                checker.check(not begun["stock"] and not begun["mtpc"] and not loops["mtpc"] and "work_a:" in texts["mtpc"],
+                              "-S -fno-verbose-asm: no asm printer's comments, as in stock's text", str(begun))
+            else:
+                checker.check(len(begun["stock"]) > 10 and begun["mtpc"] == begun["stock"] and loops["stock"] > 0 and loops["mtpc"] > 0,
+                              "-S: every function the asm printer begins with a comment in stock's text is so begun in mtpc's "
+                              "(%d; promoted names undone), and loops are marked (%d, stock %d)"
+                              % (len(begun["stock"]), loops["mtpc"], loops["stock"]),
+                              "only stock's: %s\nonly mtpc's: %s" % (sorted(set(begun["stock"]) - set(begun["mtpc"])),
+                                                                   sorted(set(begun["mtpc"]) - set(begun["stock"]))))
 
 
 def _difference(a, b):
@@ -1256,42 +1279,57 @@ def main():
     ap.add_argument("--only", help="run only the program with this name")
     ap.add_argument("--skip", action="append", default=[], help="leave out the program with this name (repeatable)")
     ap.add_argument("--long", action="store_true", help="also the large programs: %s" % ", ".join(LARGE))
-    ap.add_argument("--skip-check", action="append", default=[], choices=["busy-machine"],
-                    help="leave out sqlite3's compiles on a machine whose every core is busy (they test how mtpc "
-                    "reads the load, which does not depend on the LLVM major, at twice a compile's time)")
+    ap.add_argument("--skip-check", action="append", default=[], choices=["busy-machine", "code-generation-split"],
+                    help="busy-machine: leave out sqlite3's compiles on a machine whose every core is busy (they test "
+                    "how mtpc reads the load, which does not depend on the LLVM major, at twice a compile's time); "
+                    "code-generation-split: leave out sqlite3's split of the code generation alone (five compiles; "
+                    "the small programs still check it)")
     a = ap.parse_args()
     require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-parallel-")
     checker = Checker()
+    seconds = []  # (program, test, wall seconds), printed at the end
+
+    def timed(test, *args):
+        started = time.monotonic()
+        try:
+            test(*args)
+        finally:
+            seconds.append((p.name, test.__name__, time.monotonic() - started))
+
     for p in programs(a.long or a.only in LARGE):
         if (a.only and p.name != a.only) or p.name in a.skip:
             continue
         small = p.name not in ("sqlite3",) + LARGE
         try:
-            test_clang(p, work, checker, ["-O0", "-O2", "-Os"] if small else ["-O2"])
-            test_debug_info(p, work, checker)
-            test_determinism(p, work, checker)
-            test_object_writer(p, work, checker)
-            test_code_generation_split(p, work, checker)
+            timed(test_clang, p, work, checker, ["-O0", "-O2", "-Os"] if small else ["-O2"])
+            timed(test_debug_info, p, work, checker)
+            timed(test_determinism, p, work, checker)
+            timed(test_object_writer, p, work, checker)
+            if small or "code-generation-split" not in a.skip_check:
+                timed(test_code_generation_split, p, work, checker)
             if p.name == "sqlite3":
-                test_cost_model(p, work, checker)
+                timed(test_cost_model, p, work, checker)
                 if "busy-machine" not in a.skip_check:
-                    test_busy_then_idle(p, work, checker)
-                    test_busy_machine(p, work, checker)
+                    timed(test_busy_then_idle, p, work, checker)
+                    timed(test_busy_machine, p, work, checker)
                     if WAITS_FOR_CORES:
-                        test_busy_until_code_generation(p, work, checker)
+                        timed(test_busy_until_code_generation, p, work, checker)
             if small:
-                test_fallback(p, work, checker)
-                test_opt_llc(p, work, checker)
-                test_thinlto(p, work, checker)
+                timed(test_fallback, p, work, checker)
+                timed(test_opt_llc, p, work, checker)
+                timed(test_thinlto, p, work, checker)
             if p.name == "constructs-c":
-                test_host_settings(p, work, checker)
-                test_shared_library(p, work, checker)
-                test_shared_library_binds_its_own(work, checker)
-                test_bad_environment(p, work, checker)
+                timed(test_host_settings, p, work, checker)
+                timed(test_shared_library, p, work, checker)
+                timed(test_shared_library_binds_its_own, work, checker)
+                timed(test_bad_environment, p, work, checker)
         except RuntimeError as e:
             checker.check(False, p.name + ": builds", str(e))
     shutil.rmtree(work, ignore_errors=True)
+    print("time per test (s), so that a run that grows longer shows what grew:")
+    for name, test, s in seconds:
+        print("  %6.1f  %s %s" % (s, name, test))
     checker.finish()
 
 

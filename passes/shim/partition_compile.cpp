@@ -303,7 +303,11 @@ bool mtpc_kit_codegen(void *KitP, LLVMModuleRef MRef, const char *Label, void **
   }
   std::shared_ptr<mtpc::PartitionDiagnostics> Recorded = Kit->Recorded;
   *Diags = new std::shared_ptr<mtpc::PartitionDiagnostics>(Recorded);
-  Kit->TM->Options.MCOptions.AsmVerbose = false;
+  // Comments only where the text is what the host prints (clang -S), as
+  // the host's settings ask for them: an object has none, and a text the
+  // host assembles reads faster without them.
+  if (Kit->WritesObject || Kit->Remarks->hostWritesObject())
+    Kit->TM->Options.MCOptions.AsmVerbose = false;
   auto Start = Clock::now();
   auto Text = std::make_unique<SmallVector<char, 0>>();
   Recorded->enterCodeGen();
