@@ -27,7 +27,13 @@ and "extra" is the instructions of its copies beyond one (what the split
 optimizes more than stock does), summed per class, and as a share of the
 module's instructions.
 
-  python3 bench/copies.py [--units sqlite3,duckdb,harfbuzz,quickjs] [--partitions 2] [--jobs 2]
+`--by-size` also prints, per unit, the same classes by the size of the
+copied body (its unoptimized instructions) and by its kind (a C++ inline
+or template function, a local function copied under its promoted name, any
+other callee copied by size): what a rule that leaves large copies to one
+partition would keep from the inliner, against the work it would save.
+
+  python3 bench/copies.py [--units sqlite3,duckdb,harfbuzz,quickjs] [--partitions 2] [--jobs 2] [--by-size]
 """
 import argparse
 import collections
@@ -75,9 +81,32 @@ def inlined_callees(bc):
     return collections.Counter(INLINED.findall(done.stderr))
 
 
-def classify(parts, whole_inlined):
+# Upper bounds of the size classes of --by-size (unoptimized instructions).
+SIZE_BOUNDS = (50, 150, 400, 1000, 3000)
+
+
+def size_class(instructions):
+    for bound in SIZE_BOUNDS:
+        if instructions <= bound:
+            return "<= %d" % bound
+    return "> %d" % SIZE_BOUNDS[-1]
+
+
+def kind_of(name):
+    """A copied function's kind, by its name: a local promoted for the split,
+    a C++ function (inline or template: an external C++ function is copied
+    by size too, but the C++ units' copies are nearly all inline), or a C
+    function copied by size."""
+    if PROMOTED.search(name):
+        return "local"
+    return "C++" if name.startswith("_Z") else "by size"
+
+
+def classify(parts, whole_inlined, by_size=None):
     """Per class: (functions, extra instructions). `parts`: per partition,
-    (sizes, inlined)."""
+    (sizes, inlined). `by_size`, if given, a Counter that also gets each
+    copied function counted under (kind, size class, class), as
+    (functions, extra instructions)."""
     holders = collections.defaultdict(list)
     for k, (sizes, _) in enumerate(parts):
         for name in sizes:
@@ -95,9 +124,27 @@ def classify(parts, whole_inlined):
             c = "stock"
         else:
             c = "never"
+        size = parts[ks[0]][0][name]
         out[c][0] += 1
-        out[c][1] += parts[ks[0]][0][name] * (len(ks) - 1)
+        out[c][1] += size * (len(ks) - 1)
+        if by_size is not None:
+            key = (kind_of(name), size_class(size), c)
+            by_size[key + ("functions",)] += 1
+            by_size[key + ("extra",)] += size * (len(ks) - 1)
     return out
+
+
+def by_size_table(unit, by_size, module):
+    """Markdown rows of --by-size for one unit."""
+    rows = ["", "%s, copies by kind and size (functions, extra instructions of the module's):" % unit,
+            "| kind | size | " + " | ".join(CLASSES) + " |", "|---|---|" + "---|" * len(CLASSES)]
+    bounds = ["<= %d" % b for b in SIZE_BOUNDS] + ["> %d" % SIZE_BOUNDS[-1]]
+    for kind in ("C++", "local", "by size"):
+        for bound in bounds:
+            cells = [(by_size[(kind, bound, c, "functions")], by_size[(kind, bound, c, "extra")]) for c in CLASSES]
+            if any(n for n, _ in cells):
+                rows.append("| %s | %s | %s |" % (kind, bound, " | ".join("%d (%.1f %%)" % (n, 100.0 * i / module) for n, i in cells)))
+    return "\n".join(rows)
 
 
 def measure(unit, args, work, pool):
@@ -113,10 +160,12 @@ def measure(unit, args, work, pool):
     for f in inputs[1:]:
         os.remove(f)
     module = sum(sizes[0].values())
-    classes = classify(list(zip(sizes[1:], inlined[1:])), inlined[0])
+    by_size = collections.Counter() if args.by_size else None
+    classes = classify(list(zip(sizes[1:], inlined[1:])), inlined[0], by_size)
     extra = sum(v[1] for v in classes.values())
     cells = " | ".join("%d (%s)" % (n, share(i, module)) for n, i in (classes[c] for c in CLASSES))
-    return "| %s | %d | %d | %s | %s |" % (unit.name, len(part_files), sum(v[0] for v in classes.values()), share(extra, module), cells)
+    row = "| %s | %d | %d | %s | %s |" % (unit.name, len(part_files), sum(v[0] for v in classes.values()), share(extra, module), cells)
+    return row, (by_size_table(unit.name, by_size, module) if args.by_size else "")
 
 
 def share(instructions, module):
@@ -128,7 +177,9 @@ def main():
     ap.add_argument("--units", default="sqlite3,duckdb,harfbuzz,quickjs", help="comma-separated: " + ", ".join(corpus_mod.SELECTIONS))
     ap.add_argument("--partitions", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--by-size", action="store_true", help="also each unit's copies by kind and size")
     args = ap.parse_args()
+    tables = []
     rows = ["| unit | partitions | functions copied | extra instructions (of the module) | "
             "inlined in every holder | in some | in none, stock did | in none, nor stock |",
             "|---|---|---|---|---|---|---|---|"]
@@ -137,9 +188,12 @@ def main():
         for selection in args.units.split(","):
             for unit in corpus_mod.corpus(selection, 1000):
                 print("%s ..." % unit.name, flush=True)
-                rows.append(measure(unit, args, work, pool))
-                print(rows[-1], flush=True)
-    print("\ncopied functions (extra instructions: those of the copies beyond one, of the module's):\n" + "\n".join(rows))
+                row, table = measure(unit, args, work, pool)
+                rows.append(row)
+                tables.append(table)
+                print(row + table, flush=True)
+    print("\ncopied functions (extra instructions: those of the copies beyond one, of the module's):\n" + "\n".join(rows)
+          + "".join(tables))
 
 
 if __name__ == "__main__":
