@@ -1231,14 +1231,19 @@ def test_object_writer(p, work, checker):
                       "-S: the host prints the merged text (mtpc assembles no object)", json.dumps(s)[:400])
         # The text is what the user reads: the asm printer's comments are
         # there as in stock's (clang's -fverbose-asm, its default for -S),
-        # and not with -fno-verbose-asm.
+        # and not with -fno-verbose-asm; with or without them, the text
+        # assembles to the same object (debug information's comments too).
+        assembled = []
         for verbosity in ([], ["-fno-verbose-asm"]):
             texts = {}
             for build, plugin in (("stock", []), ("mtpc", ["-fpass-plugin=" + PLUGIN])):
                 out = os.path.join(work, "writer-%s%s.s" % (build, "".join(verbosity)))
-                run([p.driver] + plugin + ["-O2", "-S"] + verbosity + p.cflags + [p.source, "-o", out], env=env_with(**FORCE_SPLIT))
+                run([p.driver] + plugin + ["-O2", "-g", "-S"] + verbosity + p.cflags + [p.source, "-o", out], env=env_with(**FORCE_SPLIT))
                 with open(out) as f:
                     texts[build] = f.read()
+            run([p.driver, "-c", out, "-o", out + ".o"])
+            with open(out + ".o", "rb") as f:
+                assembled.append(f.read())
             begun = {b: sorted(re.sub(r"\.mtpc\.[0-9a-f]+$", "", n) for n in re.findall(r"# -- Begin function (\S+)", t))
                      for b, t in texts.items()}
             loops = {b: t.count("# =>This Inner Loop Header") for b, t in texts.items()}
@@ -1252,6 +1257,8 @@ def test_object_writer(p, work, checker):
                               % (len(begun["stock"]), loops["mtpc"], loops["stock"]),
                               "only stock's: %s\nonly mtpc's: %s" % (sorted(set(begun["stock"]) - set(begun["mtpc"])),
                                                                    sorted(set(begun["mtpc"]) - set(begun["stock"]))))
+        checker.check(assembled[0] == assembled[1], "-S -g: the text with the asm printer's comments and without them "
+                      "assemble to the same object, byte for byte")
 
 
 def _difference(a, b):
