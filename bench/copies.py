@@ -51,7 +51,7 @@ from harness import PLUGIN, run, tool  # noqa: E402
 
 DEFINE = re.compile(r'^define [^@]*@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
 INLINED = re.compile(r"remark: .*?'([^']+)' inlined into '")
-PROMOTED = re.compile(r"\.mtpc\.[0-9a-f]+$")
+PROMOTED = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
 CLASSES = ("every", "some", "stock", "never")
 
 
