@@ -126,27 +126,99 @@ pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B], files: Files<'_>) -> Result<Merg
 
 /// [`merge_bytes`], given each part's [`PartScan::of_bytes`].
 pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], files: Files<'_>) -> Result<Merged<Vec<u8>>, MergeError> {
-    let table = files.table.map(latin1);
-    let directory = files.compile_unit_directory.map(latin1);
-    let files = Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() };
-    // The table's lines are written into the text too.
-    let ascii_table = files.table.is_none_or(str::is_ascii);
-    if ascii_table && parts.iter().all(|p| p.as_ref().is_ascii()) {
-        let texts: Vec<&str> = parts.iter().map(|p| std::str::from_utf8(p.as_ref()).expect("ASCII is UTF-8")).collect();
-        return merge_scanned(&texts, scans, files).map(Merged::into_bytes);
+    let texts = TextsToMerge::new(parts.iter().map(|p| p.as_ref().to_vec()).collect(), files);
+    let plan = texts.plan(scans, files)?;
+    let segments = (0..texts.len()).map(|k| plan.write_segment(k, texts.part(k), &scans[k])).collect::<Result<Vec<_>, _>>()?;
+    Ok(texts.carried().into_bytes(plan.join(&segments)))
+}
+
+/// The parts' texts as the merge reads them: as they are where they, the
+/// file table and the compile unit's directory are ASCII (as the code
+/// generator prints assembly, string data escaped), else each byte carried
+/// as the char of its value (a comment of the asm printer naming a byte of
+/// data, with `-fverbose-asm`; inline assembly; a file name), and written
+/// back so. Either way the merge is planned once ([`TextsToMerge::plan`])
+/// and each part's segment is written apart ([`MergePlan::write_segment`]),
+/// on any thread.
+pub struct TextsToMerge {
+    texts: Vec<String>,
+    carried: Carried,
+}
+
+/// How a merged text's chars become its bytes (see [`TextsToMerge`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Carried {
+    Ascii,
+    ByteForChar,
+}
+
+impl Carried {
+    /// The merged text's bytes: each char's value.
+    pub fn into_bytes(self, merged: Merged<String>) -> Merged<Vec<u8>> {
+        if self == Carried::Ascii {
+            return merged.into_bytes();
+        }
+        // Every char came from one byte, so it converts back exactly.
+        let mut text = Vec::with_capacity(merged.text.len());
+        let mut bytes = |range: Range<usize>| {
+            let start = text.len();
+            text.extend(merged.text[range].chars().map(|c| c as u8));
+            start..text.len()
+        };
+        let table = bytes(0..merged.table).end;
+        let segments = merged.segments.iter().map(|range| bytes(range.clone())).collect();
+        Merged { text, table, segments, address_significance: merged.address_significance, unique_sections: merged.unique_sections }
     }
-    let texts: Vec<String> = parts.iter().map(|p| p.as_ref().iter().map(|&b| char::from(b)).collect()).collect();
-    let merged = merge_scanned(&texts, scans, files)?;
-    // Every char came from one byte, so it converts back exactly.
-    let mut text = Vec::with_capacity(merged.text.len());
-    let mut bytes = |range: Range<usize>| {
-        let start = text.len();
-        text.extend(merged.text[range].chars().map(|c| c as u8));
-        start..text.len()
-    };
-    let table = bytes(0..merged.table).end;
-    let segments = merged.segments.iter().map(|range| bytes(range.clone())).collect();
-    Ok(Merged { text, table, segments, address_significance: merged.address_significance, unique_sections: merged.unique_sections })
+}
+
+impl TextsToMerge {
+    /// The parts of a module whose source files are `files`.
+    pub fn new(parts: Vec<Vec<u8>>, files: Files<'_>) -> TextsToMerge {
+        let ascii = files.table.is_none_or(str::is_ascii)
+            && files.compile_unit_directory.is_none_or(str::is_ascii)
+            && parts.iter().all(|p| p.is_ascii());
+        match ascii {
+            true => TextsToMerge {
+                texts: parts.into_iter().map(|p| String::from_utf8(p).expect("ASCII is UTF-8")).collect(),
+                carried: Carried::Ascii,
+            },
+            false => TextsToMerge {
+                texts: parts.iter().map(|p| p.iter().map(|&b| char::from(b)).collect()).collect(),
+                carried: Carried::ByteForChar,
+            },
+        }
+    }
+
+    /// How the merged text's chars become its bytes.
+    pub fn carried(&self) -> Carried {
+        self.carried
+    }
+
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// Part `k`'s text.
+    pub fn part(&self, k: usize) -> &str {
+        &self.texts[k]
+    }
+
+    /// Each part's text's length.
+    pub fn sizes(&self) -> Vec<usize> {
+        self.texts.iter().map(String::len).collect()
+    }
+
+    /// Decides the merge (see [`plan_merge`]), `scans` from
+    /// [`PartScan::of_bytes`] and `files` as given to [`TextsToMerge::new`].
+    pub fn plan(&self, scans: &[PartScan], files: Files<'_>) -> Result<MergePlan, MergeError> {
+        let table = files.table.map(latin1);
+        let directory = files.compile_unit_directory.map(latin1);
+        plan_merge(&self.texts, scans, Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() })
+    }
 }
 
 /// Rewrites a part's symbol assignments `name = expression` (how the code
@@ -240,13 +312,6 @@ impl MergePlan {
         Ok(out)
     }
 
-    /// [`MergePlan::write_segment`] for a part given as bytes, which
-    /// [`plan_merge_ascii`] found to be ASCII.
-    pub fn write_segment_ascii(&self, k: usize, part: &[u8], scan: &PartScan) -> Result<String, MergeError> {
-        let part = std::str::from_utf8(part).map_err(|_| MergeError(format!("part {k} is not the ASCII text it was planned from")))?;
-        self.write_segment(k, part, scan)
-    }
-
     /// The merged text: the head, then every part's segment, in order.
     pub fn join<S: AsRef<str>>(&self, segments: &[S]) -> Merged<String> {
         let mut text = String::with_capacity(self.head.len() + segments.iter().map(|s| s.as_ref().len()).sum::<usize>());
@@ -267,19 +332,6 @@ impl MergePlan {
             unique_sections: self.unique_sections,
         }
     }
-}
-
-/// The merge of parts given as bytes, decided ([`plan_merge`]), if they,
-/// the table and the compile unit's directory are ASCII (as the code
-/// generator prints them: string data escaped); `None` otherwise (merge
-/// them with [`merge_scanned_bytes`], which carries each byte as a char).
-pub fn plan_merge_ascii<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], files: Files<'_>) -> Option<Result<MergePlan, MergeError>> {
-    let ascii = files.table.is_none_or(str::is_ascii) && files.compile_unit_directory.is_none_or(str::is_ascii);
-    if !ascii || !parts.iter().all(|p| p.as_ref().is_ascii()) {
-        return None;
-    }
-    let texts: Vec<&str> = parts.iter().map(|p| std::str::from_utf8(p.as_ref()).expect("ASCII is UTF-8")).collect();
-    Some(plan_merge(&texts, scans, files))
 }
 
 /// Decides the merge of `parts`, in order: the file table, the string
@@ -1877,14 +1929,33 @@ mod tests {
         // written as the line it is, ended by a newline.
         let part = "a:\r\n\tret\n.Lx:\n\tjmp\t.Lx";
         let scans = [PartScan::of(part), PartScan::of(part)];
-        let plan = plan_merge_ascii(&[part, part], &scans, Files::default()).unwrap().unwrap();
-        let second = plan.write_segment(1, part, &scans[1]).unwrap();
+        let texts = TextsToMerge::new(vec![part.as_bytes().to_vec(); 2], Files::default());
+        assert_eq!(texts.carried(), Carried::Ascii);
+        let plan = texts.plan(&scans, Files::default()).unwrap();
+        let second = plan.write_segment(1, texts.part(1), &scans[1]).unwrap();
         assert_eq!(second, "a.mtpc1:\n\tret\n.Lmtpc1.x:\n\tjmp\t.Lmtpc1.x\n");
-        let first = plan.write_segment(0, part, &scans[0]).unwrap();
+        let first = plan.write_segment(0, texts.part(0), &scans[0]).unwrap();
         assert_eq!(plan.join(&[&first, &second]), merge(&[part, part]).unwrap());
-        // A part that is not ASCII is merged in one step.
-        let other: &[u8] = b"\t.ascii\t\"\xff\"\n";
-        assert!(plan_merge_ascii(&[other], &[PartScan::of_bytes(other)], Files::default()).is_none());
+    }
+
+    #[test]
+    fn parts_that_are_not_ascii_are_written_apart_too() {
+        // A comment of -fverbose-asm naming a byte of data, a file name: each
+        // byte carried as a char, each part's segment written on its own.
+        let table = "\t.file\t1 \"/d\" \"\u{e9}t\u{e9}.h\"\n";
+        let files = Files { table: Some(table), compile_unit_directory: None };
+        let other: Vec<u8> = b".Lx:\n\t.byte\t128\t# \x80\n\t.loc\t1 2 3\n\tjmp\t.Lx\n".to_vec();
+        let ascii: Vec<u8> = b".Lx:\n\tret\n".to_vec();
+        let parts = vec![ascii.clone(), other.clone()];
+        let scans: Vec<PartScan> = parts.iter().map(|p| PartScan::of_bytes(p)).collect();
+        let texts = TextsToMerge::new(parts.clone(), files);
+        assert_eq!(texts.carried(), Carried::ByteForChar);
+        let plan = texts.plan(&scans, files).unwrap();
+        let segments: Vec<String> = (0..2).map(|k| plan.write_segment(k, texts.part(k), &scans[k]).unwrap()).collect();
+        let m = texts.carried().into_bytes(plan.join(&segments));
+        assert_eq!(&m.text[m.segments[1].clone()], b".Lmtpc1.x:\n\t.byte\t128\t# \x80\n\t.loc\t1 2 3\n\tjmp\t.Lmtpc1.x\n");
+        assert_eq!(&m.text[..m.table], table.as_bytes());
+        assert_eq!(m, merge_bytes(&parts, files).unwrap());
     }
 
     #[test]

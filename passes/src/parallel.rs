@@ -1046,26 +1046,21 @@ fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merge
 /// is decided here, part after part; each part's segment is written on
 /// the pool, the longest first, and joined here.
 /// Returns the merged text, how long each part's writing took and the
-/// wall time of the pool's phase (ms; none if the parts were merged here).
+/// wall time of the pool's phase (ms). A text that is not ASCII (the asm
+/// printer's comment naming a byte of data, inline assembly, a file name)
+/// is merged so too, each byte carried as a char (`TextsToMerge`).
 fn merge_on_pool(pool: &crate::worker::Pool, texts: Vec<Vec<u8>>, scans: Vec<PartScan>, files: Files<'_>, threads: usize)
     -> Result<(Merged<Vec<u8>>, Vec<f64>, f64), MergeError> {
-    let plan = match crate::asm_merge::plan_merge_ascii(&texts, &scans, files) {
-        Some(plan) => Arc::new(plan?),
-        // A text that is not ASCII (inline assembly, file names) is merged
-        // here, its bytes carried as chars.
-        None => {
-            let merged = crate::asm_merge::merge_scanned_bytes(&texts, &scans, files)?;
-            return Ok((merged, vec![0.0; texts.len()], 0.0));
-        }
-    };
-    let sizes: Vec<usize> = texts.iter().map(Vec::len).collect();
+    let texts = crate::asm_merge::TextsToMerge::new(texts, files);
+    let plan = Arc::new(texts.plan(&scans, files)?);
+    let (sizes, carried) = (texts.sizes(), texts.carried());
     let parts = Arc::new((texts, scans));
     let t = Instant::now();
     let written = longest_first(pool, &sizes, threads, {
         let (plan, parts) = (plan.clone(), parts.clone());
         move |k| {
             let t = Instant::now();
-            Ok(plan.write_segment_ascii(k, &parts.0[k], &parts.1[k]).map(|segment| (segment, ms(t))))
+            Ok(plan.write_segment(k, parts.0.part(k), &parts.1[k]).map(|segment| (segment, ms(t))))
         }
     });
     let phase_ms = ms(t);
@@ -1076,7 +1071,7 @@ fn merge_on_pool(pool: &crate::worker::Pool, texts: Vec<Vec<u8>>, scans: Vec<Par
     // The parts' texts go before the segments are joined: two copies of the
     // text at most.
     drop(parts);
-    Ok((plan.join(&segments).into_bytes(), write_ms, phase_ms))
+    Ok((carried.into_bytes(plan.join(&segments)), write_ms, phase_ms))
 }
 
 /// Runs `job` on every part's segment of `merged` on the pool (see
