@@ -183,7 +183,7 @@ impl TextsToMerge {
                 carried: Carried::Ascii,
             },
             false => TextsToMerge {
-                texts: parts.iter().map(|p| p.iter().map(|&b| char::from(b)).collect()).collect(),
+                texts: parts.into_iter().map(|p| p.iter().map(|&b| char::from(b)).collect()).collect(),
                 carried: Carried::ByteForChar,
             },
         }
@@ -1953,9 +1953,10 @@ mod tests {
         let plan = texts.plan(&scans, files).unwrap();
         let segments: Vec<String> = (0..2).map(|k| plan.write_segment(k, texts.part(k), &scans[k]).unwrap()).collect();
         let m = texts.carried().into_bytes(plan.join(&segments));
-        assert_eq!(&m.text[m.segments[1].clone()], b".Lmtpc1.x:\n\t.byte\t128\t# \x80\n\t.loc\t1 2 3\n\tjmp\t.Lmtpc1.x\n");
-        assert_eq!(&m.text[..m.table], table.as_bytes());
-        assert_eq!(m, merge_bytes(&parts, files).unwrap());
+        let whole = [table.as_bytes(), b".Lmtpc0.x:\n\tret\n.Lmtpc1.x:\n\t.byte\t128\t# \x80\n\t.loc\t1 2 3\n\tjmp\t.Lmtpc1.x\n"].concat();
+        assert_eq!(m.text, whole, "{:?}", String::from_utf8_lossy(&m.text));
+        assert_eq!((m.table, m.segments.len()), (table.len(), 2));
+        assert_eq!(&m.text[m.segments[1].clone()], &whole[table.len() + ".Lmtpc0.x:\n\tret\n".len()..]);
     }
 
     #[test]

@@ -1068,10 +1068,12 @@ fn merge_on_pool(pool: &crate::worker::Pool, texts: Vec<Vec<u8>>, scans: Vec<Par
     // before any segment was written, and their errors come first).
     let (segments, write_ms): (Vec<String>, Vec<f64>) =
         written.into_iter().map(|w| w.map_err(MergeError).and_then(|w| w)).collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
-    // The parts' texts go before the segments are joined: two copies of the
-    // text at most.
+    // The parts' texts go before the segments are joined, and the segments
+    // before the joined text becomes bytes: two copies of the text at most.
     drop(parts);
-    Ok((carried.into_bytes(plan.join(&segments)), write_ms, phase_ms))
+    let joined = plan.join(&segments);
+    drop(segments);
+    Ok((carried.into_bytes(joined), write_ms, phase_ms))
 }
 
 /// Runs `job` on every part's segment of `merged` on the pool (see
