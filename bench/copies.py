@@ -47,11 +47,10 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
 import corpus as corpus_mod  # noqa: E402
 from builds import bitcode  # noqa: E402
-from harness import PLUGIN, run, tool  # noqa: E402
+from harness import PLUGIN, PROMOTED_LOCAL, run, tool  # noqa: E402
 
 DEFINE = re.compile(r'^define [^@]*@("(?:[^"\\]|\\.)*"|[-\w.$]+)\(')
 INLINED = re.compile(r"remark: .*?'([^']+)' inlined into '")
-PROMOTED = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
 CLASSES = ("every", "some", "stock", "never")
 
 
@@ -97,7 +96,7 @@ def kind_of(name):
     a C++ function (inline or template: an external C++ function is copied
     by size too, but the C++ units' copies are nearly all inline), or a C
     function copied by size."""
-    if PROMOTED.search(name):
+    if PROMOTED_LOCAL.search(name):
         return "local"
     return "C++" if name.startswith("_Z") else "by size"
 
@@ -120,7 +119,7 @@ def classify(parts, whole_inlined, by_size=None):
             c = "every"
         elif taken:
             c = "some"
-        elif whole_inlined[PROMOTED.sub("", name)] > 0:
+        elif whole_inlined[PROMOTED_LOCAL.sub("", name)] > 0:
             c = "stock"
         else:
             c = "never"

@@ -73,7 +73,7 @@ import tempfile
 import threading
 import time
 
-from harness import (LLVM_MAJOR, PARTS_TRANSCRIBED, PLUGIN, PROGRAMS_DIR, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, parts_transcribed, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
+from harness import (LLVM_MAJOR, PARTS_TRANSCRIBED, PLUGIN, PROGRAMS_DIR, PROMOTED_LOCAL, PROMOTED_NAMES_UNDONE, QUICKJS_FLAGS, QUICKJS_OTHER_SOURCES, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, line_rows, line_table_offsets, object_contents, parts_transcribed, require_plugin, harfbuzz_dir, quickjs_dir, raylib_dir, run,
                      sqlite_dir, stop_location, tool)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
@@ -179,11 +179,6 @@ def split_happened(stats, what):
     return ok, what, "stats: %s" % json.dumps(stats)[:600]
 
 
-# A promoted local's suffix (NAME.mtpc.HASH, or NAME.mtpc.HASH.N where that
-# name was taken).
-PROMOTED_SUFFIX = r"\.mtpc\.[0-9a-f]+(\.\d+)?$"
-
-
 def definitions(obj):
     """{name: nm type} of what obj defines; a promoted local (NAME.mtpc.HASH),
     a local alias (NAME.mtpc.local) or a local the merge renamed per partition
@@ -262,10 +257,6 @@ def test_clang(p, work, checker, levels):
                           label + ": no weak definition that stock's object lacks, but a few that a partition still "
                           "calls (%d of %d weak)" % (len(kept), len(weak)),
                           "kept for nothing: %s\nkept: %s" % (unused[:20], sorted(kept)[:20]))
-
-
-# A local's name promoted for the split: NAME.mtpc.HASH (numbered if taken).
-PROMOTED_LOCAL = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
 
 
 def defined_symbols(obj):
@@ -1257,7 +1248,7 @@ def test_object_writer(p, work, checker):
             run([p.driver, "-c", out, "-o", out + ".o"])
             with open(out + ".o", "rb") as f:
                 assembled.append(f.read())
-            begun = {b: sorted(re.sub(PROMOTED_SUFFIX, "", n) for n in re.findall(r"# -- Begin function (\S+)", t))
+            begun = {b: sorted(PROMOTED_LOCAL.sub("", n) for n in re.findall(r"# -- Begin function (\S+)", t))
                      for b, t in texts.items()}
             loops = {b: t.count("# =>This Inner Loop Header") for b, t in texts.items()}
             if verbosity:

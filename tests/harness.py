@@ -29,6 +29,8 @@ PLUGIN = os.environ.get("MTPC_PLUGIN", plugin_for(LLVM_MAJOR))
 # (README, "What each global becomes").
 PARTS_TRANSCRIBED = LLVM_MAJOR in (16, 22)
 PROMOTED_NAMES_UNDONE = PARTS_TRANSCRIBED
+# A local's name promoted for the split: NAME.mtpc.HASH (numbered if taken).
+PROMOTED_LOCAL = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
 # Options that give the parts' objects what a transcript cannot state
 # (sections linked to another's), so that the partitions print text: some
 # of those object_writer::text_needed decides on (passes/src/object_writer.rs).
