@@ -9,7 +9,8 @@
 ; renamed (@memcpy.mtpc.TAG, here: two partitions use it) as well. So a
 ; module with a local named like a library function is compiled whole, with
 ; the reason, whatever the plan. Named otherwise (@copy_bytes), the same
-; module is split and the local promoted.
+; module is split: the local, promoted for the split, is local again under
+; its own name in the merged text (no .globl, no .hidden).
 ; Fails if: decline::module_reason no longer declines a module with
 ; ModuleFacts::library_named_locals (the first RUN would print module asm
 ; and no reason).
@@ -17,7 +18,11 @@
 ; CHECK-NOT: module asm
 ; CHECK: define internal {{.*}}ptr @memcpy(
 ; OTHER-NAME-NOT: leaves it to the host
-; OTHER-NAME: module asm {{.*}}copy_bytes.mtpc.
+; OTHER-NAME-NOT: copy_bytes.mtpc.
+; OTHER-NAME-NOT: {{globl|weak|hidden}}{{.*}}copy_bytes
+; OTHER-NAME: module asm "copy_bytes:"
+; OTHER-NAME-NOT: copy_bytes.mtpc.
+; OTHER-NAME-NOT: {{globl|weak|hidden}}{{.*}}copy_bytes
 target triple = "x86_64-pc-linux-gnu"
 
 @copies = internal global i32 0

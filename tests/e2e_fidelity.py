@@ -133,32 +133,18 @@ def split_and(checker, b, what, ok, detail=""):
 
 # --- the host's pipeline in every partition ---------------------------------
 
-def promoted_name_kept(flags):
-    """Where the partitions print text (LLVM 19; clang 16 and 22 with
-    PARTS_PRINT_TEXT's options), a static function that another partition
-    calls keeps its promoted name, NAME.mtpc.HASH, in the object (README,
-    "What each global becomes"), and the symbolizer prefers the symbol
-    table's name to DWARF's: a report's frame in it is stock's but for that
-    suffix. Where the parts' objects are transcribed the name is made local
-    again: the frame is stock's exactly."""
-    return not parts_transcribed(flags)
-
-
-def sanitizer_report(text, name_kept):
+def sanitizer_report(text):
     """The lines of a sanitizer report that say what and where: the kind of
     bug, the stack frames (function, file, line, column) and what the
     address is; addresses, thread and process numbers left out, and in no
-    order (which of two racing threads TSan names first is chance); a
-    promoted name's suffix left out of a stack frame where the symbol table
-    keeps it (`name_kept`: promoted_name_kept); and, where the report names the global
+    order (which of two racing threads TSan names first is chance); and,
+    where the report names the global
     a bad address is after or inside, the one that follows it in memory
     ("located N bytes before global variable ..."): partitions lay out
     their data one after another, not in the module's order."""
     keep = set()
     owner_named = re.search(r"is located \d+ bytes (after|inside of) global variable", text)
     for line in text.splitlines():
-        if name_kept and re.match(r"\s+#\d+ ", line):
-            line = re.sub(r"\b(\w+)\.mtpc\.[0-9a-f]{16}\b", r"\1", line)
         line = re.sub(r"0x[0-9a-f]+", "ADDR", line)
         line = re.sub(r"==\d+==", "==PID==", line)
         line = re.sub(r"\(pid=\d+\)", "", line)
@@ -192,8 +178,12 @@ def test_sanitizers(work, checker):
     for tag, source, flags, mode, arg, bug in SANITIZERS:
         for level in ("-O1", "-O0"):
             b = Build(work, "%s%s" % (tag, level), program(source), [level, "-g"] + flags, link=["-lpthread", "-lstdc++"])
-            kept = promoted_name_kept(flags)
-            reports = {v: sanitizer_report(b.run(v, [mode, arg], check=False).stderr, kept) for v in ("stock", "mtpc")}
+            # A static function another partition calls is local again
+            # under its own name, where the parts' objects are transcribed
+            # and where their texts are merged (LLVM 22's ASan): the
+            # symbolizer, which prefers the symbol table's name to DWARF's,
+            # names each frame as in stock's report.
+            reports = {v: sanitizer_report(b.run(v, [mode, arg], check=False).stderr) for v in ("stock", "mtpc")}
             split_and(checker, b, "the sanitizer reports the %s at the same place as in the stock build" % bug,
                       any(bug in l for l in reports["stock"]) and reports["stock"] == reports["mtpc"],
                       "stock:\n%s\nmtpc:\n%s" % ("\n".join(reports["stock"][:12]), "\n".join(reports["mtpc"][:12])))

@@ -23,12 +23,11 @@ def plugin_for(major):
 
 PLUGIN = os.environ.get("MTPC_PLUGIN", plugin_for(LLVM_MAJOR))
 # clang 16 and 22 are handed the partitions' objects transcribed (where a
-# transcript can state them: not with the options of PARTS_PRINT_TEXT), and
-# there a local the split promoted (NAME.mtpc.HASH) is local again under its
-# own name; clang 19 assembles the merged text, where promoted names stay
+# transcript can state them: not with the options of PARTS_PRINT_TEXT);
+# clang 19 assembles the merged text. Either way a local the split promoted
+# (NAME.mtpc.HASH) that one part defines is local again under its own name
 # (README, "What each global becomes").
 PARTS_TRANSCRIBED = LLVM_MAJOR in (16, 22)
-PROMOTED_NAMES_UNDONE = PARTS_TRANSCRIBED
 # A local's name promoted for the split: NAME.mtpc.HASH (numbered if taken).
 PROMOTED_LOCAL = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
 # Options that give the parts' objects what a transcript cannot state
@@ -250,7 +249,7 @@ def crel_entries(d, off):
         yield symbol, r_type, addend
 
 
-def object_contents(path, local_again=None):
+def object_contents(path):
     """What an x86-64 ELF relocatable object says, apart from where its
     data is: its sections (name, type, flags, and the instructions of code
     sections (see `code_listings`); data sections may be padded differently between what
@@ -261,14 +260,11 @@ def object_contents(path, local_again=None):
     addend when that section is code (else it depends on data layout; an
     absolute reference through a string section gives the string), and
     the address-significance table's names. .eh_frame is left out: its
-    entries depend on how many parts wrote it. `local_again`: symbols
-    (promoted name: name) read as the local of that name they would be,
-    as the transcript of clang 16's and 22's parts' objects states them (and a
-    section named after one as named after that name), relocations to one
-    as relocations through its section (into data: by section only, as
-    for any local reached through its section). On LLVM 22, a transcript's
+    entries depend on how many parts wrote it. On LLVM 22, a transcript's
     own labels that the assembler kept as symbols, and relocations to a
-    named local (transcript_local), are read the same way: the linker
+    named local (transcript_local), are read as relocations through its
+    section (into data: by section only, as for any local reached through
+    its section): the linker
     resolves a local symbol plus an addend and its section plus its offset
     alike (but through the GOT, whose entry is the symbol's, and a label
     plus an offset in a mergeable section). Relocations in CREL
@@ -283,21 +279,7 @@ def object_contents(path, local_again=None):
         start = secs[table][4] + offset
         return d[start:d.index(b"\0", start)].decode()
 
-    local_again = local_again or {}
-
-    promoted_name = re.compile(r"(?<![\w.$])(%s)(?![\w.$])" % "|".join(map(re.escape, local_again))) if local_again else None
-
-    def named_again(text):
-        return promoted_name.sub(lambda m: local_again[m.group(1)], text) if ".mtpc." in text else text
-
-    listing_names = [cstr(shstrndx, s[0]) for s in secs]
-    def section_named_again(section):
-        for promoted, name in local_again.items():
-            if section.endswith("." + promoted) and len(section) > len(promoted) + 2:
-                return section[:-len(promoted)] + name
-        return section
-
-    names = [section_named_again(n) for n in listing_names] if local_again else listing_names
+    names = [cstr(shstrndx, s[0]) for s in secs]
     code = [bool(s[2] & 4) for s in secs]
     strings = [s[2] & 0x30 == 0x30 and s[1] != 8 for s in secs]  # SHF_MERGE | SHF_STRINGS, not NOBITS
     symtab = next(i for i, s in enumerate(secs) if s[1] == 2)
@@ -305,9 +287,7 @@ def object_contents(path, local_again=None):
     for i in range(secs[symtab][5] // 24):
         name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", d, secs[symtab][4] + 24 * i)
         name = cstr(secs[symtab][6], name)
-        if name in local_again and shndx != 0:
-            syms.append((local_again[name], 0, info & 15, 0, shndx, value, size, True))
-        elif RELOC_NAMES_ITS_SYMBOL and name.startswith(TRANSCRIPT_LABEL) and info >> 4 == 0:
+        if RELOC_NAMES_ITS_SYMBOL and name.startswith(TRANSCRIPT_LABEL) and info >> 4 == 0:
             # A transcript's label that LLVM 21 and later's assembler keeps
             # as a symbol when a .reloc names it: no symbol of the object's
             # own, and a relocation to it is one through its section.
@@ -334,7 +314,7 @@ def object_contents(path, local_again=None):
                     # a name the text's object does not have.
                     through_section = False
                 if through_section:
-                    # Local again, or a named local that LLVM 22's assembler
+                    # A transcript's label, or a named local that LLVM 22's assembler
                     # relocates against where a transcript's .reloc names it:
                     # through its section, as the assembler relocates.
                     sym, addend = ("", 0, 3, 0, sym[4], 0, 0, False), addend + sym[5]
@@ -355,11 +335,9 @@ def object_contents(path, local_again=None):
             instructions = None
             if flags & 4:
                 listings = code_listings(path) if listings is None else listings
-                seen = code_seen[listing_names[i]]
-                instructions = listings[listing_names[i]][seen] if seen < len(listings.get(listing_names[i], [])) else ()
-                if local_again:
-                    instructions = tuple((at, named_again(insn)) for at, insn in instructions)
-                code_seen[listing_names[i]] += 1
+                seen = code_seen[names[i]]
+                instructions = listings[names[i]][seen] if seen < len(listings.get(names[i], [])) else ()
+                code_seen[names[i]] += 1
             sections[(names[i], typ, flags, instructions)] += 1
     for name, bind, typ, vis, shndx, value, size, _ in syms:
         if typ not in (3, 4) and name and name != TRANSCRIPT_LABEL:

@@ -35,6 +35,12 @@
 //! - in a DWARF 4 table, a file in the compile unit's directory is named
 //!   without it, as the code generator writes it into an object (the
 //!   assembler reading the text does not know that directory).
+//! - a local of the module the split promoted (`NAME.mtpc.HASH`, hidden)
+//!   that one part defines is local again under its own name, as in stock's
+//!   text (the rule of `local_again`, which the merge of the parts' objects
+//!   follows too): its binding and visibility directives go, every part
+//!   names it so, and the sections named after it are named after that
+//!   name. A part that names another symbol so is an error.
 //!
 //! A weak data symbol that several parts define (one the pipeline makes in
 //! every module, such as MemorySanitizer's `__msan_track_origins`) is kept
@@ -55,6 +61,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use crate::local_again::{sections_named_again, LocalAgain};
 use crate::{FastHashMap as HashMap, FastHashSet as HashSet};
 
 /// One DWARF file-table entry: directory, name and the rest (checksum, source).
@@ -127,7 +134,7 @@ pub fn merge_bytes<B: AsRef<[u8]>>(parts: &[B], files: Files<'_>) -> Result<Merg
 /// [`merge_bytes`], given each part's [`PartScan::of_bytes`].
 pub fn merge_scanned_bytes<B: AsRef<[u8]>>(parts: &[B], scans: &[PartScan], files: Files<'_>) -> Result<Merged<Vec<u8>>, MergeError> {
     let texts = TextsToMerge::new(parts.iter().map(|p| p.as_ref().to_vec()).collect(), files);
-    let plan = texts.plan(scans, files)?;
+    let plan = texts.plan(scans, files, &Promoted::new())?;
     let segments = (0..texts.len()).map(|k| plan.write_segment(k, texts.part(k), &scans[k])).collect::<Result<Vec<_>, _>>()?;
     Ok(texts.carried().into_bytes(plan.join(&segments)))
 }
@@ -213,11 +220,20 @@ impl TextsToMerge {
     }
 
     /// Decides the merge (see [`plan_merge`]), `scans` from
-    /// [`PartScan::of_bytes`] and `files` as given to [`TextsToMerge::new`].
-    pub fn plan(&self, scans: &[PartScan], files: Files<'_>) -> Result<MergePlan, MergeError> {
+    /// [`PartScan::of_bytes`] and `files` as given to [`TextsToMerge::new`];
+    /// `promoted`: the module's promoted locals.
+    pub fn plan(&self, scans: &[PartScan], files: Files<'_>, promoted: &Promoted) -> Result<MergePlan, MergeError> {
         let table = files.table.map(latin1);
         let directory = files.compile_unit_directory.map(latin1);
-        plan_merge(&self.texts, scans, Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() })
+        let files = Files { table: table.as_deref(), compile_unit_directory: directory.as_deref() };
+        match self.carried {
+            Carried::Ascii => plan_merge(&self.texts, scans, files, promoted),
+            Carried::ByteForChar => {
+                // Named as the texts carry their bytes.
+                let promoted = promoted.iter().map(|(from, to)| (latin1(from).into_owned(), latin1(to).into_owned())).collect();
+                plan_merge(&self.texts, scans, files, &promoted)
+            }
+        }
     }
 }
 
@@ -285,7 +301,12 @@ pub fn merge_in<S: AsRef<str>>(parts: &[S], files: Files<'_>) -> Result<Merged<S
 
 /// [`merge_in`], given each part's [`PartScan::of`].
 fn merge_scanned<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) -> Result<Merged<String>, MergeError> {
-    let plan = plan_merge(parts, scans, files)?;
+    merge_promoted(parts, scans, files, &Promoted::new())
+}
+
+/// [`merge_scanned`], with the module's promoted locals.
+fn merge_promoted<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>, promoted: &Promoted) -> Result<Merged<String>, MergeError> {
+    let plan = plan_merge(parts, scans, files, promoted)?;
     let segments = parts.iter().zip(scans).enumerate().map(|(k, (part, scan))| plan.write_segment(k, part.as_ref(), scan)).collect::<Result<Vec<_>, _>>()?;
     Ok(plan.join(&segments))
 }
@@ -298,8 +319,101 @@ pub struct MergePlan {
     segments: Vec<SegmentPlan>,
     /// Local symbols several parts define: each part's are renamed.
     colliding_locals: HashSet<String>,
+    /// Promoted locals made local again, and their stock names.
+    local_again: LocalAgainNames,
     address_significance: bool,
     unique_sections: bool,
+}
+
+/// The promoted locals the merge makes local again (see `local_again`):
+/// each promoted name with the stock name it takes, and each stock name,
+/// which nothing else in the parts may name.
+#[derive(Default)]
+struct LocalAgainNames {
+    names: HashMap<String, NameMadeLocal>,
+}
+
+enum NameMadeLocal {
+    /// A promoted name, and the stock name it is written as.
+    Promoted(String),
+    /// A stock name.
+    Stock,
+}
+
+impl LocalAgainNames {
+    fn new(demoted: &std::collections::HashMap<String, String>) -> LocalAgainNames {
+        let mut names: HashMap<String, NameMadeLocal> = HashMap::default();
+        for (promoted, stock) in demoted {
+            names.insert(promoted.clone(), NameMadeLocal::Promoted(stock.clone()));
+            names.insert(stock.clone(), NameMadeLocal::Stock);
+        }
+        LocalAgainNames { names }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Whether `name` is a promoted local made local again.
+    fn is_promoted(&self, name: &str) -> bool {
+        matches!(self.names.get(name), Some(NameMadeLocal::Promoted(_)))
+    }
+
+    /// Copies `comment` to `out`, each promoted name in it (after a
+    /// space or `@`) written as the stock name it takes.
+    fn rename_in_comment(&self, comment: &str, out: &mut String) {
+        // Most comments name none (`# %bb.0:`, `#DEBUG_VALUE: ...`), and
+        // every promoted name holds this (`NAME.mtpc.HASH`).
+        if !comment.contains(".mtpc.") {
+            out.push_str(comment);
+            return;
+        }
+        let mut copied = 0;
+        let bytes = comment.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let starts = bytes[i] != b'@' && is_symbol_char(bytes[i]) && (i == 0 || !is_symbol_char(bytes[i - 1]) || bytes[i - 1] == b'@');
+            if !starts {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && bytes[i] != b'@' && is_symbol_char(bytes[i]) {
+                i += 1;
+            }
+            if let Some(NameMadeLocal::Promoted(stock)) = self.names.get(&comment[start..i]) {
+                out.push_str(&comment[copied..start]);
+                out.push_str(stock);
+                copied = i;
+            }
+        }
+        out.push_str(&comment[copied..]);
+    }
+
+    /// What `token` becomes: `Ok(Some)` renamed, `Ok(None)` as it is,
+    /// `Err` if it is the stock name of a local made local again, which
+    /// would take its place in the merged text. `token`: a bare symbol,
+    /// perhaps with a modifier (`f@PLT`), or (`quoted`) a quoted one's
+    /// name; `names_a_symbol`: whether it is where a symbol is named.
+    fn rename(&self, token: &str, quoted: bool, names_a_symbol: bool) -> Result<Option<String>, String> {
+        let (name, modifier) = match quoted {
+            true => (token, ""),
+            false => token.split_at(token.find('@').unwrap_or(token.len())),
+        };
+        // Looked up only where it can be one (the writing of every
+        // segment asks of every token): every promoted name holds
+        // `.mtpc.`, and a symbol's name does not start with a digit.
+        if name.contains(".mtpc.") {
+            if let Some(NameMadeLocal::Promoted(stock)) = self.names.get(name) {
+                return Ok(Some(format!("{stock}{modifier}")));
+            }
+        }
+        let maybe_stock = names_a_symbol && !name.as_bytes().first().is_some_and(u8::is_ascii_digit);
+        match maybe_stock && matches!(self.names.get(name), Some(NameMadeLocal::Stock)) {
+            true => Err(format!("{name} is named, and is the name a promoted local takes again in the merged text")),
+            false => Ok(None),
+        }
+    }
 }
 
 impl MergePlan {
@@ -308,7 +422,14 @@ impl MergePlan {
     /// others'.
     pub fn write_segment(&self, k: usize, part: &str, scan: &PartScan) -> Result<String, MergeError> {
         let mut out = String::with_capacity(part.len() + part.len() / 8);
-        self.segments[k].write(k, part, &self.colliding_locals, &scan.debug_sections, &mut out)?;
+        let renames = Renames {
+            label_prefix: &format!(".Lmtpc{k}."),
+            section_starts: &scan.debug_sections,
+            locals: &self.colliding_locals,
+            local_again: &self.local_again,
+            part: k,
+        };
+        self.segments[k].write(k, part, &renames, &mut out)?;
         Ok(out)
     }
 
@@ -335,8 +456,10 @@ impl MergePlan {
 }
 
 /// Decides the merge of `parts`, in order: the file table, the string
-/// pool, and each part's [`SegmentPlan`].
-fn plan_merge<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) -> Result<MergePlan, MergeError> {
+/// pool, which promoted locals are local again (`promoted`: each promoted
+/// name with stock's; see [`promoted_locals_made_local`]), and each part's
+/// [`SegmentPlan`].
+fn plan_merge<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>, promoted: &Promoted) -> Result<MergePlan, MergeError> {
     assert_eq!(parts.len(), scans.len(), "one scan per part");
     same_frame_sections(scans)?;
     let table = FileTable::build(scans, &files)?;
@@ -352,8 +475,12 @@ fn plan_merge<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) 
         }
         head.push_str("\t.text\n");
     }
+    let colliding_locals = colliding_local_symbols(scans);
+    let (demoted, renamed_sections) = promoted_locals_made_local(scans, &colliding_locals, promoted);
     let mut state = MergeState {
-        colliding_locals: colliding_local_symbols(scans),
+        local_again: LocalAgainNames::new(&demoted),
+        renamed_sections: renamed_sections.into_iter().collect(),
+        colliding_locals,
         repeated_groups: repeated.groups,
         repeated_objects: repeated.objects,
         pooled_strings: repeated.strings.into_iter().enumerate().map(|(m, s)| (s, m)).collect(),
@@ -370,7 +497,46 @@ fn plan_merge<S: AsRef<str>>(parts: &[S], scans: &[PartScan], files: Files<'_>) 
         address_significance: state.once.contains(".addrsig"),
         unique_sections: state.unique_ids > 0,
         colliding_locals: state.colliding_locals,
+        local_again: state.local_again,
     })
+}
+
+/// The module's promoted locals, by promoted name, each with the name
+/// stock's object has for it (`SymbolRules::promoted_locals`).
+pub type Promoted = std::collections::HashMap<String, String>;
+
+/// Which promoted locals the merged text makes local again under their
+/// stock names, by the rule of [`LocalAgain`] (every name a part defines
+/// is taken, a colliding local under the name the merge gives it; a name
+/// the parts only refer to is found when the segments are written:
+/// [`LocalAgainNames::rename`]), and the sections named after them, which
+/// take their stock names ([`sections_named_again`]).
+fn promoted_locals_made_local(
+    scans: &[PartScan],
+    colliding_locals: &HashSet<String>,
+    promoted: &Promoted,
+) -> (std::collections::HashMap<String, String>, std::collections::HashMap<String, String>) {
+    if promoted.is_empty() {
+        return Default::default();
+    }
+    let mut again = LocalAgain::new(promoted);
+    for (k, scan) in scans.iter().enumerate() {
+        for (name, _) in &scan.locals {
+            again.name_taken(match colliding_locals.contains(name) {
+                true => format!("{name}.mtpc{k}"),
+                false => name.clone(),
+            });
+        }
+        for (name, plain) in &scan.globals {
+            again.name_taken(name.clone());
+            if again.is_promoted(name) {
+                again.definition(name, *plain);
+            }
+        }
+    }
+    let demoted = again.decide();
+    let renamed_sections = sections_named_again(scans.iter().flat_map(|s| s.sections.iter().map(String::as_str)), promoted, &demoted);
+    (demoted, renamed_sections)
 }
 
 /// The merged DWARF file table. Every part numbers its files alike (the
@@ -501,12 +667,26 @@ struct MergeState {
     pooled_strings: HashMap<String, usize>,
     /// Their bodies as first kept ("section S", "object O"), normalized.
     kept_bodies: HashMap<String, Vec<String>>,
+    /// Promoted locals made local again (see `local_again`), and the
+    /// sections named after them, with the names they take.
+    local_again: LocalAgainNames,
+    renamed_sections: HashMap<String, String>,
 }
 
-/// Symbols defined (as labels, commons or assignments), with the COMDAT
-/// group each definition is in, and symbols made global (`.globl`, `.weak`,
-/// a common not marked `.local`), by one part.
-fn defined_and_global(text: &str) -> (HashMap<&str, Option<&str>>, HashSet<&str>) {
+/// Where a part defines a symbol.
+#[derive(Clone, Copy)]
+struct Defined<'t> {
+    /// The COMDAT group of its section (see `comdat_key`).
+    group: Option<&'t str>,
+    /// A label in a section neither mergeable, nor thread-local, nor in a
+    /// COMDAT group (see [`special_section`]).
+    plain: bool,
+}
+
+/// Symbols defined (as labels, commons or assignments), each with where,
+/// and symbols made global (`.globl`, `.weak`, a common not marked
+/// `.local`), by one part.
+fn defined_and_global(text: &str) -> (HashMap<&str, Defined<'_>>, HashSet<&str>) {
     let (mut defined, mut global, mut local) = (HashMap::default(), HashSet::default(), HashSet::default());
     let mut commons = Vec::new();
     let mut sections = SectionTracker::default();
@@ -520,7 +700,9 @@ fn defined_and_global(text: &str) -> (HashMap<&str, Option<&str>>, HashSet<&str>
             // Private labels are the part's own: never asked about here.
             // A common is in no section, so in no group.
             let sectionless = SECTIONLESS_DIRECTIVES.contains(&directive);
-            defined.insert(name, if sectionless { None } else { sections.current });
+            let label = t.ends_with(':');
+            let group = if sectionless { None } else { sections.current };
+            defined.insert(name, Defined { group, plain: label && !sections.special });
             if directive == ".comm" {
                 commons.push(name);
             }
@@ -632,6 +814,11 @@ pub struct PartScan {
     /// The local symbols it defines (neither private labels nor numbered),
     /// each with the COMDAT group its definition is in.
     locals: Vec<(String, Option<String>)>,
+    /// The other symbols it defines (not numbered), each with whether it is
+    /// defined plainly (see `Defined::plain`).
+    globals: Vec<(String, bool)>,
+    /// The sections it switches to, by name.
+    sections: HashSet<String>,
     /// The sections of COMDAT groups it switches to (see `comdat_key`).
     groups: HashSet<String>,
     /// Its weak data objects.
@@ -649,11 +836,17 @@ pub struct PartScan {
 impl PartScan {
     fn of(text: &str) -> PartScan {
         let (defined, global) = defined_and_global(text);
-        let locals = defined
-            .into_iter()
-            .filter(|(name, _)| !name.starts_with(".L") && !global.contains(name) && !name.bytes().all(|b| b.is_ascii_digit()))
-            .map(|(name, group)| (name.to_string(), group.map(str::to_string)))
-            .collect();
+        let (mut locals, mut globals) = (Vec::new(), Vec::new());
+        for (name, at) in defined {
+            if name.starts_with(".L") || name.bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            match global.contains(name) {
+                true => globals.push((name.to_string(), at.plain)),
+                false => locals.push((name.to_string(), at.group.map(str::to_string))),
+            }
+        }
+        let mut sections = HashSet::default();
         let (mut groups, mut weak, mut typed) = (HashSet::default(), HashSet::default(), HashSet::default());
         let (mut debug_strings, mut strings_seen) = (Vec::new(), HashSet::default());
         let mut in_debug_str = false;
@@ -666,7 +859,10 @@ impl PartScan {
                 in_debug_str = directive == ".section" && t[".section".len()..].trim_start() == DEBUG_STR_SECTION;
             }
             match directive {
-                ".section" | ".pushsection" => groups.extend(comdat_key(t)),
+                ".section" | ".pushsection" => {
+                    groups.extend(comdat_key(t));
+                    sections.insert(section_name(t).to_string());
+                }
                 ".weak" => {
                     weak.insert(first_operand(t));
                 }
@@ -688,6 +884,8 @@ impl PartScan {
         PartScan {
             files: FileEntries::of(text),
             locals,
+            globals,
+            sections,
             groups: groups.into_iter().map(str::to_string).collect(),
             weak_objects: weak.intersection(&typed).map(|o| o.to_string()).collect(),
             debug_strings,
@@ -786,6 +984,10 @@ enum Position {
 struct SectionTracker<'t> {
     current: Option<&'t str>,
     previous: Option<&'t str>,
+    /// The current section (and the previous one) is mergeable,
+    /// thread-local or in a COMDAT group (see [`special_section`]).
+    special: bool,
+    previous_special: bool,
     /// Saved by `.pushsection`.
     stack: Vec<Pushed<'t>>,
     /// Since the last `.pushsection`, a switch was dropped where the
@@ -800,6 +1002,8 @@ struct SectionTracker<'t> {
 struct Pushed<'t> {
     current: Option<&'t str>,
     previous: Option<&'t str>,
+    special: bool,
+    previous_special: bool,
     /// The push itself was dropped (into a group an earlier part emitted).
     dropped: bool,
     out_of_step: bool,
@@ -822,6 +1026,7 @@ impl<'t> SectionTracker<'t> {
                     return Err(lost());
                 }
                 (self.current, self.previous, self.out_of_step) = (pushed.current, pushed.previous, pushed.out_of_step);
+                (self.special, self.previous_special) = (pushed.special, pushed.previous_special);
                 Ok(!pushed.dropped)
             }
             ".previous" => {
@@ -829,23 +1034,50 @@ impl<'t> SectionTracker<'t> {
                     return Err(lost());
                 }
                 std::mem::swap(&mut self.current, &mut self.previous);
+                std::mem::swap(&mut self.special, &mut self.previous_special);
                 Ok(true)
             }
             _ => {
                 let group = comdat_key(line).filter(|_| matches!(directive, ".section" | ".pushsection"));
                 let drop = group.is_some_and(&dropped);
                 if directive == ".pushsection" {
-                    let pushed = Pushed { current: self.current, previous: self.previous, dropped: drop, out_of_step: self.out_of_step };
+                    let pushed = Pushed {
+                        current: self.current,
+                        previous: self.previous,
+                        special: self.special,
+                        previous_special: self.previous_special,
+                        dropped: drop,
+                        out_of_step: self.out_of_step,
+                    };
                     self.stack.push(pushed);
                     self.out_of_step = false;
                 } else if drop || inside_dropped_push {
                     self.out_of_step = true;
                 }
                 (self.previous, self.current) = (self.current, group);
+                (self.previous_special, self.special) = (self.special, special_section(line));
                 Ok(!drop)
             }
         }
     }
+}
+
+/// Whether a section switch (`.section`, `.pushsection`, `.text`, ...)
+/// goes to a section that is mergeable, thread-local or in a COMDAT group,
+/// by its flags (or a thread-local section's name): one whose promoted
+/// local is not made local again (see `local_again`).
+fn special_section(line: &str) -> bool {
+    let rest = line.trim_start();
+    let Some(rest) = rest.strip_prefix(".section").or_else(|| rest.strip_prefix(".pushsection")) else {
+        return false; // `.text`, `.data`, `.bss`
+    };
+    let rest = rest.trim_start();
+    let (name, after) = match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
+        None => rest.split_at(rest.find(|c: char| c == ',' || c.is_whitespace()).unwrap_or(rest.len())),
+    };
+    let flags = after.trim_start().strip_prefix(',').map(str::trim_start).and_then(|f| f.strip_prefix('"')).and_then(|f| f.split('"').next());
+    flags.is_some_and(|f| f.contains(['M', 'T', 'G'])) || name.starts_with(".tdata") || name.starts_with(".tbss")
 }
 
 /// The lines of a repeated COMDAT group or weak data object in one part.
@@ -941,6 +1173,8 @@ impl MergeState {
         // of what two copies of the object must agree on.
         let (mut placed_in, mut aligned): (&str, Option<&str>) = ("", None);
         let mut in_debug_str = false;
+        // The comment of a line dropped, for the next line kept.
+        let mut carried_comment: Option<&str> = None;
         // What the current section's group is to the merge, worked out at
         // each switch rather than at each line: a group several parts
         // emit (its lines are compared), one an earlier part emitted (its
@@ -1012,6 +1246,18 @@ impl MergeState {
                 continue;
             }
             if directive == ".size" && skipped_symbols.contains(first_operand(trimmed)) {
+                continue;
+            }
+            if SYMBOL_BINDING_DIRECTIVES.contains(&directive) && self.local_again.is_promoted(first_operand(trimmed)) {
+                // Local again, as in stock's object: its binding and
+                // visibility go, in the part that defines it and in those
+                // that name it. The asm printer's comment there (`# --
+                // Begin function f`) goes to the next line kept, where
+                // stock's text has it.
+                let comment = raw[line.len()..].trim_end();
+                if !comment.is_empty() {
+                    carried_comment = Some(comment);
+                }
                 continue;
             }
             match directive {
@@ -1100,12 +1346,22 @@ impl MergeState {
                 }
                 _ => {}
             }
-            let renumbered = if directive == ".section" && trimmed.contains(",unique,") {
-                Some(self.renumber_unique(raw, &mut unique_ids).ok_or_else(|| at(format!("bad unique section id: {raw}")))?)
-            } else {
-                None
-            };
-            match renumbered {
+            let mut rewritten = None;
+            if matches!(directive, ".section" | ".pushsection") && !self.renamed_sections.is_empty() {
+                rewritten = with_sections_renamed(raw, &self.renamed_sections);
+            }
+            if directive == ".section" && trimmed.contains(",unique,") {
+                let line = rewritten.as_deref().unwrap_or(raw);
+                rewritten = Some(self.renumber_unique(line, &mut unique_ids).ok_or_else(|| at(format!("bad unique section id: {raw}")))?);
+            }
+            if let Some(comment) = carried_comment.take() {
+                let line = rewritten.take().unwrap_or_else(|| raw.to_string());
+                rewritten = Some(match strip_comment(&line).len() == line.len() {
+                    true => format!("{line}\t{comment}"),
+                    false => line,
+                });
+            }
+            match rewritten {
                 Some(line) => out.pieces.push(Piece::Rewritten(line)),
                 None => out.line(text, raw),
             }
@@ -1214,29 +1470,28 @@ impl SegmentPlan {
     }
 
     /// Writes part `k`'s segment, its text `text` (the one it was decided
-    /// on), into `out`; `locals`: the local symbols several parts define
-    /// (renamed per part); `section_starts`: the debug sections it switches
-    /// to. `Err` if what it keeps refers to a label it dropped.
-    fn write(&self, k: usize, text: &str, locals: &HashSet<String>, section_starts: &HashSet<String>, out: &mut String) -> Result<(), MergeError> {
-        let label_prefix = format!(".Lmtpc{k}.");
-        let renames = Renames { label_prefix: &label_prefix, section_starts, locals, part: k };
+    /// on), into `out`, with `renames`. `Err` if what it keeps refers to a
+    /// label it dropped, or names a symbol by the name a promoted local
+    /// takes again.
+    fn write(&self, k: usize, text: &str, renames: &Renames<'_>, out: &mut String) -> Result<(), MergeError> {
         let start = out.len();
+        let at = |line: &str, why: String| MergeError(format!("part {k}: {why}: {}", line.trim()));
         for piece in &self.pieces {
             match piece {
                 Piece::Lines(lines) => {
                     for line in text[lines.clone()].split('\n') {
-                        rename_line(line, &renames, out);
+                        rename_line(line, renames, out).map_err(|why| at(line, why))?;
                         out.push('\n');
                     }
                 }
                 Piece::Rewritten(line) => {
-                    rename_line(line, &renames, out);
+                    rename_line(line, renames, out).map_err(|why| at(line, why))?;
                     out.push('\n');
                 }
                 Piece::Verbatim(text) => out.push_str(text),
             }
         }
-        match referenced_label(&out[start..], &label_prefix, &self.dropped_labels) {
+        match referenced_label(&out[start..], renames.label_prefix, &self.dropped_labels) {
             Some(label) => Err(MergeError(format!("part {k}: {label} is in a copy dropped for an earlier part's, and is referred to from outside it"))),
             None => Ok(()),
         }
@@ -1297,13 +1552,45 @@ const SYMBOL_DIRECTIVES: &[&str] = &[
     ".size", ".symver", ".addrsig_sym",
 ];
 
+/// Directives that give a symbol its binding or visibility.
+const SYMBOL_BINDING_DIRECTIVES: &[&str] = &[".globl", ".global", ".weak", ".hidden", ".protected", ".internal"];
+
+/// A `.section` (or `.pushsection`) line with the sections `renamed` names
+/// renamed: the section's own name, and a section it is linked to (the
+/// `o` flag's operand: `.stack_sizes`, `.llvm_bb_addr_map`); `None` if it
+/// names none. Names within quotes are left alone.
+fn with_sections_renamed(line: &str, renamed: &HashMap<String, String>) -> Option<String> {
+    let bytes = line.as_bytes();
+    let (mut out, mut copied, mut i, mut in_string) = (String::new(), 0, 0, false);
+    while i < bytes.len() {
+        if bytes[i] == b'"' {
+            in_string = !in_string;
+            i += 1;
+        } else if in_string || !is_symbol_char(bytes[i]) {
+            i += 1;
+        } else {
+            let start = i;
+            while i < bytes.len() && is_symbol_char(bytes[i]) {
+                i += 1;
+            }
+            if let Some(name) = renamed.get(&line[start..i]) {
+                out.push_str(&line[copied..start]);
+                out.push_str(name);
+                copied = i;
+            }
+        }
+    }
+    (copied > 0).then(|| out + &line[copied..])
+}
+
 fn is_section_switch(directive: &str) -> bool {
     matches!(directive, ".section" | ".text" | ".data" | ".bss" | ".pushsection" | ".popsection" | ".previous")
 }
 
-/// The section name of a `.section` directive.
+/// The section name of a `.section` (or `.pushsection`) directive.
 fn section_name(line: &str) -> &str {
-    let rest = line[".section".len()..].trim_start();
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix(".section").or_else(|| rest.strip_prefix(".pushsection")).unwrap_or(rest).trim_start();
     if let Some(quoted) = rest.strip_prefix('"') {
         return quoted.split('"').next().unwrap_or("");
     }
@@ -1414,13 +1701,19 @@ struct Renames<'a> {
     section_starts: &'a HashSet<String>,
     /// Local symbols that several parts define.
     locals: &'a HashSet<String>,
+    /// Promoted locals made local again.
+    local_again: &'a LocalAgainNames,
     part: usize,
 }
 
-/// Copies `line` to `out`, renaming private labels, colliding locals and
-/// section-start references outside strings and comments.
-fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
+/// Copies `line` to `out`, renaming private labels, colliding locals,
+/// promoted locals made local again and section-start references outside
+/// strings and comments. `Err` if it names a symbol by the name a promoted
+/// local takes again.
+fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) -> Result<(), String> {
     let bytes = line.as_bytes();
+    // Whether the line's operands name symbols (see below).
+    let symbols_named = !r.local_again.is_empty() && names_symbols_when_quoted(line);
     let mut i = 0;
     let mut copied = 0;
     let mut in_string = false;
@@ -1445,8 +1738,12 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
                 let name = &line[i + 1..end.saturating_sub(1).max(i + 1)];
                 let renamed = if let Some(rest) = name.strip_prefix(".L") {
                     Some(format!("{}{rest}", r.label_prefix))
+                } else if r.locals.contains(name) {
+                    Some(format!("{name}.mtpc{}", r.part))
+                } else if !r.local_again.is_empty() {
+                    r.local_again.rename(name, true, true)?
                 } else {
-                    r.locals.contains(name).then(|| format!("{name}.mtpc{}", r.part))
+                    None
                 };
                 if let Some(renamed) = renamed {
                     out.push_str(&line[copied..i]);
@@ -1458,6 +1755,13 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
             b'"' => {
                 in_string = true;
                 i += 1;
+            }
+            b'#' if !r.local_again.is_empty() => {
+                // The asm printer's comments name functions and variables
+                // (`# @f`, `# -- Begin function f`) as stock's text does.
+                out.push_str(&line[copied..i]);
+                r.local_again.rename_in_comment(&line[i..], out);
+                return Ok(());
             }
             b'#' => break,
             _ if is_symbol_char(c) && (i == 0 || !is_symbol_char(bytes[i - 1])) => {
@@ -1481,6 +1785,12 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
                     Some(format!("{token}.mtpc{}", r.part))
                 } else if !first_word && r.section_starts.contains(token) && !is_section_directive(line) {
                     Some(section_start_label(r.part, token))
+                } else if !r.local_again.is_empty() {
+                    // Not a register (`%rax`), a mnemonic or a directive,
+                    // nor an operand of one that names no symbols (`.loc`'s
+                    // `is_stmt`, a section's type).
+                    let names_a_symbol = symbols_named && !first_word && bytes[start.saturating_sub(1)] != b'%';
+                    r.local_again.rename(token, false, names_a_symbol)?
                 } else {
                     None
                 };
@@ -1494,6 +1804,7 @@ fn rename_line(line: &str, r: &Renames<'_>, out: &mut String) {
         }
     }
     out.push_str(&line[copied..]);
+    Ok(())
 }
 
 /// Whether quotes on this line enclose symbol names: on instructions and
@@ -1576,6 +1887,96 @@ mod tests {
     fn strings_and_comments_are_not_renamed() {
         let a = "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n";
         assert_eq!(merged(&[a]), "\t.asciz\t\".Lnot_a_label # nor a comment\"\t# .Lcomment\n");
+    }
+
+    /// Merged with the module's promoted locals (promoted name, stock name).
+    fn merged_promoted(parts: &[&str], promoted: &[(&str, &str)]) -> Result<String, MergeError> {
+        let promoted: Promoted = promoted.iter().map(|&(from, to)| (from.to_string(), to.to_string())).collect();
+        let scans: Vec<PartScan> = parts.iter().map(|p| PartScan::of(p)).collect();
+        merge_promoted(parts, &scans, Files::default(), &promoted).map(|m| m.text)
+    }
+
+    /// A promoted local one part defines is local again under its stock
+    /// name, as in stock's text: its binding and visibility go in every
+    /// part (the parts that call it say `.hidden` too), every part names it
+    /// so (with a modifier too, and in the asm printer's comments, one of
+    /// which moves to the next line kept), and the sections named after it
+    /// are named after that name. One that is not local again keeps its
+    /// name.
+    #[test]
+    fn a_promoted_local_one_part_defines_is_local_again() {
+        let a = "\t.section\t.text.f.mtpc.1,\"ax\",@progbits\n\t.weak\tf.mtpc.1\t# -- Begin function f.mtpc.1\n\t.hidden\tf.mtpc.1\n\t.type\tf.mtpc.1,@function\nf.mtpc.1:\t# @f.mtpc.1\n\tjmpq\t*.LJTI0_0(,%rax,8)\n\t.section\t.rodata.f.mtpc.1,\"a\",@progbits\n.LJTI0_0:\n\t.quad\tf.mtpc.1+4\n\t.text\n\t.size\tf.mtpc.1, .Lfunc_end0-f.mtpc.1\n\t.addrsig_sym\tf.mtpc.1\n";
+        let b = "\t.globl\tg\ng:\n\tcallq\tf.mtpc.1\t# -- f.mtpc.1, f.mtpc.10, xf.mtpc.1\n\tmovq\tf.mtpc.1@GOTPCREL(%rip), %rax\n\tcallq\tkept.mtpc.1\n\t.hidden\tf.mtpc.1\n\t.hidden\tkept.mtpc.1\n";
+        let m = merged_promoted(&[a, b], &[("f.mtpc.1", "f"), ("kept.mtpc.1", "kept")]).unwrap();
+        let expected_a = "\t.section\t.text.f,\"ax\",@progbits\n\t.type\tf,@function\t# -- Begin function f\nf:\t# @f\n\tjmpq\t*.Lmtpc0.JTI0_0(,%rax,8)\n\t.section\t.rodata.f,\"a\",@progbits\n.Lmtpc0.JTI0_0:\n\t.quad\tf+4\n\t.text\n\t.size\tf, .Lmtpc0.func_end0-f\n\t.addrsig_sym\tf\n";
+        let expected_b = "\t.globl\tg\ng:\n\tcallq\tf\t# -- f, f.mtpc.10, xf.mtpc.1\n\tmovq\tf@GOTPCREL(%rip), %rax\n\tcallq\tkept.mtpc.1\n\t.hidden\tkept.mtpc.1\n";
+        assert_eq!(m, format!("{expected_a}{expected_b}"));
+        // Without the promoted locals, nothing is renamed.
+        assert!(merged(&[a, b]).contains("callq\tf.mtpc.1\t# -- f.mtpc.1, f.mtpc.10, xf.mtpc.1\n\tmovq\tf.mtpc.1@GOTPCREL"));
+    }
+
+    /// A section linked to one named after a promoted local made local
+    /// again (`-fstack-size-section`'s `.stack_sizes`, with
+    /// `-ffunction-sections`) names it by its new name; a quoted name is
+    /// renamed whole (`@` is part of it), and one in a `.pushsection`.
+    #[test]
+    fn sections_linked_to_a_renamed_section_name_it_so() {
+        let a = "\t.section\t.text.f.mtpc.1,\"ax\",@progbits\n\t.globl\tf.mtpc.1\nf.mtpc.1:\n\tretq\n\t.section\t.stack_sizes,\"o\",@progbits,.text.f.mtpc.1\n\t.quad\tf.mtpc.1\n\t.byte\t8\n\t.pushsection\t.text.f.mtpc.1,\"ax\",@progbits\n\t.popsection\n";
+        let b = "\t.globl\t\"q@r.mtpc.1\"\n\"q@r.mtpc.1\":\n\tcallq\t\"q@r.mtpc.1\"\n";
+        let m = merged_promoted(&[a, b], &[("f.mtpc.1", "f"), ("q@r.mtpc.1", "q@r")]).unwrap();
+        let expected = "\t.section\t.text.f,\"ax\",@progbits\nf:\n\tretq\n\t.section\t.stack_sizes,\"o\",@progbits,.text.f\n\t.quad\tf\n\t.byte\t8\n\t.pushsection\t.text.f,\"ax\",@progbits\n\t.popsection\n\"q@r\":\n\tcallq\t\"q@r\"\n";
+        assert_eq!(m, expected);
+    }
+
+    /// Not local again: one defined in a mergeable, thread-local or COMDAT
+    /// section; one whose stock name a part defines (a local of its own, or
+    /// a colliding local under the name the merge gives it); one two parts
+    /// define (in a group each, kept once); one no part defines.
+    #[test]
+    fn a_promoted_local_stays_promoted_where_a_local_could_not_stand_for_it() {
+        let defined_in = |name: &str, section: &str| format!("{section}\n\t.globl\t{name}\n\t.hidden\t{name}\n{name}:\n\t.byte\t1\n");
+        let cases = [
+            defined_in("s.mtpc.1", "\t.section\t.rodata.str1.1,\"aMS\",@progbits,1"),
+            defined_in("t.mtpc.1", "\t.section\t.tbss,\"awT\",@nobits"),
+            defined_in("c.mtpc.1", "\t.section\t.data.c,\"awG\",@progbits,c.mtpc.1,comdat"),
+            defined_in("l.mtpc.1", "\t.data") + "l:\n",
+        ];
+        let promoted = [("s.mtpc.1", "s"), ("t.mtpc.1", "t"), ("c.mtpc.1", "c"), ("l.mtpc.1", "l"), ("n.mtpc.1", "n")];
+        for case in &cases {
+            let m = merged_promoted(&[case.as_str(), "\tcallq\tn.mtpc.1\n"], &promoted).unwrap();
+            assert_eq!(m, format!("{case}\tcallq\tn.mtpc.1\n"));
+        }
+        // A COMDAT group two parts define is kept once: still promoted.
+        let c = cases[2].as_str();
+        assert_eq!(merged_promoted(&[c, c], &promoted).unwrap(), merged(&[c, c]));
+        // A local two parts define is renamed per part: the name the merge
+        // gives it is taken, its own is not.
+        let local = "\t.data\nx:\n";
+        let x = defined_in("x.mtpc.1", "\t.text");
+        let m = merged_promoted(&[local, local, x.as_str()], &[("x.mtpc.1", "x.mtpc0")]).unwrap();
+        assert!(m.contains("\nx.mtpc0:\n") && m.contains("\nx.mtpc1:\n") && m.contains("\nx.mtpc.1:\n"), "{m}");
+        let m = merged_promoted(&[local, local, x.as_str()], &[("x.mtpc.1", "x")]).unwrap();
+        assert!(m.contains("\nx.mtpc0:\n") && m.contains("\nx.mtpc1:\n") && m.contains("\t.text\nx:\n\t.byte\t1\n"), "{m}");
+    }
+
+    /// A part that names a symbol by the stock name a promoted local takes
+    /// again (a library call the code generator made under a static
+    /// function's name) would have it stand for the local: the merge fails,
+    /// and the module compiles whole. Where the name is no symbol (a
+    /// register, a mnemonic, a `.loc` flag, a section's type), it is not
+    /// renamed, nor an error.
+    #[test]
+    fn a_symbol_named_as_a_promoted_local_taken_again_fails_the_merge() {
+        let a = "\t.globl\tmemcpy.mtpc.1\n\t.hidden\tmemcpy.mtpc.1\nmemcpy.mtpc.1:\n\tretq\n";
+        let promoted = [("memcpy.mtpc.1", "memcpy"), ("rax.mtpc.1", "rax"), ("is_stmt.mtpc.1", "is_stmt"), ("nobits.mtpc.1", "nobits")];
+        let e = merged_promoted(&[a, "\tcallq\tmemcpy@PLT\n"], &promoted).unwrap_err();
+        assert!(e.0.contains("part 1") && e.0.contains("memcpy is named"), "{e}");
+        let defines = |name: &str| format!("\t.globl\t{name}.mtpc.1\n{name}.mtpc.1:\n\tretq\n");
+        let others = "\t.file\t1 \"a.c\"\n\tmovq\t%rax, rax.mtpc.1(%rip)\n\t.loc\t1 2 3 is_stmt 0\n\t.section\t.bss.z,\"aw\",@nobits\n\tretq\n";
+        let parts = [defines("rax"), defines("is_stmt"), defines("nobits"), others.to_string()];
+        let m = merged_promoted(&parts.iter().map(String::as_str).collect::<Vec<_>>(), &promoted).unwrap();
+        assert!(m.contains("\tmovq\t%rax, rax(%rip)\n\t.loc\t1 2 3 is_stmt 0\n\t.section\t.bss.z,\"aw\",@nobits\n"), "{m}");
+        assert!(m.contains("\nrax:\n") && m.contains("\nis_stmt:\n") && m.contains("\nnobits:\n"), "{m}");
     }
 
     fn with_table<'a>(table: &'a str) -> Files<'a> {
@@ -1931,7 +2332,7 @@ mod tests {
         let scans = [PartScan::of(part), PartScan::of(part)];
         let texts = TextsToMerge::new(vec![part.as_bytes().to_vec(); 2], Files::default());
         assert_eq!(texts.carried(), Carried::Ascii);
-        let plan = texts.plan(&scans, Files::default()).unwrap();
+        let plan = texts.plan(&scans, Files::default(), &Promoted::new()).unwrap();
         let second = plan.write_segment(1, texts.part(1), &scans[1]).unwrap();
         assert_eq!(second, "a.mtpc1:\n\tret\n.Lmtpc1.x:\n\tjmp\t.Lmtpc1.x\n");
         let first = plan.write_segment(0, texts.part(0), &scans[0]).unwrap();
@@ -1950,7 +2351,7 @@ mod tests {
         let scans: Vec<PartScan> = parts.iter().map(|p| PartScan::of_bytes(p)).collect();
         let texts = TextsToMerge::new(parts.clone(), files);
         assert_eq!(texts.carried(), Carried::ByteForChar);
-        let plan = texts.plan(&scans, files).unwrap();
+        let plan = texts.plan(&scans, files, &Promoted::new()).unwrap();
         let segments: Vec<String> = (0..2).map(|k| plan.write_segment(k, texts.part(k), &scans[k]).unwrap()).collect();
         let m = texts.carried().into_bytes(plan.join(&segments));
         let whole = [table.as_bytes(), b".Lmtpc0.x:\n\tret\n.Lmtpc1.x:\n\t.byte\t128\t# \x80\n\t.loc\t1 2 3\n\tjmp\t.Lmtpc1.x\n"].concat();

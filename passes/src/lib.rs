@@ -23,6 +23,8 @@
 //! - [`object_writer`]: who assembles the merged text into the object;
 //! - [`elf_object`]: a part's object, parsed, as the join and the transcript read it;
 //! - [`object_merge`]: what the parts' objects say alike, kept once;
+//! - [`local_again`]: the split's promoted locals made local again where
+//!   the parts meet (both merges);
 //! - [`object_transcript`]: the parts' objects as a text the host reads
 //!   without parsing instructions;
 //! - [`worker`]: the process-wide worker pool;
@@ -66,6 +68,7 @@ pub mod elf_object;
 pub mod diagnostics;
 pub mod host;
 pub mod ir;
+pub mod local_again;
 pub mod logging;
 pub mod machine_load;
 pub mod machine_slots;

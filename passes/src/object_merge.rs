@@ -44,6 +44,7 @@ use object::elf;
 use object::read::elf::{SectionHeader as _, Sym as _};
 
 use crate::elf_object::{ElfObject, SectionHeader, SHT_LLVM_ADDRSIG};
+use crate::local_again::{sections_named_again, LocalAgain};
 
 /// What the merge reads of one part's object, on the part's worker.
 #[derive(Debug, Default)]
@@ -220,6 +221,11 @@ pub struct PartDecisions {
     /// `-fdata-sections`: `.text.NAME.mtpc.HASH`) named after them again
     /// (`.text.NAME`), by name.
     pub renamed_sections: Arc<HashMap<String, String>>,
+    /// Where each of them is defined, by promoted name: the section's name
+    /// in the host's text (in no group). A call to one from that
+    /// section, in any part, is resolved by the host's assembler, as
+    /// stock's resolves it (see `object_transcript`).
+    pub demoted_sections: Arc<HashMap<String, String>>,
 }
 
 impl PartDecisions {
@@ -344,11 +350,14 @@ pub fn decide(objects: &[&[u8]], facts: &[PartFacts], promoted: &HashMap<String,
     drop_repeated_group_sections(&elves, facts, &mut parts)?;
     keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
     rename_colliding_locals(facts, &mut parts);
-    let (demoted, renamed_sections) = promoted_locals_made_local(facts, &parts, promoted);
-    let (demoted, renamed_sections) = (Arc::new(demoted), Arc::new(renamed_sections));
+    let made_local = promoted_locals_made_local(facts, &parts, promoted);
+    let demoted = Arc::new(made_local.demoted);
+    let renamed_sections = Arc::new(made_local.renamed_sections);
+    let demoted_sections = Arc::new(made_local.defined_in);
     for part in &mut parts {
         part.demoted = demoted.clone();
         part.renamed_sections = renamed_sections.clone();
+        part.demoted_sections = demoted_sections.clone();
     }
     written_once_by_name(facts)?;
     let pools = pool_debug_strings(&elves, facts, &mut parts)?;
@@ -517,106 +526,68 @@ const RELOCATED_THROUGH_A_SECTION: [u32; 11] = [
     elf::R_X86_64_GOTOFF64,
 ];
 
-/// What the parts say of one promoted local's definitions.
-struct Definitions {
-    /// How many parts define it (in a section they keep).
-    parts: usize,
-    /// Whether every definition is a function or data object in a section
-    /// neither mergeable nor thread-local.
-    plain: bool,
-}
-
 /// Which of the promoted locals (`promoted`: promoted name to stock's
-/// symbol) the host's text makes local again under stock's name: each one
-/// that exactly one part defines, as a function or data object, in a
-/// section it keeps (the other parts only name it) that is neither
-/// mergeable nor thread-local, that no part relocates otherwise than
-/// through its section (`SymbolFacts::relocated_otherwise`), and whose
-/// name in stock's object no symbol of the host's text has otherwise (a
-/// library call the code generator made, a local another part renamed).
-/// The others keep their promoted, hidden names. (A reference into a
-/// mergeable section through a local symbol could become one through the
-/// section, which a linker resolves to another piece where the reference
-/// points past its own.) Also the sections named after those made local
-/// again, which take their stock names: see [`sections_named_again`].
-fn promoted_locals_made_local(
-    facts: &[PartFacts],
-    parts: &[PartDecisions],
-    promoted: &HashMap<String, String>,
-) -> (HashMap<String, String>, HashMap<String, String>) {
+/// symbol) the host's text makes local again under stock's name, by the
+/// rule of [`LocalAgain`]: a definition counts where a part keeps it (the
+/// other parts only name it), and is plain as a function or data object in
+/// a section neither mergeable, nor thread-local, nor in a COMDAT group; a
+/// part that relocates it
+/// otherwise than through its section (`SymbolFacts::relocated_otherwise`)
+/// refuses it. Also the sections named after those made local again, which
+/// take their stock names (see [`sections_named_again`]), and the section
+/// each is defined in.
+fn promoted_locals_made_local(facts: &[PartFacts], parts: &[PartDecisions], promoted: &HashMap<String, String>) -> MadeLocal {
     if promoted.is_empty() {
-        return (HashMap::new(), HashMap::new());
+        return MadeLocal::default();
     }
     const SPECIAL: u64 = (elf::SHF_MERGE | elf::SHF_TLS) as u64;
-    let mut names: HashSet<String> = HashSet::new();
-    let mut relocated_otherwise: HashSet<&str> = HashSet::new();
-    let mut definitions: HashMap<&str, Definitions> = HashMap::new();
+    let mut again = LocalAgain::new(promoted);
+    // Each promoted local's section, where a part defines it in no group.
+    let mut sections: HashMap<&str, &str> = HashMap::new();
     for (k, (f, part)) in facts.iter().zip(parts).enumerate() {
         for symbol in f.symbols.iter().filter(|s| s.is_named()) {
             match part.local_name(&symbol.name, k).filter(|_| symbol.binding == elf::STB_LOCAL) {
-                Some(renamed) => names.insert(renamed),
-                None => names.insert(symbol.name.clone()),
+                Some(renamed) => again.name_taken(renamed),
+                None => again.name_taken(symbol.name.clone()),
             };
             if symbol.relocated_otherwise {
-                relocated_otherwise.insert(&symbol.name);
+                again.refuse(&symbol.name);
             }
             let kept = symbol.section.is_some_and(|section| !part.dropped_sections.contains(&section))
                 && !part.defined_elsewhere.contains(&symbol.name);
-            if kept && symbol.binding != elf::STB_LOCAL && promoted.contains_key(&symbol.name) {
+            if kept && symbol.binding != elf::STB_LOCAL && again.is_promoted(&symbol.name) {
                 let section = symbol.section.and_then(|section| f.sections.get(section));
-                let plain = matches!(symbol.st_type, elf::STT_FUNC | elf::STT_OBJECT) && section.is_some_and(|s| s.sh_flags & SPECIAL == 0);
-                let seen = definitions.entry(&symbol.name).or_insert(Definitions { parts: 0, plain: true });
-                *seen = Definitions { parts: seen.parts + 1, plain: seen.plain && plain };
+                let plain = matches!(symbol.st_type, elf::STT_FUNC | elf::STT_OBJECT)
+                    && section.is_some_and(|s| s.sh_flags & SPECIAL == 0 && s.group.is_none());
+                again.definition(&symbol.name, plain);
+                if let Some(section) = section {
+                    sections.insert(&symbol.name, &section.name);
+                }
             }
         }
     }
-    let demoted: HashMap<String, String> = promoted
-        .iter()
-        .filter(|(from, to)| !to.is_empty() && !names.contains(to.as_str()) && !relocated_otherwise.contains(from.as_str()))
-        .filter(|(from, _)| matches!(definitions.get(from.as_str()), Some(Definitions { parts: 1, plain: true })))
-        .map(|(from, to)| (from.clone(), to.clone()))
+    let demoted = again.decide();
+    let section_names = facts.iter().flat_map(|f| f.sections.iter().map(|s| s.name.as_str()));
+    let renamed_sections = sections_named_again(section_names, promoted, &demoted);
+    let defined_in = demoted
+        .keys()
+        .filter_map(|name| {
+            let section = *sections.get(name.as_str())?;
+            Some((name.clone(), renamed_sections.get(section).cloned().unwrap_or_else(|| section.to_string())))
+        })
         .collect();
-    let renamed_sections = sections_named_again(facts, promoted, &demoted);
-    (demoted, renamed_sections)
+    MadeLocal { demoted, renamed_sections, defined_in }
 }
 
-/// The sections of the parts named after a promoted local made local
-/// again (`demoted`), each with the name it takes: the code generator
-/// names a function's or variable's own section (`-ffunction-sections`,
-/// `-fdata-sections`), its jump tables' (`.rodata.NAME`), its exception
-/// table (`.gcc_except_table.NAME`) and its switch tables
-/// (`.data.rel.ro..Lswitch.table.NAME`) after it, and stock's object
-/// after its stock name: `PREFIX.NAME.mtpc.HASH` becomes `PREFIX.NAME`.
-/// A section is named after the promoted local (`promoted`) its longest
-/// suffix names, and renamed only if that one is made local again. A
-/// name some part's section already has, or that two sections would
-/// take, is not taken.
-fn sections_named_again(
-    facts: &[PartFacts],
-    promoted: &HashMap<String, String>,
-    demoted: &HashMap<String, String>,
-) -> HashMap<String, String> {
-    let mut renamed = HashMap::new();
-    if demoted.is_empty() {
-        return renamed;
-    }
-    let section_names: BTreeSet<&str> = facts.iter().flat_map(|f| f.sections.iter().map(|s| s.name.as_str())).collect();
-    let mut taken: HashSet<String> = HashSet::new();
-    for &name in &section_names {
-        // The longest suffix after a dot (not the first character) that
-        // names a promoted local, if that one is made local again.
-        let named_after = name
-            .match_indices('.')
-            .map(|(at, _)| at)
-            .find(|&at| at > 0 && promoted.contains_key(&name[at + 1..]))
-            .and_then(|at| demoted.get(&name[at + 1..]).map(|stock| format!("{}{stock}", &name[..=at])));
-        if let Some(stock) = named_after {
-            if !section_names.contains(stock.as_str()) && taken.insert(stock.clone()) {
-                renamed.insert(name.to_string(), stock);
-            }
-        }
-    }
-    renamed
+/// The promoted locals made local again (see [`promoted_locals_made_local`]).
+#[derive(Default)]
+struct MadeLocal {
+    /// Promoted name to stock's.
+    demoted: HashMap<String, String>,
+    /// The sections named after them: their names, to their stock names.
+    renamed_sections: HashMap<String, String>,
+    /// The section each is defined in, by its name in the host's text.
+    defined_in: HashMap<String, String>,
 }
 
 /// The pools of the parts' debug string sections, and where each part's
@@ -1044,48 +1015,5 @@ mod tests {
         assert!(d.parts[0].idents_stated_before.is_empty());
         assert_eq!(d.parts[1].idents_stated_before, HashSet::from(["clang 16".to_string()]));
         assert_eq!(d.parts[2].idents_stated_before, HashSet::from(["clang 16".to_string(), "inline asm's".to_string()]));
-    }
-
-    /// Every section named after a promoted local made local again takes
-    /// its stock name, in every part: its own, its jump tables', its
-    /// exception table, its switch tables'. Not a name some part's section
-    /// has, nor one two sections would take; a section named after a local
-    /// that stays promoted keeps its name, also where a shorter suffix of
-    /// it names one made local again.
-    #[test]
-    fn sections_named_after_a_local_made_local_again_take_its_name() {
-        let part = |names: &[&str]| PartFacts {
-            sections: names.iter().map(|&name| SectionFacts { name: name.to_string(), ..SectionFacts::default() }).collect(),
-            ..PartFacts::default()
-        };
-        let facts = [
-            part(&["", ".text.f.mtpc.1", ".rodata.f.mtpc.1", ".gcc_except_table.f.mtpc.1", ".rodata.g.mtpc.1", ".text.h.mtpc.1"]),
-            part(&["", ".data.rel.ro..Lswitch.table.f.mtpc.1", ".text.h", ".text.kept.mtpc.1", ".bss.a.b.mtpc.1", ".f.mtpc.1"]),
-            part(&["", ".tbss.x.f.mtpc.1"]),
-        ];
-        let demoted: HashMap<String, String> =
-            [("f.mtpc.1", "f"), ("g.mtpc.1", "f"), ("h.mtpc.1", "h"), ("a.b.mtpc.1", "a.b"), ("b.mtpc.1", "b")]
-                .map(|(from, to)| (from.to_string(), to.to_string()))
-                .into();
-        let mut promoted = demoted.clone();
-        promoted.insert("kept.mtpc.1".to_string(), "kept".to_string());
-        promoted.insert("x.f.mtpc.1".to_string(), "x.f".to_string());
-        let renamed = sections_named_again(&facts, &promoted, &demoted);
-        let expected: HashMap<String, String> = [
-            (".text.f.mtpc.1", ".text.f"),
-            // `.rodata.g.mtpc.1` would take `.rodata.f` too: the first in
-            // name order takes it.
-            (".rodata.f.mtpc.1", ".rodata.f"),
-            (".gcc_except_table.f.mtpc.1", ".gcc_except_table.f"),
-            (".data.rel.ro..Lswitch.table.f.mtpc.1", ".data.rel.ro..Lswitch.table.f"),
-            // The longest suffix that names one.
-            (".bss.a.b.mtpc.1", ".bss.a.b"),
-        ]
-        .map(|(from, to)| (from.to_string(), to.to_string()))
-        .into();
-        // `.text.h` is another part's section; `.f.mtpc.1` has no prefix;
-        // `kept.mtpc.1` stays promoted, and so does `x.f.mtpc.1` (a
-        // thread-local, say), whose section is not `f.mtpc.1`'s.
-        assert_eq!(renamed, expected);
     }
 }

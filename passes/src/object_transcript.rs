@@ -7,7 +7,10 @@
 //! (`.ascii`), else read with `.incbin` from a file that holds the object,
 //! starting at a multiple of the section's alignment (so nothing inside
 //! moves); each symbol assigned its offset in its section;
-//! each relocation a `.reloc` with its own type; the address-significance
+//! each relocation a `.reloc` with its own type (but a call, or any
+//! PC-relative word, to a promoted local made local again in the same
+//! section: the distance to it, `.long NAME-4-.`, which the host's
+//! assembler resolves as stock's resolves the call); the address-significance
 //! table as `.addrsig_sym` lines, the call graph profile as `.cg_profile`.
 //! What a transcript cannot state the same way is declined, named (see
 //! [`section_type`], [`section_flags`], and the `Err`s below): foreseen
@@ -343,6 +346,15 @@ fn data_words(bytes: &[u8], relocations: &[Relocation], plain_target: impl Fn(us
     (written_out <= INLINE_BYTES_MAX as usize + DATA_BYTES_PER_WORD * words.len()).then_some(words)
 }
 
+/// The bytes between the words a section's calls to a local made local
+/// again become (see `Transcriber::resolved_by_the_host`) are written out
+/// up to this many, else read from the file: a section read from the file
+/// whole is read in at most one piece more per this many bytes, a bound
+/// the count of files read (below) can afford, and what is written out
+/// costs the assembler about 8 ns a byte (sqlite3's code at 2
+/// partitions, 5,700 such calls: 3.8 MB of transcript, 1.8 MB before).
+const PIECE_INLINE_MAX: u64 = 4 * INLINE_BYTES_MAX;
+
 /// At most this many `.incbin` lines in the host's text: LLVM 16's
 /// assembler maps the file anew for each, and keeps every mapping until it
 /// is done; Linux allows a process 65,530 (`vm.max_map_count`), and the
@@ -435,19 +447,38 @@ impl<'a> Transcriber<'a> {
                     continue;
                 }
             }
+            // Calls to a local made local again in this section: the
+            // host's assembler resolves them, as stock's does.
+            let bytes = match plan.sh_type {
+                elf::SHT_NOBITS => &[][..],
+                _ => self.elf.section_bytes(index)?,
+            };
+            let (mut resolved, relocations): (Vec<&Relocation>, Vec<&Relocation>) =
+                relocations.iter().partition(|r| self.resolved_by_the_host(r, plan, bytes));
+            resolved.sort_by_key(|r| r.offset);
             if plan.size > 0 {
                 if plan.sh_type == elf::SHT_NOBITS {
                     let _ = writeln!(out, "\t.zero {}", Num(plan.size));
-                } else if plan.size <= INLINE_BYTES_MAX {
-                    write_ascii(&mut out, self.elf.section_bytes(index)?);
                 } else {
-                    let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, Num(plan.offset), Num(plan.size));
-                    files_read += 1;
+                    let inline_max = if resolved.is_empty() { INLINE_BYTES_MAX } else { PIECE_INLINE_MAX };
+                    let mut at = 0;
+                    for r in resolved {
+                        // `S + A - P`, as a PC-relative relocation reads.
+                        let offset = r.offset as usize;
+                        if offset < at {
+                            return Err(format!("relocations of {} overlap at {offset}", plan.name));
+                        }
+                        files_read += self.write_bytes(plan, &bytes[at..offset], at, inline_max, &mut out);
+                        let target = self.target(r.symbol, r.addend, r.r_type, &mut merge_labels)?;
+                        let _ = writeln!(out, "\t.long {target}-.");
+                        at = offset + 4;
+                    }
+                    files_read += self.write_bytes(plan, &bytes[at..], at, inline_max, &mut out);
                 }
             }
             // The relocations of this section, while it is the current one
             // (`.reloc` adds to the fragment its offset's label is in).
-            for &Relocation { offset, r_type, symbol, addend } in relocations {
+            for &&Relocation { offset, r_type, symbol, addend } in &relocations {
                 let name = X86_64_RELOCATIONS
                     .iter()
                     .find(|(number, _)| *number == r_type)
@@ -471,6 +502,42 @@ impl<'a> Transcriber<'a> {
             }
         }
         Ok(Transcript { text: out, address_significance, files_read, stated })
+    }
+
+    /// Writes `bytes`, of section `plan` from offset `at` on: as characters
+    /// if at most `inline_max`, else read from the file. Returns how many
+    /// `.incbin` lines it wrote.
+    fn write_bytes(&self, plan: &SectionPlan, bytes: &[u8], at: usize, inline_max: u64, out: &mut String) -> usize {
+        if bytes.is_empty() {
+            0
+        } else if bytes.len() as u64 <= inline_max {
+            write_ascii(out, bytes);
+            0
+        } else {
+            let _ = writeln!(out, "\t.incbin \"{}\", {}, {}", self.path, Num(plan.offset + at as u64), Num(bytes.len() as u64));
+            1
+        }
+    }
+
+    /// Whether relocation `r` of section `plan` is a call (or any other
+    /// PC-relative word) to a promoted local made local again in the
+    /// section of the host's text that `plan` is part of: the host's
+    /// assembler resolves it, as it resolves a call to a local of the same
+    /// section in stock's compile, where a `.reloc` line would keep a
+    /// relocation. Its bytes (of the section's, `bytes`) are the zeros the
+    /// part's assembler wrote (the addend is the relocation's).
+    fn resolved_by_the_host(&self, r: &Relocation, plan: &SectionPlan, bytes: &[u8]) -> bool {
+        if self.decisions.demoted_sections.is_empty() || !matches!(r.r_type, elf::R_X86_64_PC32 | elf::R_X86_64_PLT32) || plan.group.is_some() {
+            return false;
+        }
+        let Ok(symbol) = self.elf.symbol(r.symbol) else { return false };
+        if symbol.st_bind() == elf::STB_LOCAL || symbol.st_type() == elf::STT_SECTION {
+            return false;
+        }
+        let Ok(name) = self.elf.symbol_name(r.symbol) else { return false };
+        let in_section = self.decisions.demoted_sections.get(String::from_utf8_lossy(name).as_ref()).is_some_and(|s| *s == plan.name);
+        let field = usize::try_from(r.offset).ok().and_then(|at| bytes.get(at..at.checked_add(4)?));
+        in_section && field == Some(&[0u8; 4][..])
     }
 
     /// A section written as data (see [`data_words`]): its bytes between
@@ -1523,19 +1590,65 @@ mod tests {
         assert!(has_line(first, "\t.type helper,@function") && has_line(first, "\t.size helper, 1"), "{first}");
         assert!(!first.contains(".weak helper") && !first.contains(".hidden helper") && !first.contains("helper.mtpc"), "{first}");
         assert!(has_line(first, "\t.globl str.mtpc.00ff") && has_line(first, "\t.hidden str.mtpc.00ff"), "{first}");
-        // Calls to it name it; their relocations stay (as the parts'
-        // code generators wrote the calls for a symbol another object could
-        // define: stock's assembler resolves them, and may shorten a jump).
-        let code = chunk_label(later, ".text");
-        assert!(has_line(later, &format!("\t.reloc {code}+1, R_X86_64_PLT32, helper-4")), "{later}");
+        // Calls to it from the section it is in, in any part, are the
+        // host's assembler's to resolve, as stock's resolves them: the
+        // call's word is the distance to it, and no relocation stays (the
+        // parts' code generators wrote the calls for a symbol another
+        // object could define: stock's may also shorten a jump).
+        for text in [first, later] {
+            let code = chunk_label(text, ".text");
+            assert!(text.contains(&format!("{code}:\n\t.ascii \"\\350\"\n\t.long helper-4-.\n\t.ascii \"\\303\\303\"\n")), "{text}");
+            assert!(!text.contains(".reloc"), "{text}");
+        }
         assert!(!later.contains("helper.mtpc") && !later.contains(".type helper"), "{later}");
         let stated: Vec<&Stated> = transcripts.iter().map(|t| &t.stated).collect();
         assert_eq!(check_across_parts(&stated), Ok(()));
     }
 
+    /// In a large section, calls to a promoted local made local again in
+    /// the same section split what is read from the file: the bytes
+    /// between them are read from where they are (or written out, if
+    /// short), each call's word is the distance to the local with its own
+    /// addend, and any other relocation stays a `.reloc` at its offset.
+    #[test]
+    fn calls_to_a_local_again_in_a_large_section_split_what_is_read() {
+        let mut obj = Object::new(BinaryFormat::Elf, Architecture::X86_64, Endianness::Little);
+        let text = obj.section_id(StandardSection::Text);
+        let size = 3 * PIECE_INLINE_MAX as usize;
+        obj.append_section_data(text, &vec![0x90; size], 16);
+        let mut helper = symbol("helper.mtpc.00ff", SymbolKind::Text, SymbolScope::Linkage, SymbolSection::Section(text), 0, 1);
+        helper.flags = SymbolFlags::Elf { st_info: (elf::STB_GLOBAL << 4) | elf::STT_FUNC, st_other: elf::STV_HIDDEN };
+        let helper = obj.add_symbol(helper);
+        let ext = obj.add_symbol(symbol("ext", SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Undefined, 0, 0));
+        let (first, second) = (PIECE_INLINE_MAX as usize + 10, PIECE_INLINE_MAX as usize + 100);
+        for at in [first, second] {
+            obj.section_mut(text).data_mut()[at..at + 4].fill(0);
+        }
+        obj.add_relocation(text, reloc(first as u64, helper, -4, elf::R_X86_64_PLT32)).unwrap();
+        obj.add_relocation(text, reloc(second as u64, helper, 8, elf::R_X86_64_PC32)).unwrap();
+        obj.add_relocation(text, reloc(20, ext, -4, elf::R_X86_64_PLT32)).unwrap();
+        let object = obj.write().unwrap();
+        let promoted = [("helper.mtpc.00ff", "helper")];
+        let transcript = &transcribed_promoted(&[object.clone()], &promoted)[0];
+        let t = &transcript.text;
+        let elf = ElfObject::parse(&object).unwrap();
+        let offset = elf.sections.iter().find(|s| elf.section_name(s).unwrap() == ".text").unwrap().sh_offset(elf.endian);
+        let code = chunk_label(t, ".text");
+        let read = |from: usize, to: usize| format!("\t.incbin \"{PATH}\", {}, {}\n", Num(offset + from as u64), Num((to - from) as u64));
+        let between = format!("\t.ascii \"{}\"\n", "\\220".repeat(second - first - 4));
+        let expected = format!(
+            "{code}:\n{}\t.long helper-4-.\n{between}\t.long helper+8-.\n{}",
+            read(0, first),
+            read(second + 4, size)
+        );
+        assert!(t.contains(&expected), "{t}");
+        assert!(has_line(t, &format!("\t.reloc {code}+{}, R_X86_64_PLT32, ext-4", Num(20))) && t.matches(".reloc").count() == 1, "{t}");
+        assert_eq!(transcript.files_read, 2);
+    }
+
     /// A section named after a promoted local made local again
     /// (`-ffunction-sections`) is named after its stock name; a call into
-    /// it from another section names it.
+    /// it from another section names it, by a relocation.
     #[test]
     fn sections_named_after_promoted_locals_are_named_after_them_again() {
         /// A part that defines `helper.mtpc.00ff`, hidden, in `section`.

@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::asm_merge::{Files, MergeError, Merged, PartScan};
+use crate::asm_merge::{Files, MergeError, Merged, PartScan, Promoted};
 use crate::cost_model::{self, Compile, ModuleShape, Verdict};
 use crate::diagnostics::DiagnosticRouting;
 use crate::machine_load::{FreedCore, MachineLoad};
@@ -571,7 +571,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             let promoted = input.plan.promoted_locals(&input.facts);
             match join_objects(&on_pool, objects, facts, &promoted, &injected, &mut stats) {
                 Ok(transcript) => {
-                    log::debug!("{}: the host assembles the parts' objects: a transcript of {} bytes reading {} sections",
+                    log::debug!("{}: the host assembles the parts' objects: a transcript of {} bytes with {} reads from files",
                                 stats.module, transcript.text.len(), transcript.files_read);
                     HostText::Transcript(transcript)
                 }
@@ -587,7 +587,9 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 })
                 .unzip();
             let file_table = file_table.expect("a table for partitions that print assembly");
-            let texts = PartTexts { texts, scans, file_table };
+            // Made local again where the parts' texts meet (`asm_merge`).
+            let promoted = input.plan.promoted_locals(&input.facts);
+            let texts = PartTexts { texts, scans, file_table, promoted };
             match merge_and_check(&on_pool, run, texts, module, writer().for_text(), &mut stats) {
                 Ok(host_text) => host_text,
                 Err(e) => return fallback(stats, e),
@@ -804,12 +806,13 @@ fn compile_partition(
     }))
 }
 
-/// Whether a transcript that reads `files_read` sections from files is
+/// Whether a transcript that reads from files `files_read` times (a
+/// section, or a piece of one: `.incbin` lines) is
 /// within [`object_transcript::MAX_FILES_READ`].
 fn within_files_read_cap(files_read: usize) -> Result<(), String> {
     match files_read {
         n if n > object_transcript::MAX_FILES_READ => {
-            Err(format!("its transcript would read {n} sections from files (at most {})", object_transcript::MAX_FILES_READ))
+            Err(format!("its transcript would read from files {n} times (at most {})", object_transcript::MAX_FILES_READ))
         }
         _ => Ok(()),
     }
@@ -970,12 +973,14 @@ struct OnPool<'a> {
     threads: usize,
 }
 
-/// The partitions' texts, what the merge read of each on its worker, and
-/// the file table every part numbers its files by.
+/// The partitions' texts, what the merge read of each on its worker, the
+/// file table every part numbers its files by, and the module's locals the
+/// split promoted.
 struct PartTexts {
     texts: Vec<Vec<u8>>,
     scans: Vec<PartScan>,
     file_table: String,
+    promoted: Promoted,
 }
 
 /// Merges the parts' texts (`asm_merge`) and checks the merged text: by
@@ -995,7 +1000,7 @@ fn merge_and_check(
     let merge_span = Span::begin("mtpc merge", &stats.module);
     let directory = module.compile_unit_directory();
     let files = Files { table: Some(&parts.file_table), compile_unit_directory: directory.as_deref() };
-    let merged = merge_on_pool(pool, parts.texts, parts.scans, files, threads);
+    let merged = merge_on_pool(pool, parts.texts, parts.scans, files, &parts.promoted, threads);
     drop(merge_span);
     stats.merge_ms = ms(t);
     let merged = match merged {
@@ -1042,17 +1047,26 @@ fn check_merged_text(pool: &crate::worker::Pool, host: &Arc<HostSettings>, merge
     })
 }
 
+/// The merged text, how long each part's segment took to write, and the
+/// wall time of the pool's phase (ms).
+type MergedOnPool = (Merged<Vec<u8>>, Vec<f64>, f64);
+
 /// Merges the parts' texts (`asm_merge`): what the merge keeps of each part
-/// is decided here, part after part; each part's segment is written on
-/// the pool, the longest first, and joined here.
-/// Returns the merged text, how long each part's writing took and the
-/// wall time of the pool's phase (ms). A text that is not ASCII (the asm
+/// is decided here, part after part (and which of the module's `promoted`
+/// locals are local again); each part's segment is written on the pool,
+/// the longest first, and joined here. A text that is not ASCII (the asm
 /// printer's comment naming a byte of data, inline assembly, a file name)
 /// is merged so too, each byte carried as a char (`TextsToMerge`).
-fn merge_on_pool(pool: &crate::worker::Pool, texts: Vec<Vec<u8>>, scans: Vec<PartScan>, files: Files<'_>, threads: usize)
-    -> Result<(Merged<Vec<u8>>, Vec<f64>, f64), MergeError> {
+fn merge_on_pool(
+    pool: &crate::worker::Pool,
+    texts: Vec<Vec<u8>>,
+    scans: Vec<PartScan>,
+    files: Files<'_>,
+    promoted: &Promoted,
+    threads: usize,
+) -> Result<MergedOnPool, MergeError> {
     let texts = crate::asm_merge::TextsToMerge::new(texts, files);
-    let plan = Arc::new(texts.plan(&scans, files)?);
+    let plan = Arc::new(texts.plan(&scans, files, promoted)?);
     let (sizes, carried) = (texts.sizes(), texts.carried());
     let parts = Arc::new((texts, scans));
     let t = Instant::now();
