@@ -352,7 +352,7 @@ fn data_words(bytes: &[u8], relocations: &[Relocation], plain_target: impl Fn(us
 /// whole is read in at most one piece more per this many bytes, a bound
 /// the count of files read (below) can afford, and what is written out
 /// costs the assembler about 8 ns a byte (sqlite3's code at 2
-/// partitions, 5,700 such calls: 3.8 MB of transcript, 1.8 MB before).
+/// partitions, 5,700 such calls: 4.3 MB of transcript, 1.8 MB before).
 const PIECE_INLINE_MAX: u64 = 4 * INLINE_BYTES_MAX;
 
 /// At most this many `.incbin` lines in the host's text: LLVM 16's
