@@ -826,7 +826,8 @@ pub struct PartScan {
     /// The strings of its DWARF string table (`.asciz` operands), each once,
     /// in the order of their first appearance.
     debug_strings: Vec<String>,
-    /// The debug sections it switches to (see `sections_with_content`).
+    /// The debug sections it switches to with `.section` (so that it has a
+    /// contribution of its own: see `section_start_label`).
     debug_sections: HashSet<String>,
     /// Where its call frame information goes, if it has any (see
     /// [`frame_sections`]).
@@ -846,7 +847,7 @@ impl PartScan {
                 false => locals.push((name.to_string(), at.group.map(str::to_string))),
             }
         }
-        let mut sections = HashSet::default();
+        let (mut sections, mut debug_sections) = (HashSet::default(), HashSet::default());
         let (mut groups, mut weak, mut typed) = (HashSet::default(), HashSet::default(), HashSet::default());
         let (mut debug_strings, mut strings_seen) = (Vec::new(), HashSet::default());
         let mut in_debug_str = false;
@@ -861,7 +862,11 @@ impl PartScan {
             match directive {
                 ".section" | ".pushsection" => {
                     groups.extend(comdat_key(t));
-                    sections.insert(section_name(t).to_string());
+                    let name = section_name(t);
+                    if directive == ".section" && name.starts_with(".debug_") {
+                        debug_sections.insert(name.to_string());
+                    }
+                    sections.insert(name.to_string());
                 }
                 ".weak" => {
                     weak.insert(first_operand(t));
@@ -889,7 +894,7 @@ impl PartScan {
             groups: groups.into_iter().map(str::to_string).collect(),
             weak_objects: weak.intersection(&typed).map(|o| o.to_string()).collect(),
             debug_strings,
-            debug_sections: sections_with_content(text),
+            debug_sections,
             frame_sections: has_frames.then(|| frame_sections(cfi_sections)),
         }
     }
@@ -1067,15 +1072,10 @@ impl<'t> SectionTracker<'t> {
 /// by its flags (or a thread-local section's name): one whose promoted
 /// local is not made local again (see `local_again`).
 fn special_section(line: &str) -> bool {
-    let rest = line.trim_start();
-    let Some(rest) = rest.strip_prefix(".section").or_else(|| rest.strip_prefix(".pushsection")) else {
+    if !is_section_directive(line) {
         return false; // `.text`, `.data`, `.bss`
-    };
-    let rest = rest.trim_start();
-    let (name, after) = match rest.strip_prefix('"') {
-        Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
-        None => rest.split_at(rest.find(|c: char| c == ',' || c.is_whitespace()).unwrap_or(rest.len())),
-    };
+    }
+    let (name, after) = section_name_and_rest(line);
     let flags = after.trim_start().strip_prefix(',').map(str::trim_start).and_then(|f| f.strip_prefix('"')).and_then(|f| f.split('"').next());
     flags.is_some_and(|f| f.contains(['M', 'T', 'G'])) || name.starts_with(".tdata") || name.starts_with(".tbss")
 }
@@ -1589,12 +1589,18 @@ fn is_section_switch(directive: &str) -> bool {
 
 /// The section name of a `.section` (or `.pushsection`) directive.
 fn section_name(line: &str) -> &str {
+    section_name_and_rest(line).0
+}
+
+/// The section name of a `.section` (or `.pushsection`) directive, and the
+/// rest of the line after it (a quoted name's closing quote left out).
+fn section_name_and_rest(line: &str) -> (&str, &str) {
     let rest = line.trim_start();
     let rest = rest.strip_prefix(".section").or_else(|| rest.strip_prefix(".pushsection")).unwrap_or(rest).trim_start();
-    if let Some(quoted) = rest.strip_prefix('"') {
-        return quoted.split('"').next().unwrap_or("");
+    match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
+        None => rest.split_at(rest.find(|c: char| c == ',' || c.is_whitespace()).unwrap_or(rest.len())),
     }
-    rest.split(|c: char| c == ',' || c.is_whitespace()).next().unwrap_or("")
 }
 
 /// What identifies a section of a COMDAT group: `name,"flagsG",@type,GROUP`
@@ -1624,16 +1630,6 @@ fn describe_key(key: &str) -> String {
     format!("section {section} of group {group}")
 }
 
-/// Debug sections a part switches to (so that it has a contribution of its own).
-fn sections_with_content(text: &str) -> HashSet<String> {
-    text.lines()
-        .map(|l| l.trim_start())
-        .filter(|l| l.starts_with(".section"))
-        .map(section_name)
-        .filter(|n| n.starts_with(".debug_"))
-        .map(str::to_string)
-        .collect()
-}
 
 fn section_start_label(k: usize, section: &str) -> String {
     format!(".Lmtpc{k}.start{section}")
