@@ -71,7 +71,8 @@ def program(name):
 class Build:
     """Compiles (and links) one program stock and with mtpc, in a directory
     each: `compile_only` adds -c; `absolute` names the source by its
-    absolute path; `output` is the file written."""
+    absolute path; `output` is the file written; `env` is added to both
+    builds' environment (mtpc's: over FORCE_SPLIT)."""
 
     def __init__(self, work, tag, source, flags, link=(), env=None, compile_only=False, output=None, absolute=False):
         self.work, self.tag = work, tag
@@ -91,6 +92,7 @@ class Build:
             if variant == "mtpc":
                 cmd.insert(1, "-fpass-plugin=" + PLUGIN)
                 e.update(FORCE_SPLIT, MTPC_STATS=self.stats, MTPC_LOG="info")
+                e.update(env or {})
             r = subprocess.run(cmd, cwd=d, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
             if r.returncode != 0:
                 raise RuntimeError("%s build of %s failed (%d): %s\n%s" % (variant, tag, r.returncode, " ".join(cmd), r.stderr[-3000:]))
@@ -416,6 +418,19 @@ def test_diagnostics(work, checker):
     split_and(checker, r, "the optimization record holds stock's records, once each (%d of %d; %d missed-inline "
               "records about calls into another partition)" % (len(docs["mtpc"]), len(docs["stock"]), explained),
               len(docs["stock"]) > 10 and not extra and not unexplained,
+              "only with mtpc:\n%s\nmissing:\n%s" % ("\n".join(extra[:3]), "\n".join(unexplained[:3])))
+    # A static function called from two partitions is promoted, and renamed
+    # in them (`twice`, noinline): at 2 partitions, one that calls it also
+    # defines it, and its inliner's remark about the call names the callee
+    # as stock's does (at 3, above, no caller is in its partition).
+    n = Build(work, "optimization-record-promoted", program("diagnostics.c"), record_flags, compile_only=True,
+              env={"MTPC_PARTITIONS": "2"})
+    docs, extra, unexplained, explained = record_differences(n, record_flags)
+    about_twice = [d for d in docs["stock"] if re.search(r"^\s*- Callee:\s+twice$", d, re.M)]
+    split_and(checker, n, "remarks name a promoted local as stock's do (%d of stock's %d remarks about calls of it; "
+              "every record stock's)" % (sum(d in docs["mtpc"] for d in about_twice), len(about_twice)),
+              about_twice and any(d in docs["mtpc"] for d in about_twice) and not extra and not unexplained
+              and not any(".mtpc." in d for d in docs["mtpc"]),
               "only with mtpc:\n%s\nmissing:\n%s" % ("\n".join(extra[:3]), "\n".join(unexplained[:3])))
     # Every partition makes its own sanitizer constructor: its records are
     # given once, as for the stock compile's one constructor.

@@ -317,6 +317,8 @@ std::shared_ptr<mtpc::PartitionDiagnostics> &listOf(void *Diags) {
   return *static_cast<std::shared_ptr<mtpc::PartitionDiagnostics> *>(Diags);
 }
 const RecordedDiagnostic &diagnosticAt(void *Diags, size_t Index) { return listOf(Diags)->recorded()[Index]; }
+// Value J of diagnostic D (see mtpc_diagnostics_value_count).
+std::string &valueAt(RecordedDiagnostic &D, size_t J) { return D.Kind == DK_DontCall ? D.Resource : D.Args[J].Val; }
 } // namespace
 
 extern "C" {
@@ -376,6 +378,25 @@ const char *mtpc_diagnostics_unavailable_callee(void *Diags, size_t Index, size_
       return A.Val.data();
     }
   return nullptr;
+}
+
+// The names diagnostic Index gives as values, as the host's module would
+// name them: a remark's arguments (a callee, a caller, a variable, or text),
+// the function a call reaches that a warning attribute marks. Value counts
+// them; Value J is at *Len bytes; SetValue replaces it.
+size_t mtpc_diagnostics_value_count(void *Diags, size_t Index) {
+  const RecordedDiagnostic &D = diagnosticAt(Diags, Index);
+  return D.Kind == DK_DontCall ? 1 : D.Args.size();
+}
+
+const char *mtpc_diagnostics_value(void *Diags, size_t Index, size_t J, size_t *Len) {
+  const std::string &V = valueAt(listOf(Diags)->recorded()[Index], J);
+  *Len = V.size();
+  return V.data();
+}
+
+void mtpc_diagnostics_set_value(void *Diags, size_t Index, size_t J, const char *Text, size_t Len) {
+  valueAt(listOf(Diags)->recorded()[Index], J).assign(Text, Len);
 }
 
 // Reports diagnostic Index in the host module's context, about the host's

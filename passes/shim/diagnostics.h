@@ -92,6 +92,7 @@ public:
   void enterCodeGen() { InCodeGen = true; }
   const std::string &failure() const { return Failure; }
   const std::vector<RecordedDiagnostic> &recorded() const { return Recorded; }
+  std::vector<RecordedDiagnostic> &recorded() { return Recorded; }
 
 private:
   std::vector<RecordedDiagnostic> Recorded;

@@ -20,6 +20,13 @@
 //! several partitions, and left there uninlined, repeats its calls'
 //! warnings, which stock gives once).
 //!
+//! What a diagnostic names by value (the callee and caller of an inlining
+//! remark, a variable a remark is about, the function with a `warning`
+//! attribute a call reaches) is named as the host's module names it too: a
+//! promoted local, or a shared library's function under its local alias,
+//! gets its name back, and so does a function a partition's pipeline
+//! derived from one (`NAME.mtpc.TAG.cold.1` is stock's `NAME.cold.1`).
+//!
 //! A call into a function another partition compiles, and that this one
 //! does not copy, reaches a declaration: the inliner then remarks that the
 //! callee's definition is not available, which is never so in the whole
@@ -27,6 +34,7 @@
 //! give, that the callee is too costly or never inlined, cannot be made
 //! without its body).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::module_facts::ModuleFacts;
@@ -42,13 +50,28 @@ pub struct DiagnosticRouting {
     /// The diagnostics about no function passed on so far, by identity:
     /// the partition that reports them.
     said: HashMap<String, u32>,
+    /// A global's name in the partitions, where it is not the host's
+    /// (promoted locals, local aliases): the host's name.
+    host_names: HashMap<String, String>,
 }
+
+/// Where every name mtpc gives a global carries its mark (`NAME.mtpc.TAG`,
+/// `NAME.mtpc.local`): a name without it is the host's.
+const RENAMED_MARK: &str = ".mtpc.";
 
 impl DiagnosticRouting {
     pub fn new(facts: &ModuleFacts, plan: &SymbolPlan) -> DiagnosticRouting {
         let mut functions = HashMap::new();
+        let mut host_names = HashMap::new();
         for (i, g) in facts.globals.iter().enumerate() {
-            if !g.is_function() || !g.is_definition || g.name.is_empty() {
+            if g.name.is_empty() {
+                continue;
+            }
+            let promoted = plan.promotions[i].as_ref().and_then(|p| p.new_name.as_ref());
+            for renamed in promoted.into_iter().chain(plan.local_aliases[i].as_ref()) {
+                host_names.insert(renamed.clone(), g.name.clone());
+            }
+            if !g.is_function() || !g.is_definition {
                 continue;
             }
             let reporter = plan.owner_of(i).or_else(|| {
@@ -63,7 +86,39 @@ impl DiagnosticRouting {
                 functions.insert(alias.clone(), (None, g.name.clone()));
             }
         }
-        DiagnosticRouting { functions, created: HashMap::new(), said: HashMap::new() }
+        DiagnosticRouting { functions, created: HashMap::new(), said: HashMap::new(), host_names }
+    }
+
+    /// What the partitions' `text` says with the host's names, if that
+    /// differs: a value a remark names (a promoted local, a local alias),
+    /// a name derived from one by suffixes (`NAME.mtpc.TAG.cold.1` is
+    /// `NAME.cold.1`), or such names within words (" (in function:
+    /// NAME.mtpc.TAG)"). `None` for text that has the host's names already.
+    pub fn host_name(&self, text: &str) -> Option<String> {
+        if !text.contains(RENAMED_MARK) {
+            return None;
+        }
+        let (mut named, mut copied) = (String::with_capacity(text.len()), 0);
+        for (start, end) in symbol_words(text) {
+            let word = &text[start..end];
+            if let Some(host) = word.contains(RENAMED_MARK).then(|| self.host_word(word)).flatten() {
+                named.push_str(&text[copied..start]);
+                named.push_str(&host);
+                copied = end;
+            }
+        }
+        (copied > 0).then(|| named + &text[copied..])
+    }
+
+    /// The host's name of one symbol-like `word` that names a renamed
+    /// global, or a name derived from one (its longest renamed prefix that
+    /// ends before a dot).
+    fn host_word(&self, word: &str) -> Option<String> {
+        if let Some(host) = self.host_names.get(word) {
+            return Some(host.clone());
+        }
+        word.rmatch_indices('.')
+            .find_map(|(end, _)| self.host_names.get(&word[..end]).map(|host| format!("{host}{}", &word[end..])))
     }
 
     /// Notes that `partition` reports on `function`: call it for every
@@ -84,16 +139,35 @@ impl DiagnosticRouting {
     /// An empty name (a diagnostic about no function) stays empty; such a
     /// diagnostic is passed on by the first partition its `identity` is seen
     /// in, and always if it has none (each copy is one of its own).
-    pub fn route<'a>(&'a mut self, partition: u32, function: &'a str, identity: impl FnOnce() -> Option<String>) -> Option<&'a str> {
+    /// A function a partition's pipeline created is named as the host's
+    /// would name it (see `host_name`).
+    pub fn route<'a>(&'a mut self, partition: u32, function: &'a str, identity: impl FnOnce() -> Option<String>) -> Option<Cow<'a, str>> {
         if function.is_empty() {
             let reporter = identity().map_or(partition, |id| *self.said.entry(id).or_insert(partition));
-            return (reporter == partition).then_some(function);
+            return (reporter == partition).then_some(Cow::Borrowed(function));
         }
         match self.functions.get(function) {
-            Some((reporter, host_name)) => (*reporter == Some(partition)).then_some(host_name.as_str()),
-            None => self.created.get(function).is_none_or(|&first| first == partition).then_some(function),
+            Some((reporter, host_name)) => (*reporter == Some(partition)).then_some(Cow::Borrowed(host_name.as_str())),
+            None if self.created.get(function).is_none_or(|&first| first == partition) => {
+                Some(self.host_name(function).map_or(Cow::Borrowed(function), Cow::Owned))
+            }
+            None => None,
         }
     }
+}
+
+/// The spans of `text` made of the characters of symbol names (ASCII
+/// letters, digits, `_`, `.`, `$`), in order.
+fn symbol_words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let in_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$');
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + bytes[at..].iter().position(|&b| in_name(b))?;
+        let end = start + bytes[start..].iter().position(|&b| !in_name(b)).unwrap_or(bytes.len() - start);
+        at = end;
+        Some((start, end))
+    })
 }
 
 #[cfg(test)]
@@ -121,7 +195,7 @@ mod tests {
     fn only_the_owner_reports_a_function() {
         let (facts, plan) = split();
         let mut routing = DiagnosticRouting::new(&facts, &plan);
-        let mut route = |k, f: &str| routing.route(k, f, || None).map(str::to_string);
+        let mut route = |k, f: &str| routing.route(k, f, || None).map(Cow::into_owned);
         assert_eq!(route(0, "main").as_deref(), Some("main"));
         assert_eq!(route(1, "main"), None);
         assert_eq!(route(1, "big").as_deref(), Some("big"));
@@ -133,8 +207,8 @@ mod tests {
         let (facts, plan) = split();
         let mut routing = DiagnosticRouting::new(&facts, &plan);
         let in_partitions = plan.promotions[1].as_ref().and_then(|p| p.new_name.clone()).unwrap_or_else(|| "helper".into());
-        assert_eq!(routing.route(1, &in_partitions, || None), Some("helper"));
-        assert_eq!(routing.route(0, &in_partitions, || None), None);
+        assert_eq!(routing.route(1, &in_partitions, || None).as_deref(), Some("helper"));
+        assert_eq!(routing.route(0, &in_partitions, || None).as_deref(), None);
     }
 
     #[test]
@@ -145,10 +219,64 @@ mod tests {
         for (k, f) in [(0, "ctor"), (1, "big.cold.1"), (1, "ctor")] {
             routing.note(k, f);
         }
-        assert_eq!(routing.route(1, "big.cold.1", || None), Some("big.cold.1"));
-        assert_eq!(routing.route(0, "ctor", || None), Some("ctor"));
-        assert_eq!(routing.route(1, "ctor", || None), None);
+        assert_eq!(routing.route(1, "big.cold.1", || None).as_deref(), Some("big.cold.1"));
+        assert_eq!(routing.route(0, "ctor", || None).as_deref(), Some("ctor"));
+        assert_eq!(routing.route(1, "ctor", || None).as_deref(), None);
         assert!(routing.defines("big") && !routing.defines("big.cold.1") && !routing.defines("printf"));
+    }
+
+    /// main (partition 0) and other (partition 1) call helper, too large
+    /// to copy and owned by partition 1: promoted.
+    fn shared_local() -> (ModuleFacts, SymbolPlan) {
+        let facts = module(vec![
+            func("main", 10, &[(1, Call)]),
+            internal(func("helper", 5000, &[])),
+            func("other", 10, &[(1, Call)]),
+        ]);
+        let plan = PartitionPlan { partitions: 2, owner: vec![Some(0), Some(1), Some(1)], cost: vec![10, 5010], planned: vec![10, 5010], largest_unit: None };
+        let symbols = decide(&facts, &plan);
+        (facts, symbols)
+    }
+
+    #[test]
+    fn names_given_by_mtpc_are_the_hosts_in_what_a_diagnostic_says() {
+        let (facts, plan) = shared_local();
+        let mut routing = DiagnosticRouting::new(&facts, &plan);
+        let promoted = plan.promotions[1].as_ref().and_then(|p| p.new_name.clone()).expect("helper is promoted");
+        assert!(promoted.contains(RENAMED_MARK), "{promoted}");
+        // An inlining remark's callee, and what a pipeline derives from it.
+        assert_eq!(routing.host_name(&promoted).as_deref(), Some("helper"));
+        assert_eq!(routing.host_name(&format!("{promoted}.cold.1")).as_deref(), Some("helper.cold.1"));
+        // Within a remark's text, and at its end.
+        assert_eq!(routing.host_name(&format!(" (in function: {promoted})")).as_deref(), Some(" (in function: helper)"));
+        assert_eq!(routing.host_name(&format!("{promoted} and {promoted}.")).as_deref(), Some("helper and helper."));
+        // The host's own names, and names that only look like mtpc's.
+        for name in ["helper", "main", "big.cold.1", "x.mtpc.unknown", "", "ünïcode .mtpc. text"] {
+            assert_eq!(routing.host_name(name), None, "{name}");
+        }
+        // A function a partition's pipeline derived from a promoted local is
+        // reported under the name the host's pipeline would give it.
+        let derived = format!("{promoted}.cold.1");
+        routing.note(1, &derived);
+        assert_eq!(routing.route(1, &derived, || None).as_deref(), Some("helper.cold.1"));
+        assert_eq!(routing.route(0, &derived, || None).as_deref(), None);
+    }
+
+    #[test]
+    fn symbol_words_are_the_runs_of_name_characters() {
+        let text = "'f.mtpc.1' inlined into 'g$x' (é _z9)";
+        let words: Vec<&str> = symbol_words(text).map(|(s, e)| &text[s..e]).collect();
+        assert_eq!(words, ["f.mtpc.1", "inlined", "into", "g$x", "_z9"]);
+        assert_eq!(symbol_words("").count(), 0);
+        assert_eq!(symbol_words(" - ").count(), 0);
+    }
+
+    #[test]
+    fn a_local_alias_is_named_as_its_function() {
+        let (facts, mut plan) = split();
+        plan.local_aliases[2] = Some("big.mtpc.local".into());
+        let routing = DiagnosticRouting::new(&facts, &plan);
+        assert_eq!(routing.host_name("big.mtpc.local").as_deref(), Some("big"));
     }
 
     #[test]
@@ -156,13 +284,13 @@ mod tests {
         let (facts, plan) = split();
         let mut routing = DiagnosticRouting::new(&facts, &plan);
         let stale = || Some("warning: stale debug info".to_string());
-        assert_eq!(routing.route(0, "", stale), Some(""));
-        assert_eq!(routing.route(1, "", stale), None);
+        assert_eq!(routing.route(0, "", stale).as_deref(), Some(""));
+        assert_eq!(routing.route(1, "", stale).as_deref(), None);
         // As often as that partition gives it.
-        assert_eq!(routing.route(0, "", stale), Some(""));
-        assert_eq!(routing.route(1, "", || Some("warning: something else".into())), Some(""));
+        assert_eq!(routing.route(0, "", stale).as_deref(), Some(""));
+        assert_eq!(routing.route(1, "", || Some("warning: something else".into())).as_deref(), Some(""));
         // A diagnostic without an identity (a call to a `warning` function) is its own.
-        assert_eq!(routing.route(0, "", || None), Some(""));
-        assert_eq!(routing.route(1, "", || None), Some(""));
+        assert_eq!(routing.route(0, "", || None).as_deref(), Some(""));
+        assert_eq!(routing.route(1, "", || None).as_deref(), Some(""));
     }
 }

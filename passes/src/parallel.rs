@@ -31,6 +31,7 @@
 //! it was and the host compiles it the normal way, reporting whatever the
 //! partitions reported itself.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -609,14 +610,19 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         }
     }
     for code_generator in [false, true] {
-        for (k, found) in &diagnostics {
-            for i in (0..found.len()).filter(|&i| found.from_code_generator(i) == code_generator) {
-                if found.unavailable_callee(i).is_some_and(|callee| routing.defines(&callee)) {
+        for (k, found) in &mut diagnostics {
+            for i in 0..found.len() {
+                if found.from_code_generator(i) != code_generator
+                    || found.unavailable_callee(i).is_some_and(|callee| routing.defines(&callee))
+                {
                     continue;
                 }
-                if let Some(function) = routing.route(*k, &found.function(i), || found.identity(i)) {
-                    found.reemit(i, module, function);
-                }
+                let Some(function) = routing.route(*k, &found.function(i), || found.identity(i)).map(Cow::into_owned) else {
+                    continue;
+                };
+                // What it names, as the host's module names it.
+                found.rename_values(i, |value| routing.host_name(value));
+                found.reemit(i, module, &function);
             }
         }
     }

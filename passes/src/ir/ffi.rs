@@ -154,6 +154,9 @@ extern "C" {
     pub(super) fn mtpc_diagnostics_identity(diagnostics: *mut c_void, index: usize) -> *mut c_char;
     pub(super) fn mtpc_diagnostics_phase(diagnostics: *mut c_void, index: usize) -> i32;
     pub(super) fn mtpc_diagnostics_unavailable_callee(diagnostics: *mut c_void, index: usize, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_diagnostics_value_count(diagnostics: *mut c_void, index: usize) -> usize;
+    pub(super) fn mtpc_diagnostics_value(diagnostics: *mut c_void, index: usize, value: usize, len: *mut usize) -> *const c_char;
+    pub(super) fn mtpc_diagnostics_set_value(diagnostics: *mut c_void, index: usize, value: usize, text: *const c_char, len: usize);
     pub(super) fn mtpc_diagnostics_reemit(diagnostics: *mut c_void, index: usize, host: LLVMModuleRef, function: *const c_char, len: usize);
 }
 

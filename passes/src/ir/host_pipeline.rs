@@ -798,6 +798,26 @@ impl PartitionDiagnostics {
         }
     }
 
+    /// Renames what diagnostic `index` names by value (a remark's
+    /// arguments, the function a warning attribute marks) for which `rename`
+    /// gives another name.
+    pub fn rename_values(&mut self, index: usize, rename: impl Fn(&str) -> Option<String>) {
+        // SAFETY: reads the list.
+        let count = unsafe { mtpc_diagnostics_value_count(self.raw, index) };
+        for value in 0..count {
+            let renamed = {
+                let mut len = 0;
+                // SAFETY: the value lives until it is replaced, after this borrow.
+                let old = unsafe { text(mtpc_diagnostics_value(self.raw, index, value, &mut len), len) };
+                rename(&old)
+            };
+            if let Some(name) = renamed {
+                // SAFETY: the shim copies the name.
+                unsafe { mtpc_diagnostics_set_value(self.raw, index, value, name.as_ptr().cast(), name.len()) }
+            }
+        }
+    }
+
     /// Reports diagnostic `index` in the context of `host`, the module the
     /// partitions came from, about its function `function`.
     pub fn reemit(&self, index: usize, host: &ModuleRef<'_>, function: &str) {
