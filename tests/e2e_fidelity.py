@@ -50,8 +50,8 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import (LLVM_MAJOR, PLUGIN, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, parts_transcribed, require_plugin, run, sqlite_dir,
-                     stop_location, tool)
+from harness import (LLVM_MAJOR, PLUGIN, ROOT, SQLITE_DEFINES, Checker, dwarf_verify_errors, gdb_answers, parts_transcribed, require_plugin,
+                     run, sqlite_dir, stop_location, tool)
 
 PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
 SEEN_PLUGIN_SOURCE = os.path.join(ROOT, "tests", "plugins", "seen_functions.cpp")
@@ -731,6 +731,60 @@ def test_debug_info(work, checker):
                           "stock %s\nmtpc %s" % (stops["stock"], stops["mtpc"]))
 
 
+def type_unit_signatures(output):
+    """The signatures of the DWARF type units of `output`, one per unit
+    (a list, sorted: the same signature twice is two units)."""
+    dump = run([tool("llvm-dwarfdump"), "--debug-info", "--debug-types", output])
+    return sorted(re.findall(r"type_signature = (0x[0-9a-f]+)", dump))
+
+
+def debug_section_bytes(output):
+    """The size of the debug sections of `output`, all their copies."""
+    sizes = run(["size", "-A", output]).splitlines()
+    return sum(int(f[1]) for f in (l.split() for l in sizes) if len(f) >= 2 and f[0].startswith(".debug"))
+
+
+def test_debug_types_section(work, checker):
+    """-fdebug-types-section: each class goes to a type unit of its own,
+    which every partition that uses the class writes; the object holds one
+    unit per type, stock's (the merge keeps the first part's, as the
+    linker keeps one per type among objects), and debuggers see stock's
+    types. Before 2026-12-06 such a compile fell back to the whole module."""
+    source = os.path.join(ROOT, "tests", "programs", "constructs.cpp")
+    for tag, flags, output in (("types-section", ["-gdwarf-5"], "out.o"), ("types-section-dwarf-4", ["-gdwarf-4"], "out.o"),
+                               ("types-section-text", ["-gdwarf-5", "-S"], "out.s")):
+        b = Build(work, tag, source, ["-O2", "-fdebug-types-section"] + flags, compile_only="-S" not in flags, output=output)
+        objects = {v: b.outputs[v] for v in ("stock", "mtpc")}
+        if output == "out.s":
+            for v in objects:
+                objects[v] = b.path(v, "assembled.o")
+                run([tool("clang"), "-c", b.outputs[v], "-o", objects[v]])
+        units = {v: type_unit_signatures(objects[v]) for v in objects}
+        split_and(checker, b, "one type unit per type, stock's (%d), with no warning" % len(units["stock"]),
+                  len(units["stock"]) > 50 and units["mtpc"] == units["stock"] and b.diagnostics("mtpc") == b.diagnostics("stock")
+                  and "mtpc: warning" not in b.stderr["mtpc"],
+                  "only stock's: %s\nonly mtpc's: %s\n%s" % (sorted(set(units["stock"]) - set(units["mtpc"]))[:5],
+                                                            sorted(set(units["mtpc"]) - set(units["stock"]))[:5],
+                                                            b.stderr["mtpc"][-600:]))
+        errors = dwarf_verify_errors(objects["mtpc"], like=objects["stock"])
+        checker.check(not errors, "%s: llvm-dwarfdump --verify finds no error" % tag, "\n".join(errors)[-800:])
+        size = {v: debug_section_bytes(objects[v]) for v in objects}
+        checker.check(size["mtpc"] <= 1.10 * size["stock"],
+                      "%s: the debug sections at most 10 %% larger than stock's (%+.1f %%)" % (tag, 100.0 * size["mtpc"] / size["stock"] - 100),
+                      str(size))
+    # Linked: the program and what gdb says of its classes.
+    b = Build(work, "types-section-linked", source, ["-O2", "-g", "-fdebug-types-section"], link=["-lstdc++"])
+    runs = {v: b.run(v).stdout for v in ("stock", "mtpc")}
+    questions = ["ptype Rect", "ptype Counter<long>", "ptype shapes", "info line Rect::area"]
+    # (Where the code is differs: mtpc's object lays the functions out by partition.)
+    answers = {v: [re.sub(r"0x[0-9a-f]+", "ADDRESS", a) for a in gdb_answers(b.outputs[v], "total_area", questions, cwd=b.dirs[v])]
+               for v in ("stock", "mtpc")}
+    split_and(checker, b, "output equals the stock build's, and gdb describes its classes as for stock's (%s)" % ", ".join(questions),
+              runs["stock"] == runs["mtpc"] and all(answers["stock"]) and answers["stock"] == answers["mtpc"]
+              and "double area(void) const" in answers["stock"][0],
+              "stock: %s\nmtpc: %s" % (answers["stock"], answers["mtpc"]))
+
+
 def test_embedded_source(work, checker):
     """clang 16's module for -gembed-source fails LLVM's verifier (embedded
     source is all or nothing in a unit, and headers have none) and its object
@@ -812,6 +866,7 @@ TESTS = [
     ("object-records", test_object_records),
     ("unwind-tables", test_unwind_tables),
     ("debug-info", test_debug_info),
+    ("debug-types-section", test_debug_types_section),
     ("embed-source", test_embedded_source),
     ("broken-text", test_broken_text_falls_back),
     ("sqlite-relative", test_sqlite_in_its_directory),

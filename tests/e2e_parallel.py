@@ -1044,7 +1044,7 @@ OBJECT_WRITER_FLAGS = {
                     # large data), CREL relocations: clang 18 and later.
                     + ([["-O2", "-mcmodel=medium", "-mlarge-data-threshold=16"],
                         ["-O2", "-Wa,--crel,--allow-experimental-crel"]] if LLVM_MAJOR >= 22 else []),
-    "constructs-cpp": [["-O2", "-g"], ["-O3", "-fno-omit-frame-pointer"]],
+    "constructs-cpp": [["-O2", "-g"], ["-O3", "-fno-omit-frame-pointer"], ["-O2", "-g", "-fdebug-types-section"]],
     # The merged text's assembler shortens a jump to a local made local
     # again that reaches (sqlite3's tail calls to its static functions), as
     # stock's does; a transcript keeps the part's long form. With

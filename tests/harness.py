@@ -380,9 +380,12 @@ def line_rows(path):
 
 
 def line_table_offsets(path):
-    """Each compile unit's DW_AT_stmt_list of `path`, in order."""
+    """Each compile unit's DW_AT_stmt_list of `path`, in order (type units
+    name their compile unit's line table too: left out)."""
     out = run([tool("llvm-dwarfdump"), "--debug-info", "--show-form", path])
-    return re.findall(r"DW_AT_stmt_list\s+\[DW_FORM_sec_offset\]\s+\((0x[0-9a-f]+)\)", out)
+    units = re.split(r"^(?=0x[0-9a-f]+: (?:Compile|Type|Skeleton|Partial) Unit:)", out, flags=re.M)
+    return [offset for unit in units if re.match(r"0x[0-9a-f]+: Compile Unit:", unit)
+            for offset in re.findall(r"DW_AT_stmt_list\s+\[DW_FORM_sec_offset\]\s+\((0x[0-9a-f]+)\)", unit)]
 
 
 def require_plugin():

@@ -32,6 +32,7 @@
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <functional>
 
@@ -59,9 +60,25 @@ bool isSharedClassDefinition(const DICompositeType *T) {
   return true;
 }
 
+// Whether the code generator writes DWARF type units (clang's
+// -fdebug-types-section passes -mllvm -generate-type-units): then every
+// class with an ODR identifier goes to a unit of its own, which each
+// partition writes for the classes it uses, as each translation unit does,
+// and the merge keeps one per type (object_merge.rs, asm_merge.rs).
+bool generatesTypeUnits() {
+  // A StringMap until LLVM 21, a DenseMap of names from 22: both find so.
+  auto &Options = cl::getRegisteredOptions();
+  auto Found = Options.find("generate-type-units");
+  // LLVM's DwarfDebug.cpp declares it a cl::opt<bool>, in every major.
+  return Found != Options.end() && static_cast<cl::opt<bool> *>(Found->second)->getValue();
+}
+
 // The C++ compile unit of M with full debug information that a partition's
-// classes are kept in, or null: without one, no class is shared.
+// classes are kept in, or null: without one, or with type units, no class
+// is shared.
 DICompileUnit *cxxUnit(const Module &M) {
+  if (generatesTypeUnits())
+    return nullptr;
   for (DICompileUnit *CU : M.debug_compile_units())
     if (CU->getEmissionKind() == DICompileUnit::FullDebug && mtpc::isCxxUnit(*CU))
       return CU;

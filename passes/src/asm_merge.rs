@@ -1196,7 +1196,11 @@ impl MergeState {
                 let keep = sections
                     .switch(directive, trimmed, |g| self.group_sections.contains(g))
                     .map_err(|why| MergeError(format!("part {k}, line {}: {why}", line_no + 1)))?;
-                repeated_group = sections.current.filter(|g| self.repeated_groups.contains(*g)).map(|g| format!("section {g}"));
+                // A type unit's later copies go unread (`is_type_unit_key`).
+                repeated_group = sections
+                    .current
+                    .filter(|g| self.repeated_groups.contains(*g) && !is_type_unit_key(g))
+                    .map(|g| format!("section {g}"));
                 skipping_group = sections.current.is_some_and(|g| self.group_sections.contains(g));
                 unrecorded_group = sections.current.filter(|_| !skipping_group);
                 object = None;
@@ -1623,6 +1627,18 @@ fn comdat_key(line: &str) -> Option<&str> {
     Some(rest[..start + group.len()].trim_end())
 }
 
+/// Whether a `comdat_key` is a DWARF type unit's (`-fdebug-types-section`):
+/// `.debug_info` (DWARF 5) or `.debug_types` (DWARF 4) in a group named by
+/// the type's signature, in decimal. The first part's copy is kept and the
+/// others dropped without comparing them: a unit describes its type whole
+/// and the units of one signature are one type's (the linker keeps one of
+/// them among objects the same way); each part numbers its abbreviations
+/// its own way, so the copies differ.
+fn is_type_unit_key(key: &str) -> bool {
+    let (section, group) = (key.split(',').next().unwrap_or("").trim(), key.rsplit(',').next().unwrap_or("").trim());
+    matches!(section, ".debug_info" | ".debug_types") && !group.is_empty() && group.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// The group and the section of a `comdat_key`, for messages.
 fn describe_key(key: &str) -> String {
     let group = key.rsplit(',').next().unwrap_or("").trim().trim_matches('"');
@@ -2046,6 +2062,27 @@ mod tests {
         assert!(m.contains(".debug_abbrev,\"\",@progbits\n.Lmtpc0.start.debug_abbrev:\n"), "{m}");
         assert!(m.contains("\t.long\t.Lmtpc1.start.debug_abbrev\n"), "{m}");
         assert!(!m.contains("\t.long\t.debug_abbrev"), "{m}");
+    }
+
+    #[test]
+    fn type_units_are_kept_from_the_first_part_that_writes_them() {
+        // Each part numbers its abbreviations and labels its own way: the
+        // two copies of unit 123 differ, and the second goes unread.
+        let part = |k: u32, abbrev: u32| {
+            format!(
+                "\t.text\nf{k}:\n\tret\n\t.section\t.debug_info,\"G\",@progbits,123,comdat\n\t.long\t.Lend{k}-.Lstart{k}\n.Lstart{k}:\n\t.byte\t{abbrev}\n.Lend{k}:\n\t.section\t.debug_info,\"\",@progbits\n\t.byte\t{k}\n\t.text\ng{k}:\n\tret\n"
+            )
+        };
+        let m = merged(&[&part(0, 1), &part(1, 7)]);
+        assert_eq!(m.matches(",123,comdat").count(), 1, "{m}");
+        assert!(m.contains("\t.byte\t1\n") && !m.contains("\t.byte\t7\n"), "{m}");
+        assert!(!m.contains("Lend1") && !m.contains("Lstart1"), "{m}");
+        // Each part's own unit stays, and what follows the dropped copy.
+        assert!(m.contains("g1:") && m.contains("\t.byte\t1\n"), "{m}");
+        assert_eq!(m.matches(".section\t.debug_info,\"\",@progbits").count(), 2, "{m}");
+        assert!(is_type_unit_key(".debug_types,\"G\",@progbits,18446744073709551615"));
+        assert!(!is_type_unit_key(".debug_info,\"G\",@progbits,_Z1fv"));
+        assert!(!is_type_unit_key(".data.k,\"awG\",@progbits,123"));
     }
 
     #[test]

@@ -25,6 +25,13 @@
 //!   `.debug_line_str`) are held once, in a pool before the first part:
 //!   every part's references to its own strings point into the pool, as
 //!   stock's object holds each string once;
+//! - a DWARF type unit (`-fdebug-types-section`: a type's description in a
+//!   COMDAT group named by the type's signature) that several parts write
+//!   is kept from the first, its later copies dropped unread: a unit
+//!   describes its type whole, and the units of one signature are one
+//!   type's (the linker keeps one of them among objects the same way);
+//!   each part numbers its abbreviations its own way, so the copies differ
+//!   in bytes;
 //! - `.comment`'s strings are stated once;
 //! - an `internal` function or variable of the module that the split
 //!   promoted (renamed `NAME.mtpc.HASH`, hidden, so that other partitions
@@ -57,6 +64,8 @@ pub struct PartFacts {
     idents: Vec<String>,
     /// It has an address-significance table.
     address_significance: bool,
+    /// The signatures of the DWARF type units it writes ([`type_unit_groups`]).
+    type_units: HashSet<String>,
 }
 
 #[derive(Debug, Default)]
@@ -71,6 +80,8 @@ struct SectionFacts {
     /// For a debug string section (see [`is_debug_strings`]): the offset
     /// of each string.
     string_starts: Option<Vec<u64>>,
+    /// For a member of a DWARF type unit's group: the type's signature.
+    type_unit: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -105,6 +116,12 @@ impl PartFacts {
         let endian = elf.endian;
         let mut facts = PartFacts::default();
         let mut groups: HashMap<usize, String> = HashMap::new();
+        let mut type_units: HashMap<usize, String> = HashMap::new();
+        for group in type_unit_groups(&elf)? {
+            let signature = String::from_utf8_lossy(elf.symbol_name(group.signature)?).into_owned();
+            type_units.extend(group.members.iter().map(|&member| (member, signature.clone())));
+            facts.type_units.insert(signature);
+        }
         for group in elf.groups()? {
             let signature = elf.symbol(group.signature)?;
             if signature.st_bind() == elf::STB_LOCAL {
@@ -127,7 +144,8 @@ impl PartFacts {
                 facts.idents = bytes.split(|&b| b == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect();
             }
             let (sh_type, sh_flags) = (header.sh_type(endian), header.sh_flags(endian));
-            facts.sections.push(SectionFacts { name, sh_type, sh_flags, group: groups.remove(&index), string_starts });
+            let type_unit = type_units.remove(&index);
+            facts.sections.push(SectionFacts { name, sh_type, sh_flags, group: groups.remove(&index), string_starts, type_unit });
         }
         facts.symbols.push(SymbolFacts::default());
         for index in 1..elf.symbols.len() {
@@ -164,6 +182,37 @@ impl PartFacts {
     pub fn has_address_significance(&self) -> bool {
         self.address_significance
     }
+}
+
+/// The groups of `elf` that hold a DWARF type unit, as LLVM's code
+/// generator writes one: named by a local symbol (the type's signature, in
+/// decimal, which the assembler makes), its members one `.debug_info`
+/// (DWARF 5) or `.debug_types` (DWARF 4) and its relocations.
+fn type_unit_groups(elf: &ElfObject<'_>) -> Result<Vec<crate::elf_object::Group>, String> {
+    let mut found = Vec::new();
+    for group in elf.groups()? {
+        if elf.symbol(group.signature)?.st_bind() != elf::STB_LOCAL {
+            continue;
+        }
+        let named = elf.symbol_name(group.signature)?;
+        if named.is_empty() || !named.iter().all(u8::is_ascii_digit) {
+            continue;
+        }
+        let mut units = 0;
+        let mut others = 0;
+        for &member in &group.members {
+            let header = elf.section(member)?;
+            match (elf.section_name(header)?.as_str(), header.sh_type(elf.endian)) {
+                (".debug_info" | ".debug_types", elf::SHT_PROGBITS) => units += 1,
+                (".rela.debug_info" | ".rela.debug_types", elf::SHT_RELA) => {}
+                _ => others += 1,
+            }
+        }
+        if units == 1 && others == 0 {
+            found.push(group);
+        }
+    }
+    Ok(found)
 }
 
 /// Whether a section is a debug string section whose strings the pool
@@ -348,6 +397,7 @@ pub fn decide(objects: &[&[u8]], facts: &[PartFacts], promoted: &HashMap<String,
     let mut parts: Vec<PartDecisions> = (0..facts.len()).map(|_| PartDecisions::default()).collect();
     same_frame_sections(facts)?;
     drop_repeated_group_sections(&elves, facts, &mut parts)?;
+    keep_type_units_once(facts, &mut parts);
     keep_repeated_weak_objects_once(&elves, facts, &mut parts)?;
     rename_colliding_locals(facts, &mut parts);
     let made_local = promoted_locals_made_local(facts, &parts, promoted);
@@ -437,6 +487,20 @@ fn drop_repeated_group_sections(elves: &[ElfObject<'_>], facts: &[PartFacts], pa
     Ok(())
 }
 
+/// DWARF type units an earlier part wrote: dropped (see the module's
+/// comment), with their relocations.
+fn keep_type_units_once(facts: &[PartFacts], parts: &mut [PartDecisions]) {
+    let mut written: HashSet<&str> = HashSet::new();
+    for (k, f) in facts.iter().enumerate() {
+        for (index, section) in f.sections.iter().enumerate() {
+            if section.type_unit.as_deref().is_some_and(|signature| written.contains(signature)) {
+                parts[k].dropped_sections.insert(index);
+            }
+        }
+        written.extend(f.type_units.iter().map(String::as_str));
+    }
+}
+
 /// Weak data objects outside any group that several parts define: the
 /// first part's definition stands, if every copy is the same.
 fn keep_repeated_weak_objects_once(elves: &[ElfObject<'_>], facts: &[PartFacts], parts: &mut [PartDecisions]) -> Result<(), String> {
@@ -474,7 +538,7 @@ fn keep_repeated_weak_objects_once(elves: &[ElfObject<'_>], facts: &[PartFacts],
 fn written_once_by_name(facts: &[PartFacts]) -> Result<(), String> {
     let mut written_by: HashMap<&str, usize> = HashMap::new();
     for (k, f) in facts.iter().enumerate() {
-        for symbol in f.symbols.iter().filter(|s| s.names_a_group) {
+        for symbol in f.symbols.iter().filter(|s| s.names_a_group && !f.type_units.contains(&s.name)) {
             if let Some(first) = written_by.insert(&symbol.name, k).filter(|&first| first != k) {
                 return Err(format!("group {} is written by parts {first} and {k}", symbol.name));
             }
@@ -850,6 +914,51 @@ mod tests {
         }
         obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![data] });
         obj.write().unwrap()
+    }
+
+    /// A part with a DWARF type unit of `signature` (`bytes` in a
+    /// `.debug_info` of its group, named by a local symbol as the assembler
+    /// names it) and function `own`; `section` names the group's member.
+    fn part_with_type_unit(section: &str, signature: &str, bytes: &[u8], own: &str) -> Vec<u8> {
+        let mut obj = object();
+        let text = obj.section_id(StandardSection::Text);
+        obj.append_section_data(text, &[0xc3], 16);
+        obj.add_symbol(symbol(own, SymbolKind::Text, SymbolScope::Dynamic, SymbolSection::Section(text), 0, 1));
+        let unit = obj.add_section(Vec::new(), section.as_bytes().to_vec(), SectionKind::Debug);
+        obj.append_section_data(unit, bytes, 1);
+        let key = obj.add_symbol(symbol(signature, SymbolKind::Label, SymbolScope::Compilation, SymbolSection::Section(unit), 0, 0));
+        obj.add_comdat(Comdat { kind: ComdatKind::Any, symbol: key, sections: vec![unit] });
+        obj.write().unwrap()
+    }
+
+    #[test]
+    fn a_type_unit_is_kept_from_the_first_part_that_writes_it() {
+        // Part 1's copy of unit 123 differs (its abbreviations are its own):
+        // dropped, unread; unit 456 is part 2's alone.
+        let parts = [
+            part_with_type_unit(".debug_info", "123", &[1, 2, 3], "f"),
+            part_with_type_unit(".debug_info", "123", &[4, 5, 6, 7], "g"),
+            part_with_type_unit(".debug_types", "456", &[8], "h"),
+        ];
+        let decisions = decide_parts(&parts).unwrap();
+        let dropped: Vec<usize> = decisions.parts.iter().map(|p| p.dropped_sections.len()).collect();
+        assert_eq!(dropped, [0, 1, 0]);
+        let facts = PartFacts::read(&parts[1]).unwrap();
+        let unit = *decisions.parts[1].dropped_sections.iter().next().unwrap();
+        assert_eq!(facts.sections[unit].name, ".debug_info");
+        assert_eq!(facts.sections[unit].type_unit.as_deref(), Some("123"));
+    }
+
+    #[test]
+    fn a_group_named_by_a_number_that_holds_no_type_unit_is_none() {
+        // Data, or a name that is not a signature: each part's own, as any
+        // group its part names by a local symbol.
+        for (section, signature) in [(".data.k", "123"), (".debug_info", "k123")] {
+            let parts = [part_with_type_unit(section, signature, &[1], "f"), part_with_type_unit(section, signature, &[2], "g")];
+            let facts = PartFacts::read(&parts[0]).unwrap();
+            assert!(facts.type_units.is_empty(), "{section} {signature}");
+            assert!(decide_parts(&parts).unwrap().parts.iter().all(|p| p.dropped_sections.is_empty()), "{section} {signature}");
+        }
     }
 
     #[test]
