@@ -3,7 +3,7 @@
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
 ; RUN: %opt-mtpc -passes='mtpc-parallel<O2;partitions=2;min-size=0>' -pass-remarks=inline \
-; RUN:   -pass-remarks-output=%t.yaml %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN:   -pass-remarks-output=%t.yaml %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=.mtpc.
 ; RUN: FileCheck %s --check-prefix=RECORD --implicit-check-not=.mtpc. < %t.yaml
 
 ; A remark names functions as the host's module does. @dispatch, local and

@@ -772,6 +772,18 @@ def test_debug_types_section(work, checker):
         checker.check(size["mtpc"] <= 1.10 * size["stock"],
                       "%s: the debug sections at most 10 %% larger than stock's (%+.1f %%)" % (tag, 100.0 * size["mtpc"] / size["stock"] - 100),
                       str(size))
+    # DWARF 5's name index (-gpubnames) lists each type unit by its offset
+    # from LLVM 17: declined there; LLVM 16's splits.
+    # (Both builds name one compilation directory, so that the objects can be equal.)
+    b = Build(work, "types-section-pubnames", source, ["-O2", "-g", "-gpubnames", "-fdebug-types-section", "-fdebug-compilation-dir=/build"],
+              compile_only=True)
+    if LLVM_MAJOR >= 17:
+        declined(checker, b, "-gpubnames", ["out.o"])
+    else:
+        units = {v: type_unit_signatures(b.outputs[v]) for v in ("stock", "mtpc")}
+        errors = dwarf_verify_errors(b.outputs["mtpc"], like=b.outputs["stock"])
+        split_and(checker, b, "one type unit per type, stock's (%d), and llvm-dwarfdump --verify finds no error" % len(units["stock"]),
+                  len(units["stock"]) > 50 and units["mtpc"] == units["stock"] and not errors, "\n".join(errors)[-800:])
     # Linked: the program and what gdb says of its classes.
     b = Build(work, "types-section-linked", source, ["-O2", "-g", "-fdebug-types-section"], link=["-lstdc++"])
     runs = {v: b.run(v).stdout for v in ("stock", "mtpc")}

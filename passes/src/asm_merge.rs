@@ -2070,7 +2070,8 @@ mod tests {
         // two copies of unit 123 differ, and the second goes unread.
         let part = |k: u32, abbrev: u32| {
             format!(
-                "\t.text\nf{k}:\n\tret\n\t.section\t.debug_info,\"G\",@progbits,123,comdat\n\t.long\t.Lend{k}-.Lstart{k}\n.Lstart{k}:\n\t.byte\t{abbrev}\n.Lend{k}:\n\t.section\t.debug_info,\"\",@progbits\n\t.byte\t{k}\n\t.text\ng{k}:\n\tret\n"
+                "\t.text\nf{k}:\n\tret\n\t.section\t.debug_info,\"G\",@progbits,123,comdat\n\t.long\t.Lend{k}-.Lstart{k}\n.Lstart{k}:\n\t.byte\t{abbrev}\n.Lend{k}:\n\t.section\t.debug_info,\"\",@progbits\n\t.byte\t{}\n\t.text\ng{k}:\n\tret\n",
+                100 + k
             )
         };
         let m = merged(&[&part(0, 1), &part(1, 7)]);
@@ -2078,7 +2079,7 @@ mod tests {
         assert!(m.contains("\t.byte\t1\n") && !m.contains("\t.byte\t7\n"), "{m}");
         assert!(!m.contains("Lend1") && !m.contains("Lstart1"), "{m}");
         // Each part's own unit stays, and what follows the dropped copy.
-        assert!(m.contains("g1:") && m.contains("\t.byte\t1\n"), "{m}");
+        assert!(m.contains("g1:") && m.contains("\t.byte\t100\n") && m.contains("\t.byte\t101\n"), "{m}");
         assert_eq!(m.matches(".section\t.debug_info,\"\",@progbits").count(), 2, "{m}");
         assert!(is_type_unit_key(".debug_types,\"G\",@progbits,18446744073709551615"));
         assert!(!is_type_unit_key(".debug_info,\"G\",@progbits,_Z1fv"));

@@ -63,6 +63,13 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
     if facts.split_dwarf {
         return Some("split DWARF (-gsplit-dwarf) would put one compile unit per partition into the .dwo file".into());
     }
+    if crate::ir::llvm_version::MAJOR >= 17 && type_units_with_name_index(facts) {
+        return Some(
+            "the name index (-gpubnames) lists each DWARF type unit (-fdebug-types-section) by where it starts, \
+             and the object keeps one unit per type from one partition"
+                .into(),
+        );
+    }
     if facts.stack_usage {
         return Some(
             "the code generator writes the stack usage file (-fstack-usage) from the functions it compiles, and \
@@ -211,6 +218,14 @@ pub fn plan_reason(facts: &ModuleFacts, plan: &SymbolPlan) -> Option<String> {
     ))
 }
 
+/// Type units (clang's `-fdebug-types-section` passes `-mllvm
+/// -generate-type-units`) with DWARF 5's name index (`-gpubnames`), which
+/// from LLVM 17 lists each type unit by its offset: a partition's index
+/// would list units the merge drops for another part's copy.
+fn type_units_with_name_index(facts: &HostFacts) -> bool {
+    has_arg(facts, |a| a == "-generate-type-units") && has_arg(facts, |a| a == "-gpubnames")
+}
+
 fn has_arg(facts: &HostFacts, test: impl Fn(&str) -> bool) -> bool {
     facts.command_line.iter().any(|a| test(a))
 }
@@ -341,6 +356,23 @@ mod tests {
         let mut f = x86_elf();
         f.command_line.push("-fmemory-profile=/tmp/p".into());
         assert!(automatic(&f).unwrap().contains("-fmemory-profile"));
+    }
+
+    #[test]
+    fn type_units_with_a_name_index_decline_from_llvm_17() {
+        let with = |args: &[&str]| {
+            let mut f = x86_elf();
+            f.command_line.extend(args.iter().map(|a| a.to_string()));
+            automatic(&f)
+        };
+        let both = with(&["-mllvm", "-generate-type-units", "-gpubnames"]);
+        assert_eq!(both.is_some(), crate::ir::llvm_version::MAJOR >= 17, "{both:?}");
+        if let Some(why) = both {
+            assert!(why.contains("-gpubnames") && why.contains("-fdebug-types-section"), "{why}");
+        }
+        // Either alone splits.
+        assert_eq!(with(&["-mllvm", "-generate-type-units"]), None);
+        assert_eq!(with(&["-gpubnames"]), None);
     }
 
     #[test]

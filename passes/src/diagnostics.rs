@@ -70,6 +70,11 @@ impl DiagnosticRouting {
             let promoted = plan.promotions[i].as_ref().and_then(|p| p.new_name.as_ref());
             for renamed in promoted.into_iter().chain(plan.local_aliases[i].as_ref()) {
                 host_names.insert(renamed.clone(), g.name.clone());
+                // A remark names a global without LLVM's escape for names
+                // given verbatim (`asm("name")`).
+                if let (Some(renamed), Some(host)) = (renamed.strip_prefix('\u{1}'), g.name.strip_prefix('\u{1}')) {
+                    host_names.insert(renamed.to_string(), host.to_string());
+                }
             }
             if !g.is_function() || !g.is_definition {
                 continue;
@@ -97,6 +102,10 @@ impl DiagnosticRouting {
     pub fn host_name(&self, text: &str) -> Option<String> {
         if !text.contains(RENAMED_MARK) {
             return None;
+        }
+        // A name with characters no word holds (quoted in assembly).
+        if let Some(host) = self.host_word(text) {
+            return Some(host);
         }
         let (mut named, mut copied) = (String::with_capacity(text.len()), 0);
         for (start, end) in symbol_words(text) {
@@ -156,10 +165,11 @@ impl DiagnosticRouting {
     }
 }
 
-/// The spans of `text` made of the characters of symbol names (ASCII
-/// letters, digits, `_`, `.`, `$`), in order.
+/// The spans of `text` made of the characters of symbol names (letters,
+/// digits, `_`, `.`, `$`, and every character beyond ASCII, as C++
+/// identifiers may hold), in order.
 fn symbol_words(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let in_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$');
+    let in_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$') || !b.is_ascii();
     let bytes = text.as_bytes();
     let mut at = 0;
     std::iter::from_fn(move || {
@@ -264,11 +274,35 @@ mod tests {
 
     #[test]
     fn symbol_words_are_the_runs_of_name_characters() {
-        let text = "'f.mtpc.1' inlined into 'g$x' (é _z9)";
+        let text = "'f.mtpc.1' inlined into 'g$x' (é _z9 naïve.mtpc.2)";
         let words: Vec<&str> = symbol_words(text).map(|(s, e)| &text[s..e]).collect();
-        assert_eq!(words, ["f.mtpc.1", "inlined", "into", "g$x", "_z9"]);
+        assert_eq!(words, ["f.mtpc.1", "inlined", "into", "g$x", "é", "_z9", "naïve.mtpc.2"]);
         assert_eq!(symbol_words("").count(), 0);
         assert_eq!(symbol_words(" - ").count(), 0);
+    }
+
+    #[test]
+    fn names_a_word_cannot_hold_and_verbatim_names_are_the_hosts() {
+        let facts = module(vec![
+            func("main", 10, &[(1, Call), (2, Call)]),
+            internal(func("\u{1}odd name", 5000, &[])),
+            internal(func("has space", 5000, &[])),
+            func("other", 10, &[(1, Call), (2, Call)]),
+        ]);
+        let plan = PartitionPlan {
+            partitions: 2,
+            owner: vec![Some(0), Some(1), Some(1), Some(1)],
+            cost: vec![10, 10010],
+            planned: vec![10, 10010],
+            largest_unit: None,
+        };
+        let plan = decide(&facts, &plan);
+        let routing = DiagnosticRouting::new(&facts, &plan);
+        let name = |i: usize| plan.promotions[i].as_ref().and_then(|p| p.new_name.clone()).expect("promoted");
+        assert_eq!(routing.host_name(&name(2)).as_deref(), Some("has space"));
+        assert_eq!(routing.host_name(&name(1)).as_deref(), Some("\u{1}odd name"));
+        let unescaped = name(1).strip_prefix('\u{1}').expect("escaped").to_string();
+        assert_eq!(routing.host_name(&unescaped).as_deref(), Some("odd name"));
     }
 
     #[test]

@@ -809,7 +809,11 @@ impl PartitionDiagnostics {
                 let mut len = 0;
                 // SAFETY: the value lives until it is replaced, after this borrow.
                 let old = unsafe { text(mtpc_diagnostics_value(self.raw, index, value, &mut len), len) };
-                rename(&old)
+                // Bytes that are not UTF-8 are left as they are.
+                match old {
+                    std::borrow::Cow::Borrowed(old) => rename(old),
+                    std::borrow::Cow::Owned(_) => None,
+                }
             };
             if let Some(name) = renamed {
                 // SAFETY: the shim copies the name.
