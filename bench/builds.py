@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmark: this build of mtpc against another one, and both against
-stock, on the back end alone.
+stock, on the back end alone (or, with `--from-source`, on the whole compile).
 
 Each unit's unoptimized bitcode (`-Xclang -disable-llvm-passes
 -emit-llvm`, so that the front end, which mtpc does not change, adds no
@@ -8,13 +8,15 @@ noise) is compiled by `clang-16 -O2 -c` in alternating rounds: stock, the
 other build (`--before`, a libmtpc.so built from another commit, e.g. in
 a `git worktree`), and this one, with `--partitions` partitions on
 `--threads` threads. Prints, per unit and build, the median of the rounds'
-speedups (stock's wall over the build's) and work inflation (the build's
-CPU, user + sys, over stock's), and the medians of the stats' merge and
-check times.
+speedups (stock's wall over the build's), work inflation (the build's
+CPU, user + sys, over stock's) and peak RSS (over stock's), and the
+medians of the stats' merge and check times. With `--from-source`, each
+unit is compiled from its source as a user compiles it, front end
+included (whose memory stays allocated through the back end).
 
   bench/builds.py --before /path/to/other/target/release/libmtpc.so
                   [--units sqlite3,duckdb,harfbuzz,quickjs] [--rounds 3]
-                  [--partitions 2] [--threads 2] [-g]
+                  [--partitions 2] [--threads 2] [-g] [--from-source]
 """
 import argparse
 import os
@@ -45,18 +47,22 @@ def main():
     ap.add_argument("--partitions", type=int, default=2)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("-g", dest="debug", action="store_true", help="with debug information")
+    ap.add_argument("--from-source", action="store_true", help="compile each unit from its source, front end included")
     a = ap.parse_args()
     if not os.path.exists(a.before):
         sys.exit("error: %s does not exist: build the other commit first (cargo build --release in its worktree)" % a.before)
     work = tempfile.mkdtemp(prefix="mtpc-builds-")
     units = [u for sel in a.units.split(",") for u in corpus_mod.corpus(sel, 1000)]
     builds = {"before": a.before, "this": PLUGIN}
-    inputs = {u.name: bitcode(u, work, a.debug) for u in units}
+    if a.from_source:
+        inputs = {u.name: configs_mod.compile_flags(u, a.debug) + [u.source] for u in units}
+    else:
+        inputs = {u.name: [bitcode(u, work, a.debug)] for u in units}
     results = {}
     for r in range(a.rounds):
         for unit in units:
             for build in ("stock", "before", "this"):
-                cmd = [configs_mod.driver(unit), "-O2", "-w", "-c", inputs[unit.name], "-o", os.path.join(work, build + ".o")]
+                cmd = [configs_mod.driver(unit), "-O2", "-w", "-c"] + inputs[unit.name] + ["-o", os.path.join(work, build + ".o")]
                 stats = os.path.join(work, "stats.jsonl")
                 env = clean_env()
                 if build != "stock":
@@ -67,17 +73,19 @@ def main():
                 if build != "stock" and (len(lines) != 1 or lines[0]["fallback"]):
                     sys.exit("%s, %s build: not split as asked: %s" % (unit.name, build, lines))
                 line = lines[0]
-                results.setdefault((unit.name, build), []).append((m.wall, m.cpu, line.get("merge_ms", 0.0), line.get("check_ms", 0.0)))
-                print("round %d %s %s: %.2f s, CPU %.2f s" % (r + 1, unit.name, build, m.wall, m.cpu), flush=True)
-    print("\n| unit | build | speedup | work inflation | merge | check |\n|---|---|---|---|---|---|")
+                results.setdefault((unit.name, build), []).append((m.wall, m.cpu, line.get("merge_ms", 0.0), line.get("check_ms", 0.0), m.rss_mib))
+                print("round %d %s %s: %.2f s, CPU %.2f s, peak RSS %.0f MiB" % (r + 1, unit.name, build, m.wall, m.cpu, m.rss_mib), flush=True)
+    print("\n| unit | build | speedup | work inflation | peak RSS | merge | check |\n|---|---|---|---|---|---|---|")
     for unit in units:
         stock = results[(unit.name, "stock")]
         for build in ("before", "this"):
             runs = results[(unit.name, build)]
             speedup = statistics.median(s[0] / b[0] for s, b in zip(stock, runs))
             inflation = statistics.median(b[1] / s[1] for s, b in zip(stock, runs))
-            print("| %s | %s | %.2fx | %.2fx | %.0f ms | %.0f ms |" % (
-                unit.name, build, speedup, inflation, statistics.median(b[2] for b in runs), statistics.median(b[3] for b in runs)))
+            rss = statistics.median(b[4] for b in runs)
+            print("| %s | %s | %.2fx | %.2fx | %.0f MiB (%.2fx) | %.0f ms | %.0f ms |" % (
+                unit.name, build, speedup, inflation, rss, rss / statistics.median(s[4] for s in stock),
+                statistics.median(b[2] for b in runs), statistics.median(b[3] for b in runs)))
 
 
 if __name__ == "__main__":

@@ -415,6 +415,10 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let environment = run.environment(host, &files, pipeline, (host_facts.output(), parts_write), unwind_tables);
     let mut kits = (0..partitions).map(|_| environment.build_kit().map(Some)).collect::<Result<Vec<_>, String>>()?;
     log::debug!("{partitions} pipelines built in {:.1} ms", ms(t));
+    // What the front end and the split freed, which the workers would not
+    // reuse, now; what the partitions and the join free, which the host's
+    // assembly would not, when this is dropped, at the end of the pass.
+    let _memory_return = pool.return_memory_around_partitions();
     let split_ms = ms(start);
     drop(split_span);
 
