@@ -54,15 +54,16 @@ def main():
     work = tempfile.mkdtemp(prefix="mtpc-builds-")
     units = [u for sel in a.units.split(",") for u in corpus_mod.corpus(sel, 1000)]
     builds = {"before": a.before, "this": PLUGIN}
+    # What follows the driver in each unit's compile (the output aside).
     if a.from_source:
-        inputs = {u.name: configs_mod.compile_flags(u, a.debug) + [u.source] for u in units}
+        inputs = {u.name: configs_mod.compile_flags(u, a.debug) + ["-c", u.source] for u in units}
     else:
-        inputs = {u.name: [bitcode(u, work, a.debug)] for u in units}
+        inputs = {u.name: ["-O2", "-w", "-c", bitcode(u, work, a.debug)] for u in units}
     results = {}
     for r in range(a.rounds):
         for unit in units:
             for build in ("stock", "before", "this"):
-                cmd = [configs_mod.driver(unit), "-O2", "-w", "-c"] + inputs[unit.name] + ["-o", os.path.join(work, build + ".o")]
+                cmd = [configs_mod.driver(unit)] + inputs[unit.name] + ["-o", os.path.join(work, build + ".o")]
                 stats = os.path.join(work, "stats.jsonl")
                 env = clean_env()
                 if build != "stock":
