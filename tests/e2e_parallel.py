@@ -321,6 +321,11 @@ def test_debug_info(p, work, checker):
     a, b = location_coverage(stock_obj), location_coverage(obj)
     checker.check(b >= a - p.coverage_tolerance,
                   label + ": variables' locations cover %.2f %% of their scopes (stock %.2f %%)" % (b, a))
+    # Calls are described (DW_TAG_call_site, with their arguments' values)
+    # also where the callee is another partition's (shim/debug_info.cpp):
+    # as many as stock's but for what the partitions inline otherwise.
+    a, b = described_calls(stock_obj), described_calls(obj)
+    checker.check(b >= 0.9 * a, label + ": %d calls described, stock %d" % (b, a))
     for f in p.functions:
         a, b = stop_location(stock, f, p.args), stop_location(exe, f, p.args)
         checker.check(a == b, label + ": gdb stops in %s at %s as in the stock build" % (f, a), "stock %s, mtpc %s" % (a, b))
@@ -352,6 +357,13 @@ def test_debug_info(p, work, checker):
                       "lacking: %s" % ["%s: %s" % ("::".join(n), sorted(m)[:3]) for n, m in list(lacking.items())[:10]])
         declared = sum(x["classes_declared"] for s in read_stats(stats["MTPC_STATS"]) for x in s["parts"])
         checker.check(declared > 0, label + ": partitions declare %d classes another one describes" % declared)
+        # A template parameter whose value is an address (template <void
+        # (*F)()>) gives it, as in stock's object, also where the partition
+        # describing the class does not have the function (symbol_rules
+        # declare_what_metadata_names).
+        a, b = template_values_with_address(stock_obj), template_values_with_address(obj)
+        checker.check(a == b, label + ": template parameters give their address as in stock's object (%d)" % sum(a.values()),
+                      "stock %s\nmtpc %s" % (sorted(a.items()), sorted(b.items())))
     # Where a partition declares a class, gdb finds its definition elsewhere:
     # the same members (the declarations of member templates' instances are
     # written where their definitions are, so in another order).
@@ -367,6 +379,36 @@ def test_debug_info(p, work, checker):
 
 
 CLASS_TAGS = ("class_type", "structure_type", "union_type")
+
+
+def described_calls(obj):
+    """How many calls `obj`'s debug information describes (DW_TAG_call_site)."""
+    return sum(1 for line in run([tool("llvm-dwarfdump"), "--debug-info", obj]).splitlines()
+               if re.match(r"0x[0-9a-f]+: +DW_TAG_call_site$", line))
+
+
+def template_values_with_address(obj):
+    """How many template value parameters of classes, of each name, give a
+    location (an address: DW_AT_location) in `obj`'s debug information.
+    (Not those of functions: a declaration of a function template that a
+    partition calls elsewhere lists its template parameters too.)"""
+    found, stack, counted, name = collections.Counter(), [], False, None
+    for line in run([tool("llvm-dwarfdump"), "--debug-info", obj]).splitlines():
+        die = re.match(r"0x[0-9a-f]+:( +)DW_TAG_(\w+)", line)
+        if die:
+            del stack[len(die.group(1)) // 2:]
+            counted = die.group(2) == "template_value_parameter" and bool(stack) and stack[-1] in CLASS_TAGS
+            stack.append(die.group(2))
+            name = None
+            continue
+        if not counted:
+            continue
+        named = re.search(r'DW_AT_name\s+\("(.*)"\)', line)
+        if named:
+            name = named.group(1)
+        if "DW_AT_location" in line:
+            found[name] += 1
+    return found
 
 
 def class_descriptions(obj):

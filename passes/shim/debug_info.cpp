@@ -10,6 +10,16 @@
 // entries: variables no partition defines (a constant the front end folded)
 // and the other lists. So each is described once in the merged object, as
 // in stock's.
+//
+// A function another partition defines is a declaration in this one, and
+// a call to it is described (DW_TAG_call_site, with the values of its
+// arguments) only if the declaration carries a declaration's subprogram,
+// as clang gives the functions a unit calls but does not define: stock's
+// object describes those calls with the definition. The partitions' bodies
+// are read lazily, and a function's subprogram is read with its body; so
+// the module the partitions are built from lists each function's
+// declaration (FunctionDeclarationListing), and each partition gives its
+// declarations theirs.
 #include "shim.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -78,7 +88,136 @@ void mtpc::walkDebugMetadata(const Module &M, function_ref<bool(const MDNode *)>
   }
 }
 
+namespace {
+
+// The named metadata that lists, for the time the partitions' bitcode is
+// written, each function's declaration subprogram (or an empty tuple), in
+// the module's order of functions.
+constexpr const char *FunctionDeclarationsName = "mtpc.function.declarations";
+
+// A function's declaration subprogram, by the function's name.
+using CopyDeclarations = std::vector<std::pair<std::string, DISubprogram *>>;
+
+// Whether SP belongs to a unit with full debug information, whose calls
+// are described.
+bool hasFullDebugInfo(const DISubprogram &SP) {
+  return SP.getUnit() && SP.getUnit()->getEmissionKind() == DICompileUnit::FullDebug;
+}
+
+} // namespace
+
+DISubprogram *mtpc::declarationOf(DISubprogram &SP) {
+  // (A function declaration's subprogram must be uniqued: the verifier
+  // takes a distinct one for another definition's.)
+  if (DISubprogram *Declaration = SP.getDeclaration(); Declaration && !Declaration->isDistinct())
+    return Declaration;
+  return DISubprogram::get(SP.getContext(), SP.getScope(), SP.getName(), SP.getLinkageName(), SP.getFile(),
+                           SP.getLine(), SP.getType(), /*ScopeLine=*/0, SP.getContainingType(), SP.getVirtualIndex(),
+                           SP.getThisAdjustment(), SP.getFlags() & ~DINode::FlagAllCallsDescribed,
+                           SP.getSPFlags() & ~DISubprogram::SPFlagDefinition, /*Unit=*/nullptr,
+                           SP.getTemplateParams().get(), /*Declaration=*/nullptr, /*RetainedNodes=*/nullptr,
+                           SP.getThrownTypes().get(), SP.getAnnotations().get(), SP.getTargetFuncName());
+}
+
+void mtpc::turnIntoDeclaration(Function &F) {
+  DISubprogram *SP = F.getSubprogram();
+  F.deleteBody();
+  if (SP && hasFullDebugInfo(*SP))
+    F.setSubprogram(declarationOf(*SP));
+}
+
+mtpc::FunctionDeclarationListing::FunctionDeclarationListing(Module &M) {
+  // Only where some call is described (-O2 -g with DWARF 5, or 4 for gdb
+  // and lldb): at -O0, no function's.
+  if (llvm::none_of(M, [](const Function &F) {
+        const DISubprogram *SP = F.getSubprogram();
+        return SP && SP->areAllCallsDescribed();
+      }))
+    return;
+  auto Called = [](const Function &F) {
+    return llvm::any_of(F.users(), [&](const User *U) {
+      auto *Call = dyn_cast<CallBase>(U);
+      return Call && Call->getCalledOperand() == &F;
+    });
+  };
+  MDTuple *None = MDTuple::get(M.getContext(), {});
+  List = M.getOrInsertNamedMetadata(FunctionDeclarationsName);
+  for (Function &F : M) {
+    // Not an available_externally definition of the input: stock's
+    // optimizer drops its subprogram with its body, and describes no call
+    // to it.
+    DISubprogram *SP = F.isDeclaration() || F.hasAvailableExternallyLinkage() ? nullptr : F.getSubprogram();
+    bool Listed = SP && hasFullDebugInfo(*SP) && Called(F);
+    List->addOperand(Listed ? declarationOf(*SP) : static_cast<MDNode *>(None));
+  }
+}
+
+mtpc::FunctionDeclarationListing::~FunctionDeclarationListing() {
+  if (List)
+    List->eraseFromParent();
+}
+
 extern "C" {
+
+// Gives each function of partition M that is a declaration, and has no
+// subprogram, the declaration subprogram the module's listing names for
+// it (FunctionDeclarationListing), and erases the listing. Call before any
+// function of M is erased, added or renamed: the listing is by position. A
+// declaration that names another function (by its linkage name, else its
+// name) is left without one.
+void mtpc_describe_declared_functions(LLVMModuleRef MRef) {
+  Module &M = *unwrap(MRef);
+  NamedMDNode *List = M.getNamedMetadata(FunctionDeclarationsName);
+  if (!List)
+    return;
+  if (List->getNumOperands() == M.size()) {
+    unsigned K = 0;
+    for (Function &F : M) {
+      auto *Declaration = dyn_cast<DISubprogram>(List->getOperand(K++));
+      if (!Declaration || !F.isDeclaration() || F.getSubprogram())
+        continue;
+      // (A C++ constructor's or destructor's declaration has no linkage
+      // name: it is named after its class.)
+      StringRef Linkage = Declaration->getLinkageName();
+      bool Names = Linkage.empty() ? isa_and_nonnull<DICompositeType>(Declaration->getScope()) ||
+                                         Declaration->getName() == F.getName()
+                                   : Linkage == F.getName();
+      if (Names)
+        F.setSubprogram(Declaration);
+    }
+  }
+  List->eraseFromParent();
+}
+
+// What each of the N available_externally copies of M named in Names (the
+// split's: not the input's, which stock's object does not describe either)
+// with full debug information is declared as (declarationOf), by name, for
+// once the optimizer has dropped its body (EliminateAvailableExternallyPass)
+// and its subprogram with it; null if none. Free with
+// mtpc_copy_declarations_free.
+void *mtpc_copy_declarations(LLVMModuleRef MRef, const char *const *Names, const size_t *Lengths, size_t N) {
+  auto List = std::make_unique<CopyDeclarations>();
+  for (size_t K = 0; K < N; ++K) {
+    Function *F = unwrap(MRef)->getFunction(StringRef(Names[K], Lengths[K]));
+    if (F && F->hasAvailableExternallyLinkage() && !F->isDeclaration())
+      // (Every function of a unit whose calls are described says so.)
+      if (DISubprogram *SP = F->getSubprogram(); SP && SP->areAllCallsDescribed() && hasFullDebugInfo(*SP))
+        List->push_back({F->getName().str(), mtpc::declarationOf(*SP)});
+  }
+  return List->empty() ? nullptr : List.release();
+}
+
+// Gives each copy in List (null: none) that M now declares without a
+// subprogram its declaration's.
+void mtpc_describe_dropped_copies(LLVMModuleRef MRef, const void *ListP) {
+  if (!ListP)
+    return;
+  for (const auto &[Name, Declaration] : *static_cast<const CopyDeclarations *>(ListP))
+    if (Function *F = unwrap(MRef)->getFunction(Name); F && F->isDeclaration() && !F->getSubprogram())
+      F->setSubprogram(Declaration);
+}
+
+void mtpc_copy_declarations_free(void *List) { delete static_cast<CopyDeclarations *>(List); }
 
 // Trims the compile units of partition M: their global variable entries to
 // those of the variables in Defined (N of them), and of no variable of M if

@@ -28,6 +28,7 @@
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -192,6 +193,22 @@ size_t mtpc_debug_location_constants(LLVMValueRef FRef, LLVMValueRef *Out, size_
   for (size_t K = 0; K < Named.size() && K < Capacity; ++K)
     Out[K] = wrap(Named[K]);
   return Named.size();
+}
+
+// Whether any metadata names global value V (a C++ template parameter's
+// value, a debug variable's location, a callee list): whether its context
+// holds V as metadata. Only looks; a node no longer reached counts too.
+bool mtpc_named_by_metadata(LLVMValueRef V) { return ValueAsMetadata::getIfExists(unwrap(V)) != nullptr; }
+
+// Adds the N declarations in Decls to M's llvm.compiler.used (made if M
+// has none): no pass deletes them then, unused. The code generator writes
+// nothing for them but what refers to them and a hidden one's visibility.
+void mtpc_keep_declarations(LLVMModuleRef M, const LLVMValueRef *Decls, size_t N) {
+  SmallVector<GlobalValue *, 8> Kept;
+  for (size_t K = 0; K < N; ++K)
+    Kept.push_back(unwrap<GlobalValue>(Decls[K]));
+  if (!Kept.empty())
+    appendToCompilerUsed(*unwrap(M), Kept);
 }
 
 // What mtpc_body_uses reports (mirrored in Rust, ffi.rs).
@@ -384,12 +401,13 @@ LLVMValueRef mtpc_replace_with_declaration(LLVMValueRef V) {
 }
 
 // Turns a function or variable definition into a declaration, out of its
-// COMDAT; a variable's debug information entries leave the compile units'
+// COMDAT; a function keeps a declaration's subprogram (for the calls to
+// it), a variable's debug information entries leave the compile units'
 // lists (another partition's copy is the one described).
 void mtpc_make_declaration(LLVMValueRef V) {
   auto *GO = unwrap<GlobalObject>(V);
   if (auto *F = dyn_cast<Function>(GO)) {
-    F->deleteBody();
+    mtpc::turnIntoDeclaration(*F);
   } else if (auto *GV = dyn_cast<GlobalVariable>(GO)) {
     SmallVector<DIGlobalVariableExpression *, 1> Described;
     GV->getDebugInfo(Described);
@@ -420,12 +438,14 @@ void mtpc_resolve_alias(LLVMValueRef V) {
 
 // Writes M as bitcode, as partitions are built from it: with every shared
 // C++ class listing the member declarations M's code names (see
-// ClassMemberListing), and with KeepUseListOrder the order of each value's
-// uses; M is left as it was. Returns the buffer the writer
+// ClassMemberListing), with each function's declaration subprogram listed
+// (FunctionDeclarationListing), and with KeepUseListOrder the order of each
+// value's uses; M is left as it was. Returns the buffer the writer
 // filled, as an opaque handle (free with mtpc_buffer_dispose), and its bytes
 // in *Data, *Size: the caller reads them in place, without a copy.
 void *mtpc_split_bitcode_write(LLVMModuleRef M, bool KeepUseListOrder, const char **Data, size_t *Size) {
   mtpc::ClassMemberListing Listing(*unwrap(M));
+  mtpc::FunctionDeclarationListing Declarations(*unwrap(M));
   auto *Buffer = new SmallVector<char, 0>(writeBitcode(*unwrap(M), KeepUseListOrder));
   *Data = Buffer->data();
   *Size = Buffer->size();

@@ -67,6 +67,7 @@
 // every any_cast in those callbacks would fail.
 namespace llvm {
 class DICompositeType;
+class DISubprogram;
 class Metadata;
 } // namespace llvm
 
@@ -187,6 +188,32 @@ private:
     llvm::Metadata *Before;
   };
   std::vector<ChangedOperand> Restore;
+};
+
+// The declaration subprogram that describes, where function SP defines is
+// a declaration, the calls to it: SP's own declaration (a class member's),
+// else one made from SP (debug_info.cpp).
+llvm::DISubprogram *declarationOf(llvm::DISubprogram &SP);
+
+// Turns F into a declaration; with full debug information, one that keeps
+// the declaration of its subprogram (declarationOf), so that calls to it
+// stay described (debug_info.cpp).
+void turnIntoDeclaration(llvm::Function &F);
+
+// While it lives, M lists, in a named metadata node and in the order of
+// its functions, the declaration subprogram of each function definition
+// with full debug information (declarationOf), for the partitions built
+// from M's bitcode, whose declarations are read without their subprograms
+// (mtpc_describe_declared_functions); M is as it was once it is gone.
+class FunctionDeclarationListing {
+public:
+  explicit FunctionDeclarationListing(llvm::Module &M);
+  ~FunctionDeclarationListing();
+  FunctionDeclarationListing(const FunctionDeclarationListing &) = delete;
+  FunctionDeclarationListing &operator=(const FunctionDeclarationListing &) = delete;
+
+private:
+  llvm::NamedMDNode *List = nullptr;
 };
 
 // Replaces everything the module defines by Asm, as module-level inline asm

@@ -133,6 +133,14 @@ pub struct GlobalFacts {
     /// the function declares those it can (`symbol_rules`), so that its IR
     /// keeps the location.
     pub debug_locations: Vec<u32>,
+    /// With debug information, a function or variable definition that
+    /// metadata names outside any body it could bind (a C++ template
+    /// parameter's value, `template <void (*F)()> struct S`, whose
+    /// description gives its address): a partition that describes the
+    /// type where the definition is another's declares it and keeps the
+    /// declaration (`symbol_rules`), so that the value stays, as in
+    /// stock's object. Not a use either.
+    pub named_by_metadata: bool,
     /// Functions whose `blockaddress` this global uses.
     pub block_address_of: Vec<u32>,
     /// Globals this one names through `no_cfi` (also in `refs`).
@@ -592,6 +600,10 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 size: if kind == GlobalKind::Variable && is_definition { g.definition_size(&layout) } else { 0 },
                 refs: walker.refs.into_iter().collect(),
                 debug_locations,
+                named_by_metadata: debug_info
+                    && is_definition
+                    && matches!(kind, GlobalKind::Function | GlobalKind::Variable)
+                    && g.named_by_metadata(),
                 block_address_of: walker.block_addresses.into_iter().collect(),
                 no_cfi_of: walker.no_cfi.into_iter().collect(),
                 associated,

@@ -102,6 +102,9 @@ impl PartitionEditor<'_, '_> {
                 self.globals.delete_body(i);
             }
         }
+        // A declaration of what another partition defines: described as
+        // such, so that the calls to it are (`DW_TAG_call_site`).
+        self.globals.describe_declared_functions();
 
         // 2. Initializers of variables this partition does not define.
         let dbg = self.globals.module().md_kind("dbg");
@@ -283,6 +286,12 @@ impl PartitionEditor<'_, '_> {
                 ));
             }
         }
+
+        // 7. Declarations that only metadata names (a C++ template
+        //    parameter's value), kept from the optimizer's deletion of
+        //    unused declarations. Last: `llvm.compiler.used` is replaced.
+        let kept: Vec<usize> = self.input.plan.kept_declarations[self.partition as usize].iter().map(|&i| i as usize).collect();
+        self.globals.keep_declarations(&kept);
         Ok(())
     }
 }

@@ -225,6 +225,10 @@ pub struct SymbolPlan {
     pub owner: Vec<Option<u32>>,
     /// `decisions[p][g]`: what global `g` is in partition `p`.
     pub decisions: Vec<Vec<Decision>>,
+    /// `kept_declarations[p]`: the declarations partition `p` keeps
+    /// although none of its code uses them, for the metadata that names
+    /// them (see [`declare_what_metadata_names`]), sorted.
+    pub kept_declarations: Vec<Vec<u32>>,
     /// For globals the owner must export differently.
     pub promotions: Vec<Option<Promotion>>,
     /// Declarations of these globals drop `dso_local`.
@@ -285,6 +289,21 @@ impl SymbolPlan {
 
     pub fn decision(&self, partition: u32, global: usize) -> Decision {
         self.decisions[partition as usize][global]
+    }
+
+    /// The names of the functions partition `p` holds an
+    /// `available_externally` copy of that the split made (not the input's
+    /// own `available_externally` definitions).
+    pub fn copies_made<'f>(&self, p: u32, facts: &'f ModuleFacts) -> Vec<&'f str> {
+        facts
+            .globals
+            .iter()
+            .enumerate()
+            .filter(|&(i, g)| {
+                g.is_function() && g.linkage != Linkage::AvailableExternally && self.decision(p, i) == Decision::AvailableExternally
+            })
+            .map(|(_, g)| g.name.as_str())
+            .collect()
     }
 
     pub fn owner_of(&self, global: usize) -> Option<u32> {
@@ -645,6 +664,30 @@ pub(crate) fn constant_copyable_by_size(limits: &CopyLimits, g: &GlobalFacts, as
         && !asm_named
 }
 
+/// Of a partition's decisions `d`: declares the definitions that metadata
+/// names outside any body (`GlobalFacts::named_by_metadata`: a C++
+/// template parameter's value) where nothing uses them, if that changes
+/// nothing else (`declarable_for_debug_location`), and returns them, sorted:
+/// the partition keeps them (`llvm.compiler.used`), or its optimizer would
+/// delete them unused and the value with them, so that a type it describes
+/// gives the value as stock's object does, where the definition is. The
+/// code generator writes nothing for such a declaration but what refers to
+/// it (the type's description) and, if it is hidden, its visibility: an
+/// undefined symbol of the part's object, which the merged object defines.
+/// (`named_by_metadata` is wider than template parameters: any metadata
+/// naming the global, such as a debug variable's location; such a global
+/// is declared and kept too, which changes no code.)
+fn declare_what_metadata_names(facts: &ModuleFacts, d: &mut [Decision]) -> Vec<u32> {
+    let mut kept = Vec::new();
+    for (x, g) in facts.globals.iter().enumerate() {
+        if g.named_by_metadata && d[x] == Decision::Drop && declarable_for_debug_location(g) {
+            d[x] = Decision::Declare;
+            kept.push(x as u32);
+        }
+    }
+    kept
+}
+
 /// May a partition that uses `g` only as a debug variable's location (see
 /// `GlobalFacts::debug_locations`) declare it? The declaration keeps the
 /// location in the partition's IR, as it is in the module's; erased, as an
@@ -704,7 +747,8 @@ pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
     let mut odr_groups = OdrGroups::find(facts);
     odr_groups.limit_local_copies(facts, &plan.owner, facts.copy_limits.local_copies_budget(facts.total_instructions()));
     let rules = Rules::new(facts, plan, &odr_groups);
-    let decisions: Vec<Vec<Decision>> = (0..plan.partitions).map(|p| rules.partition(p)).collect();
+    let mut decisions: Vec<Vec<Decision>> = (0..plan.partitions).map(|p| rules.partition(p)).collect();
+    let kept_declarations: Vec<Vec<u32>> = decisions.iter_mut().map(|d| declare_what_metadata_names(facts, d)).collect();
     let n = facts.globals.len();
     let mut promotions: Vec<Option<Promotion>> = vec![None; n];
     for i in 0..n {
@@ -747,12 +791,22 @@ pub fn decide_unnamed(facts: &ModuleFacts, plan: &PartitionPlan) -> SymbolPlan {
         .map(|i| {
             let referred_elsewhere = plan.owner[i].is_some_and(|owner| {
                 (0..plan.partitions)
-                    .any(|p| p != owner && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally))
+                    .any(|p| p != owner && matches!(decisions[p as usize][i], Decision::Declare | Decision::AvailableExternally)
+                        && kept_declarations[p as usize].binary_search(&(i as u32)).is_err())
             });
             (referred_elsewhere && promotions[i].is_none() && binds_locally(facts, i)).then(String::new)
         })
         .collect();
-    SymbolPlan { partitions: plan.partitions, owner: plan.owner.clone(), decisions, promotions, preemptible_declarations, local_aliases, odr_groups }
+    SymbolPlan {
+        partitions: plan.partitions,
+        owner: plan.owner.clone(),
+        decisions,
+        kept_declarations,
+        promotions,
+        preemptible_declarations,
+        local_aliases,
+        odr_groups,
+    }
 }
 
 /// Does the whole module's code generator bind the references its own code
@@ -879,6 +933,8 @@ mod tests {
         ]);
         let sp = split(&facts, &[Some(0), Some(0), Some(1), Some(2)]);
         assert_eq!(sp.decision(1, 1), Decision::AvailableExternally);
+        assert_eq!(sp.copies_made(1, &facts), vec!["leaf"]);
+        assert!(sp.copies_made(0, &facts).is_empty());
         assert_eq!(sp.bodies_held(&facts, 0), 30);
         assert_eq!(sp.bodies_held(&facts, 1), 35);
         assert_eq!(sp.bodies_held(&facts, 2), 30);
@@ -926,6 +982,52 @@ mod tests {
         let without = split(&plain, &owners);
         assert!((1..7).all(|i| without.decision(1, i) == Decision::Drop));
         assert!((0..8).all(|i| without.decision(0, i) == sp.decision(0, i)));
+    }
+
+    #[test]
+    fn what_metadata_names_is_declared_and_kept_where_unused() {
+        // A C++ template parameter's value (`template <void (*F)()>`) names
+        // f and v, defined in partition 0, in types any partition may
+        // describe: partition 1, which does not use them, declares and
+        // keeps them; not the local nor the linkonce_odr function (stock's
+        // object may not define them), nor partition 0, which defines them.
+        // Shared-library code: the kept declarations ask the owner for no
+        // hidden alias, which only code elsewhere needs.
+        let named = |mut g: GlobalFacts| {
+            g.named_by_metadata = true;
+            g
+        };
+        let mut odr = named(func("odr", 5, &[]));
+        odr.linkage = Linkage::LinkOnceOdr;
+        let mut facts = module(vec![
+            named(func("f", 500, &[])),
+            named(var("v", 4, &[])),
+            named(internal(func("local", 500, &[]))),
+            odr,
+            func("user", 10, &[(0, Call), (1, Ref), (2, Call), (3, Call)]),
+            func("other", 10, &[]),
+        ]);
+        facts.is_shared_library_code = true;
+        let owners = [Some(0), Some(0), Some(0), Some(0), Some(0), Some(1)];
+        let sp = split(&facts, &owners);
+        assert_eq!((sp.decision(1, 0), sp.decision(1, 1)), (Decision::Declare, Decision::Declare));
+        assert_eq!((sp.decision(1, 2), sp.decision(1, 3)), (Decision::Drop, Decision::Drop));
+        assert_eq!(sp.kept_declarations, vec![vec![], vec![0, 1]]);
+        assert!(sp.local_aliases.iter().all(Option::is_none), "{:?}", sp.local_aliases);
+        assert!(sp.promotions.iter().all(Option::is_none));
+        // Without the metadata (or without -g, which `module_facts` does
+        // not look for then), partition 1 keeps nothing.
+        let mut plain = facts.clone();
+        plain.globals.iter_mut().for_each(|g| g.named_by_metadata = false);
+        let without = split(&plain, &owners);
+        assert!((0..5).all(|i| without.decision(1, i) == Decision::Drop));
+        assert_eq!(without.kept_declarations, vec![Vec::<u32>::new(); 2]);
+        // Used by code there, f is declared as any callee, and not kept.
+        facts.globals[5].refs = vec![(0, Call)];
+        let used = split(&facts, &owners);
+        assert_eq!(used.decision(1, 0), Decision::Declare);
+        assert_eq!(used.kept_declarations[1], vec![1]);
+        assert_eq!(used.local_aliases[0].as_deref(), Some("f.mtpc.local"));
     }
 
     #[test]

@@ -22,6 +22,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         size: 0,
         refs: Vec::new(),
         debug_locations: Vec::new(),
+        named_by_metadata: false,
         block_address_of: Vec::new(),
         no_cfi_of: Vec::new(),
         associated: None,

@@ -1,7 +1,8 @@
 // C++ constructs the split must handle: vtables (external and inline key
 // functions), templates in COMDATs, exceptions, static initializers,
 // anonymous namespaces, thread_local with dynamic initialization, lambdas,
-// std:: containers and an explicit instantiation. Output compared stock vs split (tests/e2e_split.py).
+// std:: containers, an explicit instantiation and a function's address as
+// a template argument. Output compared stock vs split (tests/e2e_split.py).
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -95,6 +96,14 @@ template <typename T> Counter<T>::~Counter() { std::printf("counter ends at %ld\
 template <typename T> T Counter<T>::next() { return ++value; }
 template struct Counter<long>;
 
+// A class whose template parameter is a function's address, used where
+// the function is not: its debug information gives that address.
+template <void (*Report)(const char *)> struct Reporter {
+  int calls;
+};
+void report_to_stdout(const char *what) { std::printf("report %s\n", what); }
+int count_reports(Reporter<report_to_stdout> *r, int n) { return r->calls += n; }
+
 double total_area(const std::vector<std::unique_ptr<Shape>> &shapes) {
   double t = 0;
   for (auto &s : shapes) t += s->area();
@@ -133,6 +142,9 @@ int main() {
     counter.next();
     std::printf("counter %ld\n", counter.next());
   }
+  Reporter<report_to_stdout> reporter{0};
+  count_reports(&reporter, 2);
+  std::printf("reports %d\n", count_reports(&reporter, 3));
   Tracker local("local");
   return 0;
 }

@@ -28,6 +28,8 @@ extern "C" {
     pub(super) fn mtpc_erase_global_if_unused(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_block_address_function(v: LLVMValueRef) -> LLVMValueRef;
     pub(super) fn mtpc_wrapped_global(v: LLVMValueRef, no_cfi: *mut bool) -> LLVMValueRef;
+    pub(super) fn mtpc_named_by_metadata(v: LLVMValueRef) -> bool;
+    pub(super) fn mtpc_keep_declarations(m: LLVMModuleRef, decls: *const LLVMValueRef, n: usize);
     pub(super) fn mtpc_debug_location_constants(f: LLVMValueRef, out: *mut LLVMValueRef, capacity: usize) -> usize;
     pub(super) fn mtpc_body_uses(f: LLVMValueRef, out: *mut RawBodyUse, capacity: usize, counts: *mut RawBodyCounts) -> usize;
     pub(super) fn mtpc_load_lazy(
@@ -111,6 +113,10 @@ extern "C" {
     pub(super) fn mtpc_kit_free(kit: *mut c_void);
     pub(super) fn mtpc_make_declaration(global: LLVMValueRef);
     pub(super) fn mtpc_xxhash64(data: *const c_char, len: usize) -> u64;
+    pub(super) fn mtpc_describe_declared_functions(module: LLVMModuleRef);
+    pub(super) fn mtpc_copy_declarations(module: LLVMModuleRef, names: *const *const c_char, lengths: *const usize, n: usize) -> *mut c_void;
+    pub(super) fn mtpc_describe_dropped_copies(module: LLVMModuleRef, list: *const c_void);
+    pub(super) fn mtpc_copy_declarations_free(list: *mut c_void);
     pub(super) fn mtpc_trim_compile_units(module: LLVMModuleRef, defined: *const LLVMValueRef, n: usize, primary: bool);
     pub(super) fn mtpc_shared_class_types(
         module: LLVMModuleRef,

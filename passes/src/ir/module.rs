@@ -206,6 +206,18 @@ impl<'m> ModuleRef<'m> {
         unsafe { mtpc_erase_named_metadata(self.raw, name.as_ptr().cast(), name.len()) }
     }
 
+    /// What describes the calls to the `available_externally` copies
+    /// named `copies` (the split's), kept for once the optimizer has dropped
+    /// their bodies (see [`CopyDeclarations`]).
+    pub fn copy_declarations(&self, copies: &[&str]) -> CopyDeclarations {
+        let names: Vec<*const c_char> = copies.iter().map(|c| c.as_ptr().cast()).collect();
+        let lengths: Vec<usize> = copies.iter().map(|c| c.len()).collect();
+        // SAFETY: the names are passed with their lengths; the shim reads
+        // the module's functions and makes uniqued metadata in its context;
+        // the list is freed by the result.
+        CopyDeclarations { raw: unsafe { mtpc_copy_declarations(self.raw, names.as_ptr(), lengths.as_ptr(), copies.len()) } }
+    }
+
     /// The module has compile units (debug info or line tables).
     pub fn has_debug_info(&self) -> bool {
         // SAFETY: a lookup by name; an absent node counts 0 operands.
@@ -230,8 +242,11 @@ impl<'m> ModuleRef<'m> {
     /// table, which only linkers read), as partitions are built from it:
     /// each shared C++ class (`shim/debug_types.cpp`) lists among its
     /// elements every member function declaration the module's code names,
-    /// so that the partition describing the class describes them all. The
-    /// module is as it was once this returns.
+    /// so that the partition describing the class describes them all, and,
+    /// with full debug information, the module lists each function's
+    /// declaration subprogram, which partitions give the functions they
+    /// declare ([`GlobalTable::describe_declared_functions`]). The module
+    /// is as it was once this returns.
     pub fn to_split_bitcode(&self, uses: UseListOrder) -> Bitcode {
         let mut data = std::ptr::null();
         let mut len = 0usize;
@@ -619,6 +634,37 @@ impl Drop for PartitionModule {
     }
 }
 
+/// The declaration subprogram of each `available_externally` copy the
+/// split made in a module with full debug information, by name (the shim's
+/// `mtpc_copy_declarations`). The optimizer drops those copies' bodies,
+/// and their subprograms with them, so that the calls it did not inline
+/// would go undescribed (`DW_TAG_call_site`), where stock's object
+/// describes them with the definition: [`CopyDeclarations::describe`]
+/// gives the declarations left theirs. (A copy of the input's, which
+/// stock's optimizer drops too, is not one of them.)
+pub struct CopyDeclarations {
+    raw: *mut c_void,
+}
+
+impl CopyDeclarations {
+    /// Gives each of the copies that `module` (the one they were read from)
+    /// now declares without a subprogram its declaration subprogram.
+    pub fn describe(self, module: &mut ModuleRef<'_>) {
+        // SAFETY: the list is ours (null if empty) and holds metadata of
+        // the context of the module it was made from, which the caller
+        // passes (`parallel::optimize_partition`, the one user); the shim
+        // only looks functions up by name.
+        unsafe { mtpc_describe_dropped_copies(module.raw, self.raw) }
+    }
+}
+
+impl Drop for CopyDeclarations {
+    fn drop(&mut self) {
+        // SAFETY: we own the list (null if empty).
+        unsafe { mtpc_copy_declarations_free(self.raw) }
+    }
+}
+
 /// The globals of a module by position, and the edits that may delete one.
 ///
 /// The table holds the module mutably, so no other handle on it is alive,
@@ -680,6 +726,37 @@ impl<'a> GlobalTable<'a> {
             self.slots[i] = None;
         }
         erased
+    }
+
+    /// Gives the module's function declarations (those another partition
+    /// defines) the declaration subprograms the module the partitions are
+    /// built from lists for them, so that calls to them stay described (see
+    /// the shim's `mtpc_describe_declared_functions`); a module without
+    /// that list (no full debug information) is left as it is. Before any
+    /// global is erased: the list is by position.
+    pub fn describe_declared_functions(&mut self) {
+        // SAFETY: the module is live and held mutably by the table, none of
+        // whose globals is erased yet (checked by the shim's count).
+        unsafe { mtpc_describe_declared_functions(self.module.raw) }
+    }
+
+    /// Adds the declarations among `declared` (indices) to the module's
+    /// `llvm.compiler.used`, so that no pass deletes them unused (see the
+    /// shim's `mtpc_keep_declarations`). The last edit of a table: the
+    /// array it replaces may be one of its globals.
+    pub fn keep_declarations(self, declared: &[usize]) {
+        let kept: Vec<LLVMValueRef> = declared
+            .iter()
+            .filter_map(|&i| self.live(i, &[GlobalKind::Function, GlobalKind::Variable]))
+            .filter(|&raw| {
+                let declaration = Global::new(raw).is_declaration();
+                debug_assert!(declaration, "a kept declaration is a definition here (a planning error)");
+                declaration
+            })
+            .collect();
+        // SAFETY: live declarations of the module, which the table held
+        // mutably and gives up here.
+        unsafe { mtpc_keep_declarations(self.module.raw, kept.as_ptr(), kept.len()) }
     }
 
     /// Of `declared` (indices: declarations that stand for definitions of

@@ -521,6 +521,14 @@ impl<'m> Global<'m> {
         unsafe { !LLVMGetStringAttributeAtIndex(self.raw, u32::MAX, key.as_ptr().cast(), key.len() as u32).is_null() }
     }
 
+    /// Whether any metadata of the context names this global (a C++
+    /// template parameter's value, a debug variable's location, a callee
+    /// list), including nodes nothing reaches any longer. Only reads.
+    pub fn named_by_metadata(self) -> bool {
+        // SAFETY: raw is a live global value; the shim only looks it up.
+        unsafe { mtpc_named_by_metadata(self.raw) }
+    }
+
     /// The globals this function's debug variable locations name
     /// (`llvm.dbg.value(metadata ptr @g, ...)` or its debug record), seen
     /// through constant expressions as [`Value::underlying_global`] sees
