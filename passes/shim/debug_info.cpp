@@ -95,8 +95,27 @@ namespace {
 // the module's order of functions.
 constexpr const char *FunctionDeclarationsName = "mtpc.function.declarations";
 
-// A function's declaration subprogram, by the function's name.
-using CopyDeclarations = std::vector<std::pair<std::string, DISubprogram *>>;
+// What the debug information of the split's copies in a partition needs
+// once the optimizer is done with them.
+struct CopiesDebugInfo {
+  // An available_externally copy's declaration subprogram, by the
+  // function's name.
+  std::vector<std::pair<std::string, DISubprogram *>> Declarations;
+  // The entries of the private copies of constants another partition owns.
+  SmallPtrSet<DIGlobalVariableExpression *, 8> CopiedVariableEntries;
+};
+
+// The global variable entries M's variables are attached to.
+SmallPtrSet<Metadata *, 32> attachedVariableEntries(Module &M) {
+  SmallPtrSet<Metadata *, 32> Attached;
+  SmallVector<DIGlobalVariableExpression *, 2> Entries;
+  for (GlobalVariable &GV : M.globals()) {
+    Entries.clear();
+    GV.getDebugInfo(Entries);
+    Attached.insert(Entries.begin(), Entries.end());
+  }
+  return Attached;
+}
 
 // Whether SP belongs to a unit with full debug information, whose calls
 // are described.
@@ -189,35 +208,67 @@ void mtpc_describe_declared_functions(LLVMModuleRef MRef) {
   List->eraseFromParent();
 }
 
-// What each of the N available_externally copies of M named in Names (the
-// split's: not the input's, which stock's object does not describe either)
-// with full debug information is declared as (declarationOf), by name, for
-// once the optimizer has dropped its body (EliminateAvailableExternallyPass)
-// and its subprogram with it; null if none. Free with
-// mtpc_copy_declarations_free.
-void *mtpc_copy_declarations(LLVMModuleRef MRef, const char *const *Names, const size_t *Lengths, size_t N) {
-  auto List = std::make_unique<CopyDeclarations>();
-  for (size_t K = 0; K < N; ++K) {
-    Function *F = unwrap(MRef)->getFunction(StringRef(Names[K], Lengths[K]));
+// What the split's copies in M need from its debug information once the
+// optimizer is done with them (mtpc_copies_debug_info_apply), or null if
+// nothing; free with mtpc_copies_debug_info_free:
+// - each of the NF available_externally copies named in Functions (the
+//   split's: not the input's, which stock's object does not describe
+//   either) with full debug information, declared as (declarationOf), for
+//   once the optimizer has dropped its body (EliminateAvailableExternally)
+//   and its subprogram with it;
+// - the debug entries of the NV private copies of constants named in
+//   Variables, which M describes as the owner describes its own.
+void *mtpc_copies_debug_info(LLVMModuleRef MRef, const char *const *Functions, const size_t *FunctionLengths,
+                             size_t NF, const char *const *Variables, const size_t *VariableLengths, size_t NV) {
+  Module &M = *unwrap(MRef);
+  auto Copies = std::make_unique<CopiesDebugInfo>();
+  for (size_t K = 0; K < NF; ++K) {
+    Function *F = M.getFunction(StringRef(Functions[K], FunctionLengths[K]));
     if (F && F->hasAvailableExternallyLinkage() && !F->isDeclaration())
       // (Every function of a unit whose calls are described says so.)
       if (DISubprogram *SP = F->getSubprogram(); SP && SP->areAllCallsDescribed() && hasFullDebugInfo(*SP))
-        List->push_back({F->getName().str(), mtpc::declarationOf(*SP)});
+        Copies->Declarations.push_back({F->getName().str(), mtpc::declarationOf(*SP)});
   }
-  return List->empty() ? nullptr : List.release();
+  SmallVector<DIGlobalVariableExpression *, 2> Entries;
+  for (size_t K = 0; K < NV; ++K)
+    if (GlobalVariable *GV = M.getNamedGlobal(StringRef(Variables[K], VariableLengths[K]))) {
+      Entries.clear();
+      GV->getDebugInfo(Entries);
+      Copies->CopiedVariableEntries.insert(Entries.begin(), Entries.end());
+    }
+  if (Copies->Declarations.empty() && Copies->CopiedVariableEntries.empty())
+    return nullptr;
+  return Copies.release();
 }
 
-// Gives each copy in List (null: none) that M now declares without a
-// subprogram its declaration's.
-void mtpc_describe_dropped_copies(LLVMModuleRef MRef, const void *ListP) {
-  if (!ListP)
+// Once M is optimized: gives each copy in Copies (null: none) that M now
+// declares without a subprogram its declaration's, and takes the entries of
+// the constants' copies the optimizer deleted (folded into their loads) out
+// of M's compile units. Stock's unit keeps the entry of a constant it folded,
+// without a location; the owner's partition keeps it as stock does, and
+// the copies add no second one.
+void mtpc_copies_debug_info_apply(LLVMModuleRef MRef, const void *CopiesP) {
+  if (!CopiesP)
     return;
-  for (const auto &[Name, Declaration] : *static_cast<const CopyDeclarations *>(ListP))
-    if (Function *F = unwrap(MRef)->getFunction(Name); F && F->isDeclaration() && !F->getSubprogram())
+  Module &M = *unwrap(MRef);
+  const auto &Copies = *static_cast<const CopiesDebugInfo *>(CopiesP);
+  for (const auto &[Name, Declaration] : Copies.Declarations)
+    if (Function *F = M.getFunction(Name); F && F->isDeclaration() && !F->getSubprogram())
       F->setSubprogram(Declaration);
+  if (Copies.CopiedVariableEntries.empty())
+    return;
+  SmallPtrSet<Metadata *, 32> Attached = attachedVariableEntries(M);
+  for (DICompileUnit *CU : M.debug_compile_units()) {
+    SmallVector<Metadata *, 64> Globals;
+    for (DIGlobalVariableExpression *E : CU->getGlobalVariables())
+      if (!Copies.CopiedVariableEntries.count(E) || Attached.count(E))
+        Globals.push_back(E);
+    if (Globals.size() != CU->getGlobalVariables().size())
+      CU->replaceGlobalVariables(MDTuple::get(M.getContext(), Globals));
+  }
 }
 
-void mtpc_copy_declarations_free(void *List) { delete static_cast<CopyDeclarations *>(List); }
+void mtpc_copies_debug_info_free(void *Copies) { delete static_cast<CopiesDebugInfo *>(Copies); }
 
 // Trims the compile units of partition M: their global variable entries to
 // those of the variables in Defined (N of them), and of no variable of M if
@@ -225,17 +276,12 @@ void mtpc_copy_declarations_free(void *List) { delete static_cast<CopyDeclaratio
 // variable of M is dropped or declared.
 void mtpc_trim_compile_units(LLVMModuleRef MRef, const LLVMValueRef *Defined, size_t N, bool Primary) {
   Module &M = *unwrap(MRef);
-  SmallPtrSet<Metadata *, 32> Kept, Attached;
+  SmallPtrSet<Metadata *, 32> Kept, Attached = attachedVariableEntries(M);
   SmallVector<DIGlobalVariableExpression *, 2> Entries;
   for (size_t I = 0; I < N; ++I) {
     Entries.clear();
     unwrap<GlobalVariable>(Defined[I])->getDebugInfo(Entries);
     Kept.insert(Entries.begin(), Entries.end());
-  }
-  for (GlobalVariable &GV : M.globals()) {
-    Entries.clear();
-    GV.getDebugInfo(Entries);
-    Attached.insert(Entries.begin(), Entries.end());
   }
   for (DICompileUnit *CU : M.debug_compile_units()) {
     SmallVector<Metadata *, 64> Globals;

@@ -736,9 +736,10 @@ fn optimize_partition(
     if injected.fail == Some(k) {
         panic!("failure injected by {FAIL_INJECTION_VAR}={k}");
     }
-    let copies = module.as_module().copy_declarations(&input.plan.copies_made(k, &input.facts));
+    let (plan, facts) = (&input.plan, &input.facts);
+    let copies = module.as_module().copies_debug_info(&plan.copies_made(k, facts), &plan.constant_copies(k, facts));
     let opt_ms = kit.optimize(&mut module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
-    copies.describe(&mut module.as_module());
+    copies.apply(&mut module.as_module());
     let renamed = input.plan.promoted_local_variables(&input.facts);
     if !renamed.is_empty() {
         module.as_module().restore_sanitized_local_names(&renamed);

@@ -85,9 +85,13 @@ impl PartitionEditor<'_, '_> {
 
     fn apply(mut self) -> Result<(), String> {
         let facts = &self.input.facts;
-        // 0. Debug information: what this partition describes.
+        // 0. Debug information: what this partition describes (its private
+        // copy of a constant too: the copy is an object of its own).
         let described: Vec<usize> = (0..facts.globals.len())
-            .filter(|&i| facts.globals[i].is_variable() && matches!(self.decision(i), Decision::Define | Decision::OdrCopy))
+            .filter(|&i| {
+                facts.globals[i].is_variable()
+                    && matches!(self.decision(i), Decision::Define | Decision::OdrCopy | Decision::LocalCopy)
+            })
             .collect();
         self.globals.trim_compile_units(&described, self.partition == 0);
 

@@ -291,18 +291,41 @@ impl SymbolPlan {
         self.decisions[partition as usize][global]
     }
 
+    /// The name global `i` has in the partitions: a promoted local's new
+    /// name, else its own (empty if it has none).
+    pub fn name_in_partitions<'s>(&'s self, i: usize, facts: &'s ModuleFacts) -> &'s str {
+        self.promotions[i].as_ref().and_then(|p| p.new_name.as_deref()).unwrap_or(&facts.globals[i].name)
+    }
+
     /// The names of the functions partition `p` holds an
     /// `available_externally` copy of that the split made (not the input's
     /// own `available_externally` definitions).
-    pub fn copies_made<'f>(&self, p: u32, facts: &'f ModuleFacts) -> Vec<&'f str> {
-        facts
-            .globals
-            .iter()
-            .enumerate()
-            .filter(|&(i, g)| {
-                g.is_function() && g.linkage != Linkage::AvailableExternally && self.decision(p, i) == Decision::AvailableExternally
-            })
-            .map(|(_, g)| g.name.as_str())
+    pub fn copies_made<'s>(&'s self, p: u32, facts: &'s ModuleFacts) -> Vec<&'s str> {
+        self.names_in_partition(p, facts, |i, g| {
+            g.is_function() && g.linkage != Linkage::AvailableExternally && self.decision(p, i) == Decision::AvailableExternally
+        })
+    }
+
+    /// The names of the private copies of constants partition `p` holds
+    /// that another partition owns (a string literal both use).
+    pub fn constant_copies<'s>(&'s self, p: u32, facts: &'s ModuleFacts) -> Vec<&'s str> {
+        self.names_in_partition(p, facts, |i, g| {
+            g.is_variable() && self.decision(p, i) == Decision::LocalCopy && self.owner_of(i) != Some(p)
+        })
+    }
+
+    /// The names in partition `p` of the named globals `which` accepts.
+    fn names_in_partition<'s>(
+        &'s self,
+        p: u32,
+        facts: &'s ModuleFacts,
+        which: impl Fn(usize, &GlobalFacts) -> bool,
+    ) -> Vec<&'s str> {
+        debug_assert!(p < self.partitions);
+        (0..facts.globals.len())
+            .filter(|&i| which(i, &facts.globals[i]))
+            .map(|i| self.name_in_partitions(i, facts))
+            .filter(|name| !name.is_empty())
             .collect()
     }
 
@@ -1211,6 +1234,10 @@ mod tests {
         let sp = split(&facts, &[Some(0), Some(1), Some(0)]);
         assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none());
+        // The copy (not the owner's literal) is what a partition's debug
+        // information keeps describing only while the copy survives.
+        assert_eq!(sp.constant_copies(1, &facts), [".str"]);
+        assert!(sp.constant_copies(0, &facts).is_empty());
     }
 
     /// A literal a constant table points to stays one object: a partition
@@ -1227,6 +1254,11 @@ mod tests {
         assert_eq!(sp.decision(1, 2), Decision::AvailableExternally, "the table is copied");
         assert_eq!(sp.decision(1, 3), Decision::AvailableExternally, "the literal too, under its promoted name");
         assert!(sp.promotions[3].is_some(), "one literal, named from both partitions");
+        let mut sp = sp;
+        sp.name_promotions(&facts);
+        assert!(sp.name_in_partitions(3, &facts).starts_with(".str.mtpc."), "{}", sp.name_in_partitions(3, &facts));
+        assert!(sp.name_in_partitions(2, &facts).starts_with("tokens.mtpc."));
+        assert_eq!(sp.name_in_partitions(0, &facts), "a", "not promoted: its own name");
     }
 
     /// Constant data the linker does not merge (a string with a NUL inside,

@@ -114,9 +114,17 @@ extern "C" {
     pub(super) fn mtpc_make_declaration(global: LLVMValueRef);
     pub(super) fn mtpc_xxhash64(data: *const c_char, len: usize) -> u64;
     pub(super) fn mtpc_describe_declared_functions(module: LLVMModuleRef);
-    pub(super) fn mtpc_copy_declarations(module: LLVMModuleRef, names: *const *const c_char, lengths: *const usize, n: usize) -> *mut c_void;
-    pub(super) fn mtpc_describe_dropped_copies(module: LLVMModuleRef, list: *const c_void);
-    pub(super) fn mtpc_copy_declarations_free(list: *mut c_void);
+    pub(super) fn mtpc_copies_debug_info(
+        module: LLVMModuleRef,
+        functions: *const *const c_char,
+        function_lengths: *const usize,
+        n_functions: usize,
+        variables: *const *const c_char,
+        variable_lengths: *const usize,
+        n_variables: usize,
+    ) -> *mut c_void;
+    pub(super) fn mtpc_copies_debug_info_apply(module: LLVMModuleRef, copies: *const c_void);
+    pub(super) fn mtpc_copies_debug_info_free(copies: *mut c_void);
     pub(super) fn mtpc_trim_compile_units(module: LLVMModuleRef, defined: *const LLVMValueRef, n: usize, primary: bool);
     pub(super) fn mtpc_shared_class_types(
         module: LLVMModuleRef,

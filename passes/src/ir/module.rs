@@ -206,16 +206,30 @@ impl<'m> ModuleRef<'m> {
         unsafe { mtpc_erase_named_metadata(self.raw, name.as_ptr().cast(), name.len()) }
     }
 
-    /// What describes the calls to the `available_externally` copies
-    /// named `copies` (the split's), kept for once the optimizer has dropped
-    /// their bodies (see [`CopyDeclarations`]).
-    pub fn copy_declarations(&self, copies: &[&str]) -> CopyDeclarations {
-        let names: Vec<*const c_char> = copies.iter().map(|c| c.as_ptr().cast()).collect();
-        let lengths: Vec<usize> = copies.iter().map(|c| c.len()).collect();
+    /// What the debug information of the split's copies needs once the
+    /// optimizer is done with them (see [`CopiesDebugInfo`]): `functions`
+    /// names the `available_externally` copies the split made, `variables`
+    /// the private copies of constants another partition owns.
+    pub fn copies_debug_info(&self, functions: &[&str], variables: &[&str]) -> CopiesDebugInfo {
+        let pointers = |names: &[&str]| names.iter().map(|c| c.as_ptr().cast()).collect::<Vec<*const c_char>>();
+        let lengths = |names: &[&str]| names.iter().map(|c| c.len()).collect::<Vec<usize>>();
+        let (function_names, function_lengths) = (pointers(functions), lengths(functions));
+        let (variable_names, variable_lengths) = (pointers(variables), lengths(variables));
         // SAFETY: the names are passed with their lengths; the shim reads
-        // the module's functions and makes uniqued metadata in its context;
-        // the list is freed by the result.
-        CopyDeclarations { raw: unsafe { mtpc_copy_declarations(self.raw, names.as_ptr(), lengths.as_ptr(), copies.len()) } }
+        // the module's globals and makes uniqued metadata in its context;
+        // what it returns is freed by the result.
+        let raw = unsafe {
+            mtpc_copies_debug_info(
+                self.raw,
+                function_names.as_ptr(),
+                function_lengths.as_ptr(),
+                functions.len(),
+                variable_names.as_ptr(),
+                variable_lengths.as_ptr(),
+                variables.len(),
+            )
+        };
+        CopiesDebugInfo { raw }
     }
 
     /// The module has compile units (debug info or line tables).
@@ -634,34 +648,43 @@ impl Drop for PartitionModule {
     }
 }
 
-/// The declaration subprogram of each `available_externally` copy the
-/// split made in a module with full debug information, by name (the shim's
-/// `mtpc_copy_declarations`). The optimizer drops those copies' bodies,
-/// and their subprograms with them, so that the calls it did not inline
-/// would go undescribed (`DW_TAG_call_site`), where stock's object
-/// describes them with the definition: [`CopyDeclarations::describe`]
-/// gives the declarations left theirs. (A copy of the input's, which
-/// stock's optimizer drops too, is not one of them.)
-pub struct CopyDeclarations {
+/// What the debug information of the split's copies in a partition needs
+/// once the optimizer is done with them (the shim's
+/// `mtpc_copies_debug_info`), taken from the partition as it was built:
+/// - The declaration subprogram of each `available_externally` copy the
+///   split made, in a module with full debug information. The optimizer
+///   drops those copies' bodies, and their subprograms with them, so that
+///   the calls it did not inline would go undescribed (`DW_TAG_call_site`),
+///   where stock's object describes them with the definition. (A copy of
+///   the input's, which stock's optimizer drops too, is not one of them.)
+/// - The debug entries of the private copies of constants another
+///   partition owns (a string literal two partitions use). A partition
+///   describes its copy as the owner describes its own, so that what looks
+///   an address up in the debug information (AddressSanitizer's report of
+///   a global) finds it; a copy the optimizer folded into its loads is no
+///   longer described, where the owner's entry stays as stock's does.
+pub struct CopiesDebugInfo {
     raw: *mut c_void,
 }
 
-impl CopyDeclarations {
-    /// Gives each of the copies that `module` (the one they were read from)
-    /// now declares without a subprogram its declaration subprogram.
-    pub fn describe(self, module: &mut ModuleRef<'_>) {
-        // SAFETY: the list is ours (null if empty) and holds metadata of
-        // the context of the module it was made from, which the caller
+impl CopiesDebugInfo {
+    /// Gives each function copy that `module` (the one they were read from)
+    /// now declares without a subprogram its declaration subprogram, and
+    /// takes the entries of the constants' copies it deleted out of its
+    /// compile units.
+    pub fn apply(self, module: &mut ModuleRef<'_>) {
+        // SAFETY: what we hold is ours (null if empty) and holds metadata
+        // of the context of the module it was taken from, which the caller
         // passes (`parallel::optimize_partition`, the one user); the shim
-        // only looks functions up by name.
-        unsafe { mtpc_describe_dropped_copies(module.raw, self.raw) }
+        // looks functions up by name and edits compile units' lists.
+        unsafe { mtpc_copies_debug_info_apply(module.raw, self.raw) }
     }
 }
 
-impl Drop for CopyDeclarations {
+impl Drop for CopiesDebugInfo {
     fn drop(&mut self) {
-        // SAFETY: we own the list (null if empty).
-        unsafe { mtpc_copy_declarations_free(self.raw) }
+        // SAFETY: we own it (null if empty).
+        unsafe { mtpc_copies_debug_info_free(self.raw) }
     }
 }
 

@@ -2,7 +2,10 @@
  * (#line), so that a forced split puts them in different partitions from
  * main. `bugs MODE N` runs one: heap (ASan, heap-buffer-overflow), global
  * and static (ASan, global-buffer-overflow: an external array, and a static
- * one that functions of two partitions use), uninit (MSan), overflow
+ * one that functions of two partitions use), literal and main-literal
+ * (ASan, the same, of a string literal that functions of two partitions
+ * use, each with its own copy, one of which is not the owner's: past
+ * literal_char's, and past main's), uninit (MSan), overflow
  * (UBSan, signed overflow), race (TSan). The fidelity test compares each sanitizer's
  * report with the stock build's: same bug, same frames, same lines. */
 #include <pthread.h>
@@ -30,6 +33,11 @@ int table[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 __attribute__((noinline)) int global_overflow(int n) {
   counts[0]++;
   return table[n];
+}
+#line 1 "literal.h"
+__attribute__((noinline)) int literal_char(int n) {
+  const char *s = "a literal longer than a constant pool entry";
+  return s[n];
 }
 #line 1 "uninit.h"
 __attribute__((noinline)) void fill(int *a, int n) {
@@ -73,6 +81,12 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "static")) {
     count_up(n);
     printf("%d\n", static_overflow(n));
+  }
+  if (!strcmp(mode, "literal"))
+    printf("%d\n", literal_char(n));
+  if (!strcmp(mode, "main-literal")) {
+    const char *s = "a literal longer than a constant pool entry";
+    printf("%d\n", s[n]);
   }
   if (!strcmp(mode, "uninit"))
     printf("%d\n", use_uninit(n));
