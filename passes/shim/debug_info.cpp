@@ -117,10 +117,11 @@ SmallPtrSet<Metadata *, 32> attachedVariableEntries(Module &M) {
   return Attached;
 }
 
-// Whether SP belongs to a unit with full debug information, whose calls
-// are described.
-bool hasFullDebugInfo(const DISubprogram &SP) {
-  return SP.getUnit() && SP.getUnit()->getEmissionKind() == DICompileUnit::FullDebug;
+// Whether a declaration of the function SP describes needs a subprogram of
+// its own where calls are described (DW_TAG_call_site, which names the
+// callee's subprogram): SP is in a unit with full debug information.
+bool declarationDescribed(const DISubprogram *SP) {
+  return SP && SP->getUnit() && SP->getUnit()->getEmissionKind() == DICompileUnit::FullDebug;
 }
 
 } // namespace
@@ -141,7 +142,7 @@ DISubprogram *mtpc::declarationOf(DISubprogram &SP) {
 void mtpc::turnIntoDeclaration(Function &F) {
   DISubprogram *SP = F.getSubprogram();
   F.deleteBody();
-  if (SP && hasFullDebugInfo(*SP))
+  if (declarationDescribed(SP))
     F.setSubprogram(declarationOf(*SP));
 }
 
@@ -166,7 +167,7 @@ mtpc::FunctionDeclarationListing::FunctionDeclarationListing(Module &M) {
     // optimizer drops its subprogram with its body, and describes no call
     // to it.
     DISubprogram *SP = F.isDeclaration() || F.hasAvailableExternallyLinkage() ? nullptr : F.getSubprogram();
-    bool Listed = SP && hasFullDebugInfo(*SP) && Called(F);
+    bool Listed = declarationDescribed(SP) && Called(F);
     List->addOperand(Listed ? declarationOf(*SP) : static_cast<MDNode *>(None));
   }
 }
@@ -224,10 +225,8 @@ void *mtpc_copies_debug_info(LLVMModuleRef MRef, const char *const *Functions, c
   auto Copies = std::make_unique<CopiesDebugInfo>();
   for (size_t K = 0; K < NF; ++K) {
     Function *F = M.getFunction(StringRef(Functions[K], FunctionLengths[K]));
-    if (F && F->hasAvailableExternallyLinkage() && !F->isDeclaration())
-      // (Every function of a unit whose calls are described says so.)
-      if (DISubprogram *SP = F->getSubprogram(); SP && SP->areAllCallsDescribed() && hasFullDebugInfo(*SP))
-        Copies->Declarations.push_back({F->getName().str(), mtpc::declarationOf(*SP)});
+    if (F && F->hasAvailableExternallyLinkage() && !F->isDeclaration() && declarationDescribed(F->getSubprogram()))
+      Copies->Declarations.push_back({F->getName().str(), mtpc::declarationOf(*F->getSubprogram())});
   }
   SmallVector<DIGlobalVariableExpression *, 2> Entries;
   for (size_t K = 0; K < NV; ++K)
