@@ -29,17 +29,27 @@ def command(unit, level_flags, obj, plugin):
 
 
 def choice(stats_path):
-    """What mtpc did with the module, from its MTPC_STATS line:
+    """What mtpc did with the module, from its MTPC_STATS lines:
     ("N partitions", None, the pass's time) or ("whole", the reason, the
-    pass's time: all mtpc added to the compile but loading the plugin)."""
+    pass's time: all mtpc added to the compile but loading the plugin).
+    A module whose optimization was left whole because every core was busy
+    and whose code generation was split once a core was free (README, "The
+    tail") writes a second line, for its code generation: ("whole, code
+    generation in N partitions", the first decision's reason, both passes'
+    time)."""
     lines = take_stats_lines(stats_path)
-    if len(lines) != 1:
-        raise BuildFailed("expected one MTPC_STATS line from the mtpc compile, got %d" % len(lines))
+    later = lines[1] if len(lines) == 2 and lines[1].get("code_generation_only") else None
+    if len(lines) != 1 + (later is not None) or lines[0].get("code_generation_only"):
+        raise BuildFailed("expected one MTPC_STATS line from the mtpc compile (two where its code generation was split "
+                          "after its optimization), got %d" % len(lines))
     line = lines[0]
-    own = line["wall_ms"] / 1e3
+    own = sum(l["wall_ms"] for l in lines) / 1e3
     if line["partitions"] >= 2 and not line["fallback"]:
         return "%d partitions" % line["partitions"], None, own
-    return "whole", line.get("fallback_reason") or (line.get("model") or {}).get("whole_reason"), own
+    reason = line.get("fallback_reason") or (line.get("model") or {}).get("whole_reason")
+    if later and later["partitions"] >= 2 and not later["fallback"]:
+        return "whole, code generation in %d partitions" % later["partitions"], reason, own
+    return "whole", reason, own
 
 
 def one_round(unit, flags, r, work):
