@@ -17,7 +17,9 @@
 ; its copy, as the owner describes its own, so that the report of an
 ; overflow of either copy names the line. A copy the optimizer folded away
 ; (@.folded's in @read_const's partition, which loads a constant index) is
-; no longer described; the owner's entry stays, as in stock's object.
+; no longer described. The owner's entry stays whatever its optimizer did,
+; as in stock's object: here the owner is @read_index's partition (a
+; literal goes with its first user), which keeps its copy.
 ; Fails if: partition_builder.rs leaves Decision::LocalCopy out of what a
 ; partition describes (the copy's entry is trimmed from its unit), or the
 ; shim's mtpc_copies_debug_info_apply stops taking the folded copy's entry
@@ -32,7 +34,7 @@
 ; SPLIT-DAG: ![[G1]] = !{{.*}}![[E1]]{{[,}]}}
 ; The object's declared lines, each with what follows it, sorted: two
 ; copies of line 3's literal, each with its address, and one entry of line
-; 4's (whichever partition owns it), then the functions'.
+; 4's, the owner's, then the functions'.
 ; DWARF: DW_AT_decl_line (3) DW_AT_location (DW_OP_addrx
 ; DWARF-NEXT: DW_AT_decl_line (3) DW_AT_location (DW_OP_addrx
 ; DWARF-NEXT: DW_AT_decl_line (4) DW_AT_location (DW_OP_addrx

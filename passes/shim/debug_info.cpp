@@ -101,13 +101,14 @@ struct CopiesDebugInfo {
   // An available_externally copy's declaration subprogram, by the
   // function's name.
   std::vector<std::pair<std::string, DISubprogram *>> Declarations;
-  // The entries of the private copies of constants another partition owns.
-  SmallPtrSet<DIGlobalVariableExpression *, 8> CopiedVariableEntries;
+  // The variables the private copies of C-string constants another
+  // partition owns are described as.
+  SmallPtrSet<DIGlobalVariable *, 8> CopiedVariables;
 };
 
 // The global variable entries M's variables are attached to.
-SmallPtrSet<Metadata *, 32> attachedVariableEntries(Module &M) {
-  SmallPtrSet<Metadata *, 32> Attached;
+SmallPtrSet<DIGlobalVariableExpression *, 32> attachedVariableEntries(Module &M) {
+  SmallPtrSet<DIGlobalVariableExpression *, 32> Attached;
   SmallVector<DIGlobalVariableExpression *, 2> Entries;
   for (GlobalVariable &GV : M.globals()) {
     Entries.clear();
@@ -117,9 +118,11 @@ SmallPtrSet<Metadata *, 32> attachedVariableEntries(Module &M) {
   return Attached;
 }
 
-// Whether a declaration of the function SP describes needs a subprogram of
-// its own where calls are described (DW_TAG_call_site, which names the
-// callee's subprogram): SP is in a unit with full debug information.
+// Whether a declaration of the function SP describes gets a subprogram of
+// its own: SP is in a unit with full debug information, whose calls to the
+// function, where calls are described (DW_TAG_call_site), name it. (Where
+// none are, -O0 or DWARF 4 without a debugger's tuning, the declaration's
+// subprogram changes nothing in the object.)
 bool declarationDescribed(const DISubprogram *SP) {
   return SP && SP->getUnit() && SP->getUnit()->getEmissionKind() == DICompileUnit::FullDebug;
 }
@@ -217,8 +220,9 @@ void mtpc_describe_declared_functions(LLVMModuleRef MRef) {
 //   either) with full debug information, declared as (declarationOf), for
 //   once the optimizer has dropped its body (EliminateAvailableExternally)
 //   and its subprogram with it;
-// - the debug entries of the NV private copies of constants named in
-//   Variables, which M describes as the owner describes its own.
+// - the variables the NV private copies of C-string constants named in
+//   Variables are described as (M describes them as the owner describes its
+//   own).
 void *mtpc_copies_debug_info(LLVMModuleRef MRef, const char *const *Functions, const size_t *FunctionLengths,
                              size_t NF, const char *const *Variables, const size_t *VariableLengths, size_t NV) {
   Module &M = *unwrap(MRef);
@@ -233,19 +237,25 @@ void *mtpc_copies_debug_info(LLVMModuleRef MRef, const char *const *Functions, c
     if (GlobalVariable *GV = M.getNamedGlobal(StringRef(Variables[K], VariableLengths[K]))) {
       Entries.clear();
       GV->getDebugInfo(Entries);
-      Copies->CopiedVariableEntries.insert(Entries.begin(), Entries.end());
+      for (DIGlobalVariableExpression *E : Entries)
+        Copies->CopiedVariables.insert(E->getVariable());
     }
-  if (Copies->Declarations.empty() && Copies->CopiedVariableEntries.empty())
+  if (Copies->Declarations.empty() && Copies->CopiedVariables.empty())
     return nullptr;
   return Copies.release();
 }
 
 // Once M is optimized: gives each copy in Copies (null: none) that M now
-// declares without a subprogram its declaration's, and takes the entries of
-// the constants' copies the optimizer deleted (folded into their loads) out
-// of M's compile units. Stock's unit keeps the entry of a constant it folded,
-// without a location; the owner's partition keeps it as stock does, and
-// the copies add no second one.
+// declares without a subprogram its declaration's, and takes the variables
+// of the constants' copies the optimizer deleted (folded into their loads)
+// out of M's compile units: a variable no global is attached to any longer
+// would be described without a location. (The owner's partition keeps its
+// entry whatever its optimizer did, as stock's unit keeps the entry of a
+// constant it folded, without a location: so where the owner folded its
+// copy and another partition's survived, the object describes the literal
+// twice, once without a location.) A variable is what the code generator
+// describes, from all the expressions attached to globals (GlobalOpt may
+// attach new ones), so it is what is looked for.
 void mtpc_copies_debug_info_apply(LLVMModuleRef MRef, const void *CopiesP) {
   if (!CopiesP)
     return;
@@ -254,13 +264,15 @@ void mtpc_copies_debug_info_apply(LLVMModuleRef MRef, const void *CopiesP) {
   for (const auto &[Name, Declaration] : Copies.Declarations)
     if (Function *F = M.getFunction(Name); F && F->isDeclaration() && !F->getSubprogram())
       F->setSubprogram(Declaration);
-  if (Copies.CopiedVariableEntries.empty())
+  if (Copies.CopiedVariables.empty())
     return;
-  SmallPtrSet<Metadata *, 32> Attached = attachedVariableEntries(M);
+  SmallPtrSet<DIGlobalVariable *, 32> Attached;
+  for (DIGlobalVariableExpression *E : attachedVariableEntries(M))
+    Attached.insert(E->getVariable());
   for (DICompileUnit *CU : M.debug_compile_units()) {
     SmallVector<Metadata *, 64> Globals;
     for (DIGlobalVariableExpression *E : CU->getGlobalVariables())
-      if (!Copies.CopiedVariableEntries.count(E) || Attached.count(E))
+      if (!Copies.CopiedVariables.count(E->getVariable()) || Attached.count(E->getVariable()))
         Globals.push_back(E);
     if (Globals.size() != CU->getGlobalVariables().size())
       CU->replaceGlobalVariables(MDTuple::get(M.getContext(), Globals));
@@ -275,7 +287,7 @@ void mtpc_copies_debug_info_free(void *Copies) { delete static_cast<CopiesDebugI
 // variable of M is dropped or declared.
 void mtpc_trim_compile_units(LLVMModuleRef MRef, const LLVMValueRef *Defined, size_t N, bool Primary) {
   Module &M = *unwrap(MRef);
-  SmallPtrSet<Metadata *, 32> Kept, Attached = attachedVariableEntries(M);
+  SmallPtrSet<DIGlobalVariableExpression *, 32> Kept, Attached = attachedVariableEntries(M);
   SmallVector<DIGlobalVariableExpression *, 2> Entries;
   for (size_t I = 0; I < N; ++I) {
     Entries.clear();

@@ -301,21 +301,23 @@ impl SymbolPlan {
     /// `available_externally` copy of that the split made (not the input's
     /// own `available_externally` definitions).
     pub fn copies_made<'s>(&'s self, p: u32, facts: &'s ModuleFacts) -> Vec<&'s str> {
-        self.names_in_partition(p, facts, |i, g| {
+        self.names_where(p, facts, |i, g| {
             g.is_function() && g.linkage != Linkage::AvailableExternally && self.decision(p, i) == Decision::AvailableExternally
         })
     }
 
-    /// The names of the private copies of constants partition `p` holds
-    /// that another partition owns (a string literal both use).
+    /// The names of the private copies of C-string constants (string
+    /// literals) partition `p` holds that another partition owns; unnamed
+    /// ones are left out. (The owner's decision is `Define`; the check says
+    /// which copy is whose, as `partition_builder` does.)
     pub fn constant_copies<'s>(&'s self, p: u32, facts: &'s ModuleFacts) -> Vec<&'s str> {
-        self.names_in_partition(p, facts, |i, g| {
+        self.names_where(p, facts, |i, g| {
             g.is_variable() && self.decision(p, i) == Decision::LocalCopy && self.owner_of(i) != Some(p)
         })
     }
 
     /// The names in partition `p` of the named globals `which` accepts.
-    fn names_in_partition<'s>(
+    fn names_where<'s>(
         &'s self,
         p: u32,
         facts: &'s ModuleFacts,
@@ -1254,8 +1256,6 @@ mod tests {
         assert_eq!(sp.decision(1, 2), Decision::AvailableExternally, "the table is copied");
         assert_eq!(sp.decision(1, 3), Decision::AvailableExternally, "the literal too, under its promoted name");
         assert!(sp.promotions[3].is_some(), "one literal, named from both partitions");
-        let mut sp = sp;
-        sp.name_promotions(&facts);
         assert!(sp.name_in_partitions(3, &facts).starts_with(".str.mtpc."), "{}", sp.name_in_partitions(3, &facts));
         assert!(sp.name_in_partitions(2, &facts).starts_with("tokens.mtpc."));
         assert_eq!(sp.name_in_partitions(0, &facts), "a", "not promoted: its own name");
