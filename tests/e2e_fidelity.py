@@ -643,6 +643,32 @@ def test_object_records(work, checker):
               "command lines: %s\nlibraries: %s" % (lines, libraries))
 
 
+def llvm_sections(output):
+    """The names of `output`'s sections of LLVM's own types
+    (SHT_LLVM_*: linker options, dependent libraries, address maps...)."""
+    lines = run([tool("llvm-readelf"), "-S", "-W", output]).splitlines()
+    return sorted(m.group(1) for m in (re.search(r"\]\s*(\S+)\s+LLVM_", line) for line in lines) if m)
+
+
+def test_cxx20(work, checker):
+    # clang 16 gives every C++20 module an empty list of linker options
+    # (!llvm.linker.options = !{}), which LLVM 16's code generator writes as
+    # an empty section of its own type; a part's object holding it could not
+    # be transcribed, and every C++20 module compiled whole, with a warning
+    # (found on 2026-12-07). The host's module writes it now, as stock's.
+    flags = ["-O2", "-std=c++20"]
+    b = Build(work, "cxx20", program("coroutines.cpp"), flags, link=["-lstdc++"])
+    outputs = {v: b.run(v, ["1000"]).stdout for v in ("stock", "mtpc")}
+    warned = [l for l in b.diagnostics("mtpc") if "warning" in l]
+    split_and(checker, b, "coroutines print what the stock build prints (%s), and no warning" % outputs["stock"].strip(),
+              outputs["stock"].strip() and outputs["stock"] == outputs["mtpc"] and not warned,
+              "stock %r\nmtpc %r\n%s" % (outputs["stock"], outputs["mtpc"], "\n".join(warned)[:800]))
+    o = Build(work, "cxx20-object", program("coroutines.cpp"), flags, compile_only=True)
+    sections = {v: llvm_sections(o.outputs[v]) for v in ("stock", "mtpc")}
+    split_and(checker, o, "the object's sections of LLVM's own types are stock's (%s)" % ", ".join(sections["stock"]),
+              sections["stock"] == sections["mtpc"], str(sections))
+
+
 def frame_entries(output):
     """How many frame description entries `output`'s .eh_frame and
     .debug_frame hold (the program's and the C runtime's alike)."""
@@ -882,6 +908,7 @@ TESTS = [
     ("library-named-local", test_library_named_local),
     ("option-sweep", test_option_sweep),
     ("object-records", test_object_records),
+    ("cxx20", test_cxx20),
     ("unwind-tables", test_unwind_tables),
     ("debug-info", test_debug_info),
     ("debug-types-section", test_debug_types_section),

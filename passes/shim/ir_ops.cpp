@@ -659,10 +659,17 @@ void mtpc::replaceModuleWithAsm(Module &M, StringRef Asm) {
   }
   // Debug info, .ident, command line, linker options, dependent libraries:
   // each partition's text carries its own. The module flags stay: the host's
-  // code generation reads them (relocation model, CET notes).
+  // code generation reads them (relocation model, CET notes). So does an
+  // empty list of linker directives, which no partition keeps (clang 16
+  // gives every C++20 module one): the host's code generation writes its
+  // section, empty, as stock's does.
+  auto KeptByHost = [](const NamedMDNode &N) {
+    return N.getName() == "llvm.module.flags" ||
+           (N.getNumOperands() == 0 && (N.getName() == "llvm.linker.options" || N.getName() == "llvm.dependent-libraries"));
+  };
   SmallVector<NamedMDNode *, 8> Named;
   for (NamedMDNode &N : M.named_metadata())
-    if (N.getName() != "llvm.module.flags")
+    if (!KeptByHost(N))
       Named.push_back(&N);
   for (NamedMDNode *N : Named)
     M.eraseNamedMetadata(N);

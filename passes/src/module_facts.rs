@@ -280,10 +280,15 @@ impl ModuleFacts {
     }
 
     /// Sets `address_in_data` on every global a variable's initializer or
-    /// an alias refers to.
+    /// an alias refers to; not `llvm.used` and `llvm.compiler.used`, which
+    /// only keep their members (clang lists there the type info proxy of
+    /// every function `-fsanitize=function` checks, which each partition
+    /// holding such a function copies: see
+    /// `symbol_rules::Rules::copy_named_constant_locally`).
     pub fn mark_addresses_in_data(&mut self) {
         let mut marks = vec![false; self.globals.len()];
-        for g in self.globals.iter().filter(|g| g.is_variable() || g.id.kind == GlobalKind::Alias) {
+        let in_data = |g: &&GlobalFacts| (g.is_variable() || g.id.kind == GlobalKind::Alias) && g.special != Some(SpecialArray::Used);
+        for g in self.globals.iter().filter(in_data) {
             for &(r, _) in &g.refs {
                 marks[r as usize] = true;
             }

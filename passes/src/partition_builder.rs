@@ -71,6 +71,14 @@ pub fn build<'c>(ctx: &'c OwnedContext, input: &'c SplitInput, partition: u32, i
 /// kept in partition 0 only.
 const ONCE_PER_OBJECT_METADATA: [&str; 3] = ["llvm.commandline", "llvm.dependent-libraries", "llvm.linker.options"];
 
+/// Of those, the directives for the linker. Where their list is empty
+/// (clang 16 gives every C++20 module `!llvm.linker.options = !{}`), LLVM
+/// 16's code generator still writes an empty section of LLVM's own type,
+/// which a part's transcribed object cannot state: no partition keeps an
+/// empty list, and the host's module writes the empty section, as stock's
+/// (`mtpc::replaceModuleWithAsm` keeps it).
+const LINKER_DIRECTIVES_METADATA: [&str; 2] = ["llvm.dependent-libraries", "llvm.linker.options"];
+
 struct PartitionEditor<'a, 'm> {
     /// The module's globals in fact order.
     globals: GlobalTable<'m>,
@@ -157,6 +165,12 @@ impl PartitionEditor<'_, '_> {
         // it asks the linker for (#pragma comment).
         if self.partition != 0 {
             for name in ONCE_PER_OBJECT_METADATA {
+                self.globals.module().erase_named_metadata(name);
+            }
+        }
+        for name in LINKER_DIRECTIVES_METADATA {
+            if !self.globals.module().has_named_metadata(name) {
+                // Absent, or present and empty: then erased.
                 self.globals.module().erase_named_metadata(name);
             }
         }

@@ -1290,8 +1290,13 @@ mod tests {
         let mut type_info = var("_ZTIFiiE", 16, &[]);
         type_info.linkage = Linkage::LinkOnceOdr;
         type_info.is_constant = true;
-        let facts = module(vec![func("a", 10, &[(2, Metadata)]), func("b", 10, &[(2, Metadata)]), proxy, type_info]);
-        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        // clang lists the proxy in llvm.compiler.used: that keeps it, and
+        // holds no address the program sees.
+        let mut used = var("llvm.compiler.used", 8, &[(2, Ref)]);
+        used.special = Some(SpecialArray::Used);
+        let facts = module(vec![func("a", 10, &[(2, Metadata)]), func("b", 10, &[(2, Metadata)]), proxy, type_info, used]);
+        assert!(!facts.globals[2].address_in_data);
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0), None]);
         assert_eq!(sp.decision(0, 2), Decision::Define);
         assert_eq!(sp.decision(1, 2), Decision::LocalCopy);
         assert!(sp.promotions[2].is_none(), "the proxy stays private");

@@ -1,13 +1,15 @@
 /* A call through a pointer to the wrong function type, which
  * -fsanitize=function (part of -fsanitize=undefined in C++) reports: the
  * callee's prologue names its type info through a private proxy, which
- * every partition with a function of that type needs. `bugs_function
- * call N` makes the bad call. */
+ * every partition with a function of that type needs (the template scale
+ * is copied into each partition that calls it). `bugs_function call N`
+ * makes the bad call. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-__attribute__((noinline)) int twice(int x) { return 2 * x; }
-__attribute__((noinline)) int thrice(int x) { return 3 * x; }
+template <typename T> __attribute__((noinline)) T scale(T x, T k) { return x * k; }
+__attribute__((noinline)) int twice(int x) { return scale(x, 2); }
+__attribute__((noinline)) int thrice(int x) { return scale(x, 3); }
 __attribute__((noinline)) int add(int x, int y) { return x + y; }
 __attribute__((noinline)) int apply(int (*f)(int), int x) { return f(x); }
 __attribute__((noinline)) long wrong(void *f, int x) { return reinterpret_cast<long (*)(int)>(f)(x); }
