@@ -15,13 +15,17 @@
 ; Fails if: partition_builder.rs stops erasing an empty
 ; LINKER_DIRECTIVES_METADATA list from partition 0 (P0), or the shim's
 ; replaceModuleWithAsm erases the host's (HOST).
+; The same for an empty list of dependent libraries, which no clang writes.
 ; P0: define void @a(
 ; P0-NOT: !llvm.linker.options
+; P0-NOT: !llvm.dependent-libraries
 ; P1: define void @b(
 ; P1-NOT: !llvm.linker.options
+; P1-NOT: !llvm.dependent-libraries
 ; HOST: module asm
 ; HOST-NOT: define
-; HOST: !llvm.linker.options = !{}
+; HOST-DAG: !llvm.linker.options = !{}
+; HOST-DAG: !llvm.dependent-libraries = !{}
 target triple = "x86_64-pc-linux-gnu"
 
 declare void @sink(i32)
@@ -39,3 +43,4 @@ define void @b(i32 %n) noinline nounwind {
 }
 
 !llvm.linker.options = !{}
+!llvm.dependent-libraries = !{}

@@ -665,8 +665,10 @@ def test_cxx20(work, checker):
               "stock %r\nmtpc %r\n%s" % (outputs["stock"], outputs["mtpc"], "\n".join(warned)[:800]))
     o = Build(work, "cxx20-object", program("coroutines.cpp"), flags, compile_only=True)
     sections = {v: llvm_sections(o.outputs[v]) for v in ("stock", "mtpc")}
+    # (clang 16 and 19 write the empty list; 22 none.)
+    expected = LLVM_MAJOR >= 22 or ".linker-options" in sections["stock"]
     split_and(checker, o, "the object's sections of LLVM's own types are stock's (%s)" % ", ".join(sections["stock"]),
-              sections["stock"] == sections["mtpc"], str(sections))
+              expected and sections["stock"] == sections["mtpc"], str(sections))
 
 
 def frame_entries(output):

@@ -44,13 +44,12 @@ struct OfferedObject {
 };
 
 // Whether M holds exactly what O was assembled from: nothing but module asm
-// and module flags (as replaceModuleWithAsm leaves a module: no function,
-// global, alias or ifunc, even declared, no other named metadata), the same
-// module asm, and a frame printed alike.
+// and the named metadata mtpc::keptByHost keeps (as replaceModuleWithAsm
+// leaves a module: no function, global, alias or ifunc, even declared), the
+// same module asm, and a frame printed alike.
 bool holdsOnlyOffered(Module &M, const OfferedObject &O) {
-  bool OnlyFlags = llvm::all_of(M.named_metadata(),
-                                [](const NamedMDNode &N) { return N.getName() == "llvm.module.flags"; });
-  if (!M.empty() || !M.global_empty() || !M.alias_empty() || !M.ifunc_empty() || !OnlyFlags)
+  bool OnlyKept = llvm::all_of(M.named_metadata(), mtpc::keptByHost);
+  if (!M.empty() || !M.global_empty() || !M.alias_empty() || !M.ifunc_empty() || !OnlyKept)
     return false;
   StringRef Asm = M.getModuleInlineAsm();
   if (Asm.size() != O.AsmLength || xxHash64(Asm) != O.AsmHash)

@@ -635,6 +635,12 @@ static bool flagsReferToValues(const Module &M) {
   return false;
 }
 
+bool mtpc::keptByHost(const NamedMDNode &N) {
+  StringRef Name = N.getName();
+  return Name == "llvm.module.flags" ||
+         (N.getNumOperands() == 0 && (Name == "llvm.linker.options" || Name == "llvm.dependent-libraries"));
+}
+
 void mtpc::replaceModuleWithAsm(Module &M, StringRef Asm) {
   if (flagsReferToValues(M)) {
     // Erased, so that the flags' references become null, as when the
@@ -658,18 +664,11 @@ void mtpc::replaceModuleWithAsm(Module &M, StringRef Asm) {
     mtpc::moveGlobalValues(M, *new Module(M.getModuleIdentifier() + ".mtpc-compiled", M.getContext()));
   }
   // Debug info, .ident, command line, linker options, dependent libraries:
-  // each partition's text carries its own. The module flags stay: the host's
-  // code generation reads them (relocation model, CET notes). So does an
-  // empty list of linker directives, which no partition keeps (clang 16
-  // gives every C++20 module one): the host's code generation writes its
-  // section, empty, as stock's does.
-  auto KeptByHost = [](const NamedMDNode &N) {
-    return N.getName() == "llvm.module.flags" ||
-           (N.getNumOperands() == 0 && (N.getName() == "llvm.linker.options" || N.getName() == "llvm.dependent-libraries"));
-  };
+  // the partitions' text carries them (each its own debug info, partition 0
+  // the rest), but what keptByHost keeps.
   SmallVector<NamedMDNode *, 8> Named;
   for (NamedMDNode &N : M.named_metadata())
-    if (!KeptByHost(N))
+    if (!mtpc::keptByHost(N))
       Named.push_back(&N);
   for (NamedMDNode *N : Named)
     M.eraseNamedMetadata(N);

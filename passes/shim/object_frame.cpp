@@ -64,6 +64,11 @@ std::optional<mtpc::ObjectFrame> mtpc::printObjectFrame(Module &M, const HostSet
       Copy->addOperand(F);
     }
   }
+  // An empty list of linker directives, which the host's module keeps: its
+  // (empty) section is the host's, after the merged text.
+  for (const NamedMDNode &N : M.named_metadata())
+    if (N.getName() != "llvm.module.flags" && mtpc::keptByHost(N))
+      Stub->getOrInsertNamedMetadata(N.getName());
   Stub->setModuleInlineAsm((".section " + MarkerSection + ",\"\",@progbits").str());
   std::unique_ptr<TargetMachine> TM = H.createTargetMachine();
   if (!TM) {

@@ -220,6 +220,13 @@ private:
 // (ir_ops.cpp).
 void replaceModuleWithAsm(llvm::Module &M, llvm::StringRef Asm);
 
+// The named metadata replaceModuleWithAsm leaves in the host's module: the
+// module flags, which the host's code generation reads (relocation model,
+// CET notes), and an empty list of linker directives (clang 16 and 19 give
+// every C++20 module one), which no partition keeps and whose section the
+// host's code generation writes, empty, as stock's does (ir_ops.cpp).
+bool keptByHost(const llvm::NamedMDNode &N);
+
 // The host's analyses that a partition's analysis managers must have
 // instead of the defaults: copied from the host's function analysis manager
 // (host_pipeline.cpp).

@@ -156,7 +156,8 @@ pub struct GlobalFacts {
     /// A variable's initializer (a table of string literals) or an alias
     /// holds this global's address: a copy of that variable in another
     /// partition must point where the original does
-    /// (`ModuleFacts::mark_addresses_in_data`).
+    /// (`ModuleFacts::mark_addresses_in_data`; `llvm.used` and
+    /// `llvm.compiler.used` only keep their members, and do not count).
     pub address_in_data: bool,
     /// A local `unnamed_addr` constant whose value is a C string
     /// (`Value::is_c_string`; false for any other global): the code

@@ -76,7 +76,7 @@ const ONCE_PER_OBJECT_METADATA: [&str; 3] = ["llvm.commandline", "llvm.dependent
 /// 16's code generator still writes an empty section of LLVM's own type,
 /// which a part's transcribed object cannot state: no partition keeps an
 /// empty list, and the host's module writes the empty section, as stock's
-/// (`mtpc::replaceModuleWithAsm` keeps it).
+/// (the shim's `keptByHost`).
 const LINKER_DIRECTIVES_METADATA: [&str; 2] = ["llvm.dependent-libraries", "llvm.linker.options"];
 
 struct PartitionEditor<'a, 'm> {
@@ -163,14 +163,10 @@ impl PartitionEditor<'_, '_> {
         // What the object records once, for the whole module: the compile's
         // command line (-frecord-command-line), the libraries and options
         // it asks the linker for (#pragma comment).
-        if self.partition != 0 {
-            for name in ONCE_PER_OBJECT_METADATA {
-                self.globals.module().erase_named_metadata(name);
-            }
-        }
-        for name in LINKER_DIRECTIVES_METADATA {
-            if !self.globals.module().has_named_metadata(name) {
-                // Absent, or present and empty: then erased.
+        for name in ONCE_PER_OBJECT_METADATA {
+            // (An absent list counts as empty; erasing it does nothing.)
+            let empty_directives = LINKER_DIRECTIVES_METADATA.contains(&name) && !self.globals.module().has_named_metadata(name);
+            if self.partition != 0 || empty_directives {
                 self.globals.module().erase_named_metadata(name);
             }
         }

@@ -431,7 +431,7 @@ fn is_plain_local_constant(g: &GlobalFacts) -> bool {
 
 /// True for C string literals (private `unnamed_addr` constants without
 /// references, holding a C string) whose address no variable or alias
-/// holds: each partition may keep its own copy, as the linker stores equal
+/// holds (`llvm.used` and `llvm.compiler.used` aside): each partition may keep its own copy, as the linker stores equal
 /// strings once. Any other such constant stays one object (promoted, as
 /// any local several partitions use, with `available_externally` copies
 /// elsewhere, whose contents still fold): a partition with a copy of a

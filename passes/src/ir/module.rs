@@ -332,7 +332,8 @@ impl<'m> ModuleRef<'m> {
     }
 
     /// Replaces everything the module defines by `asm` as module-level
-    /// inline asm (the module flags stay), so that the host's own code
+    /// inline asm (the module flags stay, and an empty list of linker
+    /// directives: the shim's `keptByHost`), so that the host's own code
     /// generation assembles it into the object it writes.
     pub fn replace_with_asm(&mut self, asm: &[u8]) {
         // SAFETY: the text is copied by LLVM.
