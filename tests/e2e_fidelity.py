@@ -54,6 +54,7 @@ from harness import (LLVM_MAJOR, PLUGIN, ROOT, SQLITE_DEFINES, Checker, dwarf_ve
                      run, sqlite_dir, stop_location, tool)
 
 PROGRAMS = os.path.join(ROOT, "tests", "programs", "fidelity")
+CONSTRUCTS_CPP = os.path.join(ROOT, "tests", "programs", "constructs.cpp")
 SEEN_PLUGIN_SOURCE = os.path.join(ROOT, "tests", "plugins", "seen_functions.cpp")
 FORCE_SPLIT = {"MTPC_MIN_SIZE": "0", "MTPC_PARTITIONS": "3"}
 
@@ -211,6 +212,21 @@ def test_sanitizer_coverage(work, checker):
     counts = {v: b.run(v, ["40"]).stderr.strip() for v in ("stock", "mtpc")}
     split_and(checker, b, "as many edges instrumented and hit as in the stock build (%s)" % counts["stock"],
               counts["stock"] == counts["mtpc"] and "guards" in counts["stock"], str(counts))
+    # C++ inline functions and templates several partitions use: one
+    # partition emits each, and a partition that declares its copy drops the
+    # guards, counters and PC table its pipeline gave it in the function's
+    # group. Left there, the table held 1 where each block's address was,
+    # and every C++ module instrumented with a PC table (libFuzzer's
+    # -fsanitize=fuzzer-no-link) compiled whole, with a warning (found on
+    # 2026-12-07).
+    for tag, coverage in (("sancov-cxx-guards", "trace-pc-guard,pc-table"),
+                          ("sancov-cxx-counters", "inline-8bit-counters,pc-table")):
+        b = Build(work, tag, CONSTRUCTS_CPP, ["-O2", "-fsanitize-coverage=" + coverage], link=[hooks, "-lstdc++"])
+        counts = {v: b.run(v).stderr.strip().splitlines()[-1] for v in ("stock", "mtpc")}
+        warned = [l for l in b.stderr["mtpc"].splitlines() if "warning" in l]
+        split_and(checker, b, "the PC table and counts of the stock build (%s), and no warning" % counts["stock"],
+                  counts["stock"] == counts["mtpc"] and "(0 not code)" in counts["stock"] and not warned,
+                  "%s\n%s" % (counts, "\n".join(warned)[:600]))
 
 
 def gcov_lines(directory):

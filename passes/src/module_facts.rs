@@ -186,9 +186,13 @@ impl GlobalFacts {
         self.id.kind == GlobalKind::Alias
             && matches!(self.linkage, Linkage::External | Linkage::Internal | Linkage::Private)
     }
-    /// Whether a partition that only refers to this strong alias resolves
-    /// it to its aliasee: yes unless it is thread-local, or the linker may
-    /// bind its aliasee elsewhere; then it is declared as itself.
+    /// Whether a partition that only refers to this alias resolves it to
+    /// its aliasee: yes if it is strong or ODR (`weak_odr`, `linkonce_odr`:
+    /// the complete-object constructor of an explicit instantiation, an
+    /// alias of its base-object one), as LLVM's GlobalOpt resolves an alias
+    /// the linker cannot replace by another definition, unless it is
+    /// thread-local, or the linker may bind its aliasee elsewhere; then it
+    /// is declared as itself (and calls through it are not inlined).
     /// Accesses through a thread-local alias use its own model, not its
     /// aliasee's: resolved, a general-dynamic alias of a local-exec variable
     /// would give code that cannot link into a shared library. An alias
@@ -197,7 +201,8 @@ impl GlobalFacts {
     /// other definition (as LLVM's GlobalOpt, which never resolves an
     /// alias of an interposable aliasee, knows).
     pub fn resolves_to_aliasee(&self) -> bool {
-        self.is_strong_alias() && !self.thread_local && self.bound_to_aliasee
+        let fixed = self.is_strong_alias() || matches!(self.linkage, Linkage::WeakOdr | Linkage::LinkOnceOdr);
+        self.id.kind == GlobalKind::Alias && fixed && !self.thread_local && self.bound_to_aliasee
     }
     pub fn display_name(&self) -> String {
         if self.name.is_empty() {

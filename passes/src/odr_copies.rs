@@ -32,9 +32,9 @@
 //! because they are local (not small enough to copy as any callee) are
 //! copied within a share of the module (`OdrGroups::limit_local_copies`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::ir::{GlobalKind, GlobalTable, ModuleRef};
+use crate::ir::{Global, GlobalKey, GlobalKind, GlobalTable, ModuleRef};
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, KINDS};
 use crate::symbol_rules::nameable_without_owning;
 
@@ -454,7 +454,46 @@ pub fn declare_emitted_elsewhere(
         .collect();
     // Aliases first: what they alias may be turned into a declaration too.
     copies.sort_unstable();
-    copies.into_iter().filter(|&(_, i)| table.make_declaration(i)).count()
+    let groups: HashSet<String> = copies.iter().filter_map(|&(_, i)| table.get(i)?.comdat_key()).collect();
+    let declared = copies.into_iter().filter(|&(_, i)| table.make_declaration(i)).count();
+    drop_pipeline_group_data(&mut table, members, &groups);
+    declared
+}
+
+/// Erases the local data a partition's pipeline added to `groups`, whose
+/// members another partition emits: SanitizerCoverage's guards, counters
+/// and PC tables of a function (`private`, in the function's COMDAT, kept
+/// by `llvm.compiler.used`). The partition that emits the group writes its
+/// own; this one's would be a second copy of the group's sections in the
+/// object, its PC table full of `1`s where the blocks of the body it no
+/// longer has were (so the merge refused it, and every C++ module built for
+/// fuzzing compiled whole). A group some member still defines here is left
+/// as it is, and so is data something else still uses.
+fn drop_pipeline_group_data(table: &mut GlobalTable<'_>, members: &HashMap<String, u32>, groups: &HashSet<String>) {
+    if groups.is_empty() {
+        return;
+    }
+    let in_group = |g: Global<'_>| g.comdat_key().filter(|c| groups.contains(c));
+    let live: Vec<Global<'_>> = (0..table.len()).filter_map(|i| table.get(i)).filter(|g| !g.is_declaration()).collect();
+    let still_defined: HashSet<String> =
+        live.iter().filter(|g| members.contains_key(&g.name())).filter_map(|&g| in_group(g)).collect();
+    let added = |g: Global<'_>| {
+        g.linkage().is_local() && !members.contains_key(&g.name()) && in_group(g).is_some_and(|c| !still_defined.contains(&c))
+    };
+    let dropped: Vec<usize> = (0..table.len()).filter(|&i| table.get(i).is_some_and(|g| !g.is_declaration() && added(g))).collect();
+    if dropped.is_empty() {
+        return;
+    }
+    let keys: HashSet<GlobalKey> = dropped.iter().filter_map(|&i| table.get(i)).map(Global::id).collect();
+    let used_arrays: Vec<usize> = (0..table.len())
+        .filter(|&i| table.get(i).is_some_and(|g| matches!(g.name().as_str(), "llvm.used" | "llvm.compiler.used")))
+        .collect();
+    for i in used_arrays {
+        table.filter_appending_array(i, |e| !e.underlying_global().is_some_and(|g| keys.contains(&g.id())));
+    }
+    for i in dropped {
+        table.erase_if_unused(i);
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@
 //! | targets of indirect calls (`!callees`, value profile) | — | declared even if unused, so indirect-call promotion finds them |
 //! | local constant a function's `!func_sanitize` names (its type info proxy) | kept local | its own local copy (metadata does not keep a global alive) |
 //! | strong alias | with its aliasee | uses resolved to the aliasee; a thread-local one declared (its own TLS model) |
+//! | `weak_odr` / `linkonce_odr` alias (an explicit instantiation's constructor) | with its aliasee, in the primary | uses resolved to the aliasee, as GlobalOpt resolves them in the whole module |
 //! | weak alias | with its aliasee, in the primary | declared |
 //! | ifunc | with its resolver, in the primary | declared |
 //! | `llvm.global_ctors`/`dtors`, other appending arrays | primary only | dropped |
@@ -1485,11 +1486,31 @@ mod tests {
         let mut weak = alias("weak", 0);
         weak.linkage = Linkage::WeakAny;
         let facts = module(vec![func("impl", 5, &[]), func("user", 5, &[(2, Call), (3, Call)]), strong, weak]);
+        assert!(facts.globals[2].resolves_to_aliasee() && !facts.globals[3].resolves_to_aliasee());
         let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
         // The aliasee becomes visible to the user's partition for inlining.
         assert_eq!(sp.decision(1, 0), Decision::AvailableExternally);
         assert_eq!(sp.decision(1, 2), Decision::Declare);
         assert_eq!(sp.decision(1, 3), Decision::Declare);
+    }
+
+    #[test]
+    fn an_odr_alias_resolves_to_its_aliasee() {
+        // `template struct Counter<long>;`: the complete-object constructor
+        // C1 is a weak_odr alias of the base-object one, C2, which main's
+        // partition calls through C1. Declared as itself, the call was not
+        // inlined (GlobalOpt resolves it in the whole module).
+        let mut c2 = func("C2", 5, &[]);
+        c2.linkage = Linkage::WeakOdr;
+        let mut c1 = alias("C1", 0);
+        c1.linkage = Linkage::WeakOdr;
+        let mut linkonce_any = alias("any", 0);
+        linkonce_any.linkage = Linkage::LinkOnceAny;
+        let facts = module(vec![c2, func("main", 5, &[(2, Call), (3, Call)]), c1, linkonce_any]);
+        assert!(facts.globals[2].resolves_to_aliasee() && !facts.globals[3].resolves_to_aliasee());
+        let sp = split(&facts, &[Some(0), Some(1), Some(0), Some(0)]);
+        assert_eq!(sp.decision(1, 0), Decision::AvailableExternally);
+        assert_eq!(sp.decision(1, 2), Decision::Declare);
     }
 
     #[test]
