@@ -137,9 +137,11 @@ fn text_needed(module: &ModuleOutline<'_>, command_line: &[String], partitions: 
     if let Some(arg) = command_line.iter().find(|a| linked_sanitizer(a)) {
         return Some(format!("{arg} gives the parts' objects {LINKED_ORDER}"));
     }
-    let flags: [(&str, &str); 11] = [
+    let flags: [(&str, &str); 12] = [
         ("-fsanitize-address-globals-dead-stripping", LINKED_ORDER),
         ("-fsanitize-coverage", LINKED_ORDER),
+        // SanitizerBinaryMetadata's tables (sanmd_covered, sanmd_atomics).
+        ("-fexperimental-sanitize-metadata", LINKED_ORDER),
         ("-fxray-instrument", LINKED_ORDER),
         ("-fpatchable-function-entry=", LINKED_ORDER),
         ("-fstack-size-section", LINKED_ORDER),
@@ -302,6 +304,7 @@ mod tests {
             (&["-fsanitize=address,hwaddress"][..], "SHF_LINK_ORDER"),
             (&["-fsanitize=kcfi"], "SHF_LINK_ORDER"),
             (&["-fsanitize-coverage-type=3"], "SHF_LINK_ORDER"),
+            (&["-fexperimental-sanitize-metadata=covered"], "SHF_LINK_ORDER"),
             (&["-fxray-instrument"], "SHF_LINK_ORDER"),
             (&["-fstack-size-section"], "SHF_LINK_ORDER"),
             (&["-ffunction-sections", "-fno-unique-section-names"], "unique ids"),
