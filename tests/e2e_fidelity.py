@@ -579,6 +579,12 @@ SWEEP = [
      lambda b, v: calls_made(b.outputs[v])),
     ("large-code-model", "work.c", ["-mcmodel=large"], [], "every function's instructions",
      lambda b, v: instructions(b.outputs[v])),
+    # Its tables are linked to their functions' sections: the partitions
+    # print text (every such module compiled whole, with a warning, until
+    # 2026-12-07).
+    ("sanitize-metadata", "work.c", ["-fexperimental-sanitize-metadata=covered,atomics"], [],
+     "the functions' covered and atomics metadata",
+     lambda b, v: (section_size(b.outputs[v], "sanmd_covered"), section_size(b.outputs[v], "sanmd_atomics"))),
     ("retpoline", "thunks.c", ["-mretpoline"], [], "the functions' counters (local commons after the thunk's group) and the thunk",
      lambda b, v: symbols_like(b.outputs[v], r"_calls$|retpoline")),
 ]
