@@ -219,14 +219,31 @@ def test_sanitizer_coverage(work, checker):
     # and every C++ module instrumented with a PC table (libFuzzer's
     # -fsanitize=fuzzer-no-link) compiled whole, with a warning (found on
     # 2026-12-07).
-    for tag, coverage in (("sancov-cxx-guards", "trace-pc-guard,pc-table"),
-                          ("sancov-cxx-counters", "inline-8bit-counters,pc-table")):
-        b = Build(work, tag, CONSTRUCTS_CPP, ["-O2", "-fsanitize-coverage=" + coverage], link=[hooks, "-lstdc++"])
-        counts = {v: b.run(v).stderr.strip().splitlines()[-1] for v in ("stock", "mtpc")}
+    # With AddressSanitizer too (libFuzzer's usual build), a module with a
+    # C++ global that has a constructor gets each global constructor
+    # bracketed by calls that hide other modules' such globals while it
+    # runs: SanitizerCoverage's too, which every partition has, and which a
+    # partition's ASan bracketed only if that partition defined such a
+    # global (the copies differed, and the module compiled whole).
+    for tag, flags in (("sancov-cxx-guards", ["-fsanitize-coverage=trace-pc-guard,pc-table"]),
+                       ("sancov-cxx-counters", ["-fsanitize-coverage=inline-8bit-counters,pc-table"]),
+                       ("sancov-cxx-asan", ["-fsanitize-coverage=inline-8bit-counters,pc-table", "-fsanitize=address"])):
+        b = Build(work, tag, CONSTRUCTS_CPP, ["-O2"] + flags, link=[hooks, "-lstdc++"])
+        env = {"ASAN_OPTIONS": "check_initialization_order=1"}
+        counts = {v: b.run(v, env=env).stderr.strip().splitlines()[-1] for v in ("stock", "mtpc")}
+        brackets = {v: calls_to(b.outputs[v], "__asan_before_dynamic_init") for v in ("stock", "mtpc")}
         warned = [l for l in b.stderr["mtpc"].splitlines() if "warning" in l]
-        split_and(checker, b, "the PC table and counts of the stock build (%s), and no warning" % counts["stock"],
-                  counts["stock"] == counts["mtpc"] and "(0 not code)" in counts["stock"] and not warned,
-                  "%s\n%s" % (counts, "\n".join(warned)[:600]))
+        split_and(checker, b, "the PC table and counts of the stock build (%s), its %d bracketed constructors, and no warning"
+                  % (counts["stock"], brackets["stock"]),
+                  counts["stock"] == counts["mtpc"] and "(0 not code)" in counts["stock"] and not warned
+                  and brackets["stock"] == brackets["mtpc"] and (brackets["stock"] > 1) == ("-fsanitize=address" in flags),
+                  "%s\n%s\n%s" % (counts, brackets, "\n".join(warned)[:600]))
+
+
+def calls_to(output, name):
+    """How many calls `output`'s code makes to function `name`."""
+    pattern = re.compile(r"\bcall[q]?\s+(?:\*?0x)?[0-9a-f]* ?<%s(?:@plt)?>" % re.escape(name))
+    return sum(1 for line in run([tool("llvm-objdump"), "-d", "--no-show-raw-insn", output]).splitlines() if pattern.search(line))
 
 
 def gcov_lines(directory):

@@ -17,6 +17,7 @@
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/Instructions.h"
@@ -560,6 +561,108 @@ size_t mtpc_module_restore_sanitized_local_names(LLVMModuleRef MRef, const char 
     ++Restored;
   }
   return Restored;
+}
+
+// The module defines a global that AddressSanitizer initializes
+// dynamically (clang's sanitize_address_dyninit: a C++ global with a
+// constructor) and instruments (not no_sanitize_address, in no section of
+// its own, not thread-local). From such a module, LLVM 16's and 19's ASan
+// brackets every global constructor that runs after its own (priority
+// above 1) by calls that hide the other modules' such globals while it
+// runs (__asan_before_dynamic_init, __asan_after_dynamic_init); LLVM 22's
+// does so in every module.
+bool mtpc_module_has_asan_dynamic_init(LLVMModuleRef MRef) {
+  for (const GlobalVariable &GV : unwrap(MRef)->globals()) {
+    if (GV.isDeclaration() || !GV.hasSanitizerMetadata() || GV.hasSection() || GV.isThreadLocal())
+      continue;
+    GlobalValue::SanitizerMetadata MD = GV.getSanitizerMetadata();
+    if (MD.IsDynInit && !MD.NoAddress)
+      return true;
+  }
+  return false;
+}
+
+static bool callsFunctionNamed(const BasicBlock &BB, StringRef Name) {
+  for (const Instruction &I : BB)
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = Call->getCalledFunction(); Callee && Callee->getName() == Name)
+        return true;
+  return false;
+}
+
+// A partition of a module for which mtpc_module_has_asan_dynamic_init holds,
+// after its pipeline: brackets its global constructors as AddressSanitizer
+// brackets the whole module's (ModuleAddressSanitizer::
+// createInitializerPoisonCalls), unless AddressSanitizer did (a partition
+// that defines such a global itself). A partition without one left them as
+// they were: the constructors that SanitizerCoverage and
+// SanitizerBinaryMetadata give each partition, in one COMDAT group, then
+// differed between partitions (the merge refused them, and every C++ module
+// built for fuzzing with AddressSanitizer compiled whole), and the module's
+// own constructors, in partition 0, went unbracketed if another partition
+// defined those globals. The module's name is the string AddressSanitizer
+// describes the partition's globals by, or a new one alike. Returns how
+// many constructors it bracketed.
+size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef) {
+  Module &M = *unwrap(MRef);
+  static constexpr StringRef Before = "__asan_before_dynamic_init", After = "__asan_after_dynamic_init";
+  GlobalVariable *Ctors = M.getGlobalVariable("llvm.global_ctors");
+  auto *List = Ctors && Ctors->hasInitializer() ? dyn_cast<ConstantArray>(Ctors->getInitializer()) : nullptr;
+  if (!List)
+    return 0;
+  // As AddressSanitizer chooses: a defined function, run after its own
+  // constructor (priority 1 on ELF), not that constructor.
+  std::vector<Function *> Initializers;
+  for (const Use &Entry : List->operands()) {
+    auto *Fields = dyn_cast<ConstantStruct>(Entry.get());
+    if (!Fields || Fields->getNumOperands() < 2)
+      continue;
+    auto *F = dyn_cast<Function>(Fields->getOperand(1));
+    auto *Priority = dyn_cast<ConstantInt>(Fields->getOperand(0));
+    if (!F || F->isDeclaration() || !Priority || Priority->getLimitedValue() <= 1 || F->getName() == "asan.module_ctor")
+      continue;
+    if (callsFunctionNamed(F->getEntryBlock(), Before))
+      return 0; // AddressSanitizer bracketed them all.
+    Initializers.push_back(F);
+  }
+  if (Initializers.empty())
+    return 0;
+  const std::string &Identifier = M.getModuleIdentifier();
+  GlobalVariable *Name = nullptr;
+  for (GlobalVariable &GV : M.globals()) {
+    auto *Text = GV.hasPrivateLinkage() && GV.isConstant() && GV.hasInitializer() && GV.getName().starts_with("___asan_gen_")
+                     ? dyn_cast<ConstantDataArray>(GV.getInitializer())
+                     : nullptr;
+    if (Text && Text->isCString() && Text->getAsCString() == Identifier && !GV.hasGlobalUnnamedAddr()) {
+      Name = &GV;
+      break;
+    }
+  }
+  LLVMContext &Ctx = M.getContext();
+  if (!Name) {
+    // As createPrivateGlobalForString without merging: the run time tells
+    // modules apart by this string's address.
+    Constant *Init = ConstantDataArray::getString(Ctx, Identifier);
+    Name = new GlobalVariable(M, Init->getType(), true, GlobalValue::PrivateLinkage, Init, "___asan_gen_");
+    Name->setAlignment(Align(1));
+  }
+  Type *IntPtr = M.getDataLayout().getIntPtrType(Ctx);
+  FunctionCallee Poison = M.getOrInsertFunction(Before, Type::getVoidTy(Ctx), IntPtr);
+  FunctionCallee Unpoison = M.getOrInsertFunction(After, Type::getVoidTy(Ctx));
+  Constant *NameAddress = ConstantExpr::getPointerCast(Name, IntPtr);
+  for (Function *F : Initializers) {
+    // Where AddressSanitizer puts them (its module pass runs after it
+    // instrumented the functions): first in the entry block, and before
+    // every return; without a debug location, as it gives none.
+    IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().getFirstInsertionPt());
+    Entry.CreateCall(Poison, NameAddress);
+    for (BasicBlock &BB : *F)
+      if (auto *Return = dyn_cast<ReturnInst>(BB.getTerminator())) {
+        IRBuilder<> AtReturn(&BB, Return->getIterator());
+        AtReturn.CreateCall(Unpoison);
+      }
+  }
+  return Initializers.size();
 }
 
 // The directory of the module's compile units, if it has any and they all

@@ -430,6 +430,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let mut emitters = EmitterChoice::new(&order, (0..partitions).map(|k| input.plan.odr_members_held(k)).collect());
     let injected = Arc::new(Injected::from_env());
     let failed = Arc::new(AtomicBool::new(false));
+    let bracket_initializers = asan_brackets_initializers(module, &host_facts.command_line);
     // Each partition's two jobs, in the order they are numbered.
     let mut job_partition: Vec<u32> = order.clone();
     let first_jobs: Vec<PartitionJob> = order
@@ -442,7 +443,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 if failed.load(Ordering::Relaxed) {
                     return Ok(Step::Skipped);
                 }
-                optimize_partition(k, kit, &input, &identifier, &members, &injected)
+                optimize_partition(k, kit, &input, &identifier, &members, &injected, bracket_initializers)
             }) as PartitionJob
         })
         .collect();
@@ -700,6 +701,7 @@ fn optimize_partition(
     identifier: &str,
     members: &HashMap<String, u32>,
     injected: &Injected,
+    bracket_initializers: bool,
 ) -> Result<Step, String> {
     let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
     let label = format!("partition {k}");
@@ -744,6 +746,9 @@ fn optimize_partition(
     if !renamed.is_empty() {
         module.as_module().restore_sanitized_local_names(&renamed);
     }
+    if bracket_initializers {
+        module.as_module().bracket_dynamic_initializers();
+    }
     let kept = odr_copies::kept_members(&module.as_module(), members);
     let classes = if module.as_module().has_debug_info() { module.shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
@@ -758,6 +763,21 @@ struct Elsewhere {
     /// Shared C++ classes (ODR identifiers) another partition describes,
     /// if `k` reaches any (`None` if it reaches none).
     classes: Option<Vec<String>>,
+}
+
+/// Does the host's AddressSanitizer bracket the whole module's global
+/// constructors (`-fsanitize=address`, a global it initializes dynamically,
+/// and neither `-asan-initialization-order` nor `-asan-globals` off)? Then
+/// each partition's are bracketed too, where its own ASan did not
+/// (`ModuleRef::bracket_dynamic_initializers`).
+fn asan_brackets_initializers(module: &ModuleRef<'_>, command_line: &[String]) -> bool {
+    let off = |option: &str| {
+        command_line.iter().any(|a| a.strip_prefix(option).is_some_and(|v| matches!(v, "=0" | "=false")))
+    };
+    crate::ir::host_pipeline::sanitizers(command_line).any(|k| k == "address")
+        && !off("-asan-initialization-order")
+        && !off("-asan-globals")
+        && module.has_asan_dynamic_init()
 }
 
 /// The second job of partition `k`: its copies of what another partition

@@ -308,6 +308,26 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
+    /// Does the module define a global AddressSanitizer initializes
+    /// dynamically and instruments (a C++ global with a constructor)? Then
+    /// ASan (LLVM 16 and 19) brackets the module's global constructors
+    /// (see [`ModuleRef::bracket_dynamic_initializers`]).
+    pub fn has_asan_dynamic_init(&self) -> bool {
+        // SAFETY: reads the module's globals' sanitizer metadata.
+        unsafe { mtpc_module_has_asan_dynamic_init(self.raw) }
+    }
+
+    /// After AddressSanitizer, in a partition of a module for which
+    /// [`ModuleRef::has_asan_dynamic_init`] holds: brackets the global
+    /// constructors by `__asan_before_dynamic_init` and
+    /// `__asan_after_dynamic_init`, as ASan brackets the whole module's,
+    /// unless it did so in this partition. Returns how many it bracketed.
+    pub fn bracket_dynamic_initializers(&mut self) -> usize {
+        // SAFETY: raw is a live module, held mutably; the shim only adds
+        // calls, declarations and a private string.
+        unsafe { mtpc_module_bracket_dynamic_initializers(self.raw) }
+    }
+
     /// After AddressSanitizer: the globals renamed `(promoted, original)`
     /// (locals the split promoted) are described to its run time as the
     /// whole module's would describe the locals: by their own names, with
