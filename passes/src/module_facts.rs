@@ -151,7 +151,8 @@ pub struct GlobalFacts {
     pub target: Option<u32>,
     /// For aliases: neither it nor what it stands for (its aliasee, through
     /// any aliases in between) can be replaced at link time by another
-    /// object's definition (`ModuleFacts::mark_bound_aliases`).
+    /// object's definition, and the optimizer resolves it
+    /// (`ModuleFacts::mark_bound_aliases`).
     pub bound_to_aliasee: bool,
     /// A variable's initializer (a table of string literals) or an alias
     /// holds this global's address: a copy of that variable in another
@@ -187,12 +188,13 @@ impl GlobalFacts {
             && matches!(self.linkage, Linkage::External | Linkage::Internal | Linkage::Private)
     }
     /// Whether a partition that only refers to this alias resolves it to
-    /// its aliasee: yes if it is strong or ODR (`weak_odr`, `linkonce_odr`:
-    /// the complete-object constructor of an explicit instantiation, an
-    /// alias of its base-object one), as LLVM's GlobalOpt resolves an alias
-    /// the linker cannot replace by another definition, unless it is
-    /// thread-local, or the linker may bind its aliasee elsewhere; then it
-    /// is declared as itself (and calls through it are not inlined).
+    /// its aliasee, as GlobalOpt resolves it in the whole module: yes if it
+    /// is strong, or ODR (`weak_odr`, `linkonce_odr`: the complete-object
+    /// constructor of an explicit instantiation, an alias of its
+    /// base-object one) where GlobalOpt resolves those
+    /// ([`ModuleFacts::odr_aliases_resolved`]), unless it is thread-local,
+    /// or the linker may bind its aliasee elsewhere; then it is declared as
+    /// itself (and calls through it are not inlined).
     /// Accesses through a thread-local alias use its own model, not its
     /// aliasee's: resolved, a general-dynamic alias of a local-exec variable
     /// would give code that cannot link into a shared library. An alias
@@ -201,8 +203,7 @@ impl GlobalFacts {
     /// other definition (as LLVM's GlobalOpt, which never resolves an
     /// alias of an interposable aliasee, knows).
     pub fn resolves_to_aliasee(&self) -> bool {
-        let fixed = self.is_strong_alias() || matches!(self.linkage, Linkage::WeakOdr | Linkage::LinkOnceOdr);
-        self.id.kind == GlobalKind::Alias && fixed && !self.thread_local && self.bound_to_aliasee
+        self.id.kind == GlobalKind::Alias && !self.thread_local && self.bound_to_aliasee
     }
     pub fn display_name(&self) -> String {
         if self.name.is_empty() {
@@ -249,6 +250,10 @@ pub struct ModuleFacts {
     /// the "SemanticInterposition" module flag): a default-visibility
     /// definition not `dso_local` may be replaced at link time.
     pub semantic_interposition: bool,
+    /// The optimizer resolves a use of an ODR alias (`weak_odr`,
+    /// `linkonce_odr`) to its aliasee, as LLVM 16's GlobalOpt does; from
+    /// LLVM 17 it keeps the alias (only strong aliases are resolved).
+    pub odr_aliases_resolved: bool,
     /// What the split may copy into the partitions that use it
     /// (`symbol_rules::copy_limits`; none for partitions that only
     /// generate code).
@@ -267,16 +272,20 @@ impl ModuleFacts {
         g.linkage.is_interposable() || (self.semantic_interposition && !g.dso_local && !g.linkage.is_local())
     }
 
-    /// Sets [`GlobalFacts::bound_to_aliasee`] of every alias: none of the
-    /// alias, the aliases it stands for in turn and its base object is
-    /// interposable. (The verifier refuses cycles of aliases; the depth
-    /// limit only bounds the walk.)
+    /// Sets [`GlobalFacts::bound_to_aliasee`] of every alias: the alias and
+    /// the aliases it stands for in turn are strong (or ODR, where the
+    /// optimizer resolves those: [`ModuleFacts::odr_aliases_resolved`]),
+    /// and none of them nor its base object is interposable. (The verifier
+    /// refuses cycles of aliases; the depth limit only bounds the walk.)
     pub fn mark_bound_aliases(&mut self) {
         fn bound(facts: &ModuleFacts, i: usize, depth: u32) -> bool {
             let g = &facts.globals[i];
+            let alias = g.id.kind == GlobalKind::Alias;
+            let odr = matches!(g.linkage, Linkage::WeakOdr | Linkage::LinkOnceOdr);
             depth < 64
                 && !facts.is_interposable(i)
-                && (g.id.kind != GlobalKind::Alias || g.refs.iter().all(|&(r, _)| bound(facts, r as usize, depth + 1)))
+                && (!alias || g.is_strong_alias() || (odr && facts.odr_aliases_resolved))
+                && (!alias || g.refs.iter().all(|&(r, _)| bound(facts, r as usize, depth + 1)))
         }
         let marks: Vec<bool> =
             (0..self.globals.len()).map(|i| self.globals[i].id.kind == GlobalKind::Alias && bound(self, i, 0)).collect();
@@ -667,6 +676,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         is_shared_library_code,
         library_named_locals,
         semantic_interposition: module.flag("SemanticInterposition").unwrap_or(0) > 0,
+        odr_aliases_resolved: crate::ir::llvm_version::MAJOR < 17,
         copy_limits: crate::symbol_rules::copy_limits(),
         call_cycles: Default::default(),
     };
