@@ -12,7 +12,8 @@
 ; until 2026-12-07, the call stayed out of line). From LLVM 17 GlobalOpt
 ; keeps the alias, and so does the partition: it declares C1, as the whole
 ; module calls it. A `linkonce` alias, which the linker may bind to another
-; object's definition, is always declared.
+; object's definition, is always declared, and so is one that is not
+; dso_local (-fPIC: another library's may interpose it).
 ; Fails if: ModuleFacts::mark_bound_aliases binds strong aliases only
 ; (P1-LLVM16 calls @_ZN7CounterIlEC1El), or binds ODR ones whatever the
 ; major (P1-LLVM19 and P1-LLVM22 call @_ZN7CounterIlEC2El).
@@ -25,13 +26,16 @@
 ; P1-LLVM19-NEXT: call void @_ZN7CounterIlEC1El(ptr %c, i64 %x)
 ; P1-LLVM22-NEXT: call void @_ZN7CounterIlEC1El(ptr %c, i64 %x)
 ; P1-NEXT: call void @any_alias(ptr %c, i64 %x)
-; P1: declare dso_local void @any_alias(ptr, i64)
+; P1-NEXT: call void @preemptible_alias(ptr %c, i64 %x)
+; P1-DAG: declare dso_local void @any_alias(ptr, i64)
+; P1-DAG: declare void @preemptible_alias(ptr, i64)
 
 target triple = "x86_64-pc-linux-gnu"
 
 $_ZN7CounterIlEC5El = comdat any
 @_ZN7CounterIlEC1El = weak_odr dso_local unnamed_addr alias void (ptr, i64), ptr @_ZN7CounterIlEC2El
 @any_alias = linkonce dso_local unnamed_addr alias void (ptr, i64), ptr @_ZN7CounterIlEC2El
+@preemptible_alias = weak_odr unnamed_addr alias void (ptr, i64), ptr @_ZN7CounterIlEC2El
 
 define weak_odr dso_local void @_ZN7CounterIlEC2El(ptr %this, i64 %start) unnamed_addr comdat($_ZN7CounterIlEC5El) {
   store i64 %start, ptr %this, align 8
@@ -50,6 +54,7 @@ define i64 @main_like(i64 %x) {
   %c = alloca i64
   call void @_ZN7CounterIlEC1El(ptr %c, i64 %x)
   call void @any_alias(ptr %c, i64 %x)
+  call void @preemptible_alias(ptr %c, i64 %x)
   %v = load i64, ptr %c
   %y = mul i64 %v, 3
   %z = add i64 %y, 7

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -563,21 +564,42 @@ size_t mtpc_module_restore_sanitized_local_names(LLVMModuleRef MRef, const char 
   return Restored;
 }
 
-// The module defines a global that AddressSanitizer initializes
-// dynamically (clang's sanitize_address_dyninit: a C++ global with a
-// constructor) and instruments (not no_sanitize_address, in no section of
-// its own, not thread-local). From such a module, LLVM 16's and 19's ASan
-// brackets every global constructor that runs after its own (priority
-// above 1) by calls that hide the other modules' such globals while it
-// runs (__asan_before_dynamic_init, __asan_after_dynamic_init); LLVM 22's
-// does so in every module.
+// The module defines a global that clang asks AddressSanitizer to treat as
+// dynamically initialized (sanitize_address_dyninit: a C++ global with a
+// constructor). Whether ASan instruments it, and whether the optimizer
+// keeps it at all, is known after the pipeline
+// (mtpc_module_asan_describes_dynamic_init).
 bool mtpc_module_has_asan_dynamic_init(LLVMModuleRef MRef) {
-  for (const GlobalVariable &GV : unwrap(MRef)->globals()) {
-    if (GV.isDeclaration() || !GV.hasSanitizerMetadata() || GV.hasSection() || GV.isThreadLocal())
-      continue;
-    GlobalValue::SanitizerMetadata MD = GV.getSanitizerMetadata();
-    if (MD.IsDynInit && !MD.NoAddress)
+  for (const GlobalVariable &GV : unwrap(MRef)->globals())
+    if (!GV.isDeclaration() && GV.hasSanitizerMetadata() && GV.getSanitizerMetadata().IsDynInit)
       return true;
+  return false;
+}
+
+// After AddressSanitizer: it described a global to its run time as
+// dynamically initialized (the has_dynamic_init field, the sixth, of a
+// descriptor in the array its module constructor registers with
+// __asan_register_globals). From such a module, LLVM 16's and 19's ASan
+// brackets the global constructors (below).
+bool mtpc_module_asan_describes_dynamic_init(LLVMModuleRef MRef) {
+  Function *Register = unwrap(MRef)->getFunction("__asan_register_globals");
+  if (!Register)
+    return false;
+  for (const User *U : Register->users()) {
+    auto *Call = dyn_cast<CallBase>(U);
+    if (!Call || Call->getCalledOperand() != Register || Call->arg_size() < 1)
+      continue;
+    Value *Array = Call->getArgOperand(0);
+    if (auto *Cast = dyn_cast<ConstantExpr>(Array); Cast && Cast->getOpcode() == Instruction::PtrToInt)
+      Array = Cast->getOperand(0);
+    auto *GV = dyn_cast<GlobalVariable>(Array->stripPointerCasts());
+    auto *Descriptors = GV && GV->hasInitializer() ? dyn_cast<ConstantArray>(GV->getInitializer()) : nullptr;
+    if (!Descriptors)
+      continue;
+    for (const Use &D : Descriptors->operands())
+      if (auto *Fields = dyn_cast<ConstantStruct>(D.get()); Fields && Fields->getNumOperands() > 5)
+        if (auto *DynInit = dyn_cast<ConstantInt>(Fields->getOperand(5)); DynInit && !DynInit->isZero())
+          return true;
   }
   return false;
 }
@@ -590,26 +612,32 @@ static bool callsFunctionNamed(const BasicBlock &BB, StringRef Name) {
   return false;
 }
 
-// A partition of a module for which mtpc_module_has_asan_dynamic_init holds,
-// after its pipeline: brackets its global constructors as AddressSanitizer
-// brackets the whole module's (ModuleAddressSanitizer::
-// createInitializerPoisonCalls), unless AddressSanitizer did (a partition
-// that defines such a global itself). A partition without one left them as
-// they were: the constructors that SanitizerCoverage and
-// SanitizerBinaryMetadata give each partition, in one COMDAT group, then
-// differed between partitions (the merge refused them, and every C++ module
-// built for fuzzing with AddressSanitizer compiled whole), and the module's
-// own constructors, in partition 0, went unbracketed if another partition
-// defined those globals. The module's name is the string AddressSanitizer
-// describes the partition's globals by, or a new one alike. Returns how
-// many constructors it bracketed.
-size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef) {
+// After its pipeline, in a partition of a module another partition of which
+// AddressSanitizer described a dynamically initialized global in: brackets
+// the global constructors its pipeline created (not the module's own,
+// Skip[0..Count), each Len[I] bytes) as ASan brackets the whole module's
+// (ModuleAddressSanitizer::createInitializerPoisonCalls), unless ASan did
+// so here. Those are the constructors SanitizerCoverage and
+// SanitizerBinaryMetadata give every partition, in one COMDAT group: the
+// copies of a partition that described no such global differed from the
+// others' (the merge refused them, and every C++ module built for fuzzing
+// with ASan compiled whole). The call names the module by the string ASan
+// describes the partition's globals by, or a new one alike; the module's
+// own constructors are left as they are, since their bracket, named by
+// this partition's string, would hide the globals another partition
+// describes by its own while they are initialized. Returns how many
+// constructors it bracketed.
+size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef, const char *const *Skip, const size_t *Len,
+                                                size_t Count) {
   Module &M = *unwrap(MRef);
   static constexpr StringRef Before = "__asan_before_dynamic_init", After = "__asan_after_dynamic_init";
   GlobalVariable *Ctors = M.getGlobalVariable("llvm.global_ctors");
   auto *List = Ctors && Ctors->hasInitializer() ? dyn_cast<ConstantArray>(Ctors->getInitializer()) : nullptr;
   if (!List)
     return 0;
+  StringSet<> Own;
+  for (size_t I = 0; I < Count; ++I)
+    Own.insert(StringRef(Skip[I], Len[I]));
   // As AddressSanitizer chooses: a defined function, run after its own
   // constructor (priority 1 on ELF), not that constructor.
   std::vector<Function *> Initializers;
@@ -623,7 +651,8 @@ size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef) {
       continue;
     if (callsFunctionNamed(F->getEntryBlock(), Before))
       return 0; // AddressSanitizer bracketed them all.
-    Initializers.push_back(F);
+    if (!Own.contains(F->getName()))
+      Initializers.push_back(F);
   }
   if (Initializers.empty())
     return 0;
@@ -652,15 +681,18 @@ size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef) {
   Constant *NameAddress = ConstantExpr::getPointerCast(Name, IntPtr);
   for (Function *F : Initializers) {
     // Where AddressSanitizer puts them (its module pass runs after it
-    // instrumented the functions): first in the entry block, and before
-    // every return; without a debug location, as it gives none.
-    IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().getFirstInsertionPt());
-    Entry.CreateCall(Poison, NameAddress);
+    // instrumented the functions): first in the entry block, with the
+    // location of the instruction it goes before, and, without one, before
+    // every return.
+    BasicBlock &Entry = F->getEntryBlock();
+    auto First = Entry.getFirstInsertionPt();
+    CallInst *Call = CallInst::Create(Poison, {NameAddress});
+    if (First != Entry.end())
+      Call->setDebugLoc(First->getDebugLoc());
+    Call->insertInto(&Entry, First);
     for (BasicBlock &BB : *F)
-      if (auto *Return = dyn_cast<ReturnInst>(BB.getTerminator())) {
-        IRBuilder<> AtReturn(&BB, Return->getIterator());
-        AtReturn.CreateCall(Unpoison);
-      }
+      if (auto *Return = dyn_cast<ReturnInst>(BB.getTerminator()))
+        CallInst::Create(Unpoison)->insertInto(&BB, Return->getIterator());
   }
   return Initializers.size();
 }

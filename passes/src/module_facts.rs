@@ -272,19 +272,27 @@ impl ModuleFacts {
         g.linkage.is_interposable() || (self.semantic_interposition && !g.dso_local && !g.linkage.is_local())
     }
 
-    /// Sets [`GlobalFacts::bound_to_aliasee`] of every alias: the alias and
-    /// the aliases it stands for in turn are strong (or ODR, where the
-    /// optimizer resolves those: [`ModuleFacts::odr_aliases_resolved`]),
-    /// and none of them nor its base object is interposable. (The verifier
-    /// refuses cycles of aliases; the depth limit only bounds the walk.)
+    /// Sets [`GlobalFacts::bound_to_aliasee`] of every alias, as GlobalOpt
+    /// decides to resolve one: the alias is strong (or ODR, where GlobalOpt
+    /// resolves those: [`ModuleFacts::odr_aliases_resolved`]); it, the
+    /// aliases it stands for in turn and its base object are bound within
+    /// the object (`dso_local` or local: in `-fPIC` code an alias that is
+    /// not may be interposed by another library's definition) and none is
+    /// interposable. (The verifier refuses cycles of aliases; the depth
+    /// limit only bounds the walk.)
     pub fn mark_bound_aliases(&mut self) {
         fn bound(facts: &ModuleFacts, i: usize, depth: u32) -> bool {
             let g = &facts.globals[i];
             let alias = g.id.kind == GlobalKind::Alias;
             let odr = matches!(g.linkage, Linkage::WeakOdr | Linkage::LinkOnceOdr);
+            // GlobalOpt resolves the alias itself by its linkage, and what it
+            // stands for one step at a time: an ODR alias it keeps may stand
+            // behind a strong one it resolves.
+            let resolved = depth > 0 || g.is_strong_alias() || (odr && facts.odr_aliases_resolved);
             depth < 64
                 && !facts.is_interposable(i)
-                && (!alias || g.is_strong_alias() || (odr && facts.odr_aliases_resolved))
+                && (g.dso_local || g.linkage.is_local())
+                && (!alias || resolved)
                 && (!alias || g.refs.iter().all(|&(r, _)| bound(facts, r as usize, depth + 1)))
         }
         let marks: Vec<bool> =
@@ -321,6 +329,13 @@ impl ModuleFacts {
             GlobalKind::Alias => g.target.and_then(|t| self.globals[t as usize].comdat),
             _ => g.comdat,
         }
+    }
+
+    /// The names of the functions `llvm.global_ctors` lists: the module's
+    /// own global constructors.
+    pub fn constructor_names(&self) -> Vec<String> {
+        let lists = self.globals.iter().filter(|g| g.name == "llvm.global_ctors");
+        lists.flat_map(|g| g.refs.iter().map(|&(r, _)| self.globals[r as usize].name.clone())).collect()
     }
 
     pub fn total_instructions(&self) -> u64 {

@@ -310,6 +310,8 @@ pub struct EmitterChoice {
     class_names: Vec<String>,
     /// Whose code generation was released already.
     released: Vec<bool>,
+    /// Code generation waits for every partition's optimization.
+    every_optimization: bool,
 }
 
 /// What an optimized partition still holds of what the choice is about.
@@ -337,6 +339,7 @@ impl EmitterChoice {
             class_numbers: HashMap::new(),
             class_names: Vec::new(),
             released: vec![false; n],
+            every_optimization: false,
         }
     }
 
@@ -366,8 +369,18 @@ impl EmitterChoice {
         ready
     }
 
+    /// Code generation waits for every partition's optimization (what
+    /// their AddressSanitizer describes decides what each one's
+    /// constructors become: `ModuleRef::bracket_dynamic_initializers`).
+    pub fn wait_for_every_optimization(&mut self) {
+        self.every_optimization = true;
+    }
+
     fn ready(&self, p: u32) -> bool {
         let Some(kept) = &self.kept[p as usize] else { return false };
+        if self.every_optimization && self.kept.iter().any(Option::is_none) {
+            return false;
+        }
         (0..self.held.len()).all(|j| {
             self.rank[j] >= self.rank[p as usize]
                 || self.kept[j].is_some()
@@ -491,8 +504,14 @@ fn drop_pipeline_group_data(table: &mut GlobalTable<'_>, members: &HashMap<Strin
     for i in used_arrays {
         table.filter_appending_array(i, |e| !e.underlying_global().is_some_and(|g| keys.contains(&g.id())));
     }
-    for i in dropped {
-        table.erase_if_unused(i);
+    // Until nothing more goes: one may use another.
+    let mut left = dropped;
+    while !left.is_empty() {
+        let before = left.len();
+        left.retain(|&i| !table.erase_if_unused(i));
+        if left.len() == before {
+            break;
+        }
     }
 }
 
@@ -685,6 +704,15 @@ mod tests {
         assert!(choice.described_elsewhere(1).is_empty(), "1 started first: it describes A and B");
         assert!(choice.described_elsewhere(0).is_empty());
         assert_eq!(choice.described_elsewhere(2), names(&["_ZTS1A"]), "2 declares A and describes C");
+    }
+
+    #[test]
+    fn waiting_for_every_optimization_releases_none_before_the_last() {
+        let mut choice = EmitterChoice::new(&[0, 1, 2], vec![set(&[]), set(&[]), set(&[])]);
+        choice.wait_for_every_optimization();
+        assert!(choice.optimized(0, set(&[]), Vec::new()).is_empty());
+        assert!(choice.optimized(2, set(&[]), Vec::new()).is_empty());
+        assert_eq!(choice.optimized(1, set(&[]), Vec::new()), vec![0, 1, 2]);
     }
 
     #[test]

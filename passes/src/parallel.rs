@@ -430,7 +430,16 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let mut emitters = EmitterChoice::new(&order, (0..partitions).map(|k| input.plan.odr_members_held(k)).collect());
     let injected = Arc::new(Injected::from_env());
     let failed = Arc::new(AtomicBool::new(false));
-    let bracket_initializers = asan_brackets_initializers(module, &host_facts.command_line);
+    // AddressSanitizer's brackets of global constructors: what the
+    // partitions' ASan describes is known when every one is optimized.
+    let asan_initializers = crate::ir::llvm_version::MAJOR < 22
+        && !opts.after_optimization
+        && asan_may_bracket_initializers(module, &host_facts.command_line);
+    if asan_initializers {
+        emitters.wait_for_every_optimization();
+    }
+    let own_constructors: Arc<Vec<String>> = Arc::new(input.facts.constructor_names());
+    let mut described_dynamic_init = false;
     // Each partition's two jobs, in the order they are numbered.
     let mut job_partition: Vec<u32> = order.clone();
     let first_jobs: Vec<PartitionJob> = order
@@ -443,7 +452,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 if failed.load(Ordering::Relaxed) {
                     return Ok(Step::Skipped);
                 }
-                optimize_partition(k, kit, &input, &identifier, &members, &injected, bracket_initializers)
+                optimize_partition(k, kit, &input, &identifier, &members, &injected, asan_initializers)
             }) as PartitionJob
         })
         .collect();
@@ -473,6 +482,7 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
             return Vec::new();
         }
         let (kept, classes) = (std::mem::take(&mut result.kept), std::mem::take(&mut result.classes));
+        described_dynamic_init |= result.describes_dynamic_init;
         optimized[k as usize] = Some(result);
         // Code generation of every partition whose emitters are known now.
         emitters
@@ -483,7 +493,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 let o = optimized[r as usize].take().expect("released once, after its optimization");
                 let (members, injected) = (members.clone(), injected.clone());
                 let classes = emitters.reaches_classes(r).then(|| emitters.described_elsewhere(r));
-                let elsewhere = Elsewhere { members: emitters.emitted_elsewhere(r), classes };
+                let brackets = described_dynamic_init.then(|| own_constructors.clone());
+                let elsewhere = Elsewhere { members: emitters.emitted_elsewhere(r), classes, brackets };
                 Box::new(move || compile_partition(r, o, &members, &elsewhere, parts_write, &injected)) as PartitionJob
             })
             .collect()
@@ -686,6 +697,9 @@ struct Optimized {
     /// identifiers; `shim/debug_types.cpp`), until they are handed to the
     /// emitter choice.
     classes: Vec<String>,
+    /// Its AddressSanitizer described a dynamically initialized global
+    /// (`ModuleRef::asan_describes_dynamic_init`).
+    describes_dynamic_init: bool,
     build_ms: f64,
     opt_ms: f64,
     /// When the first job started and ended (Unix time, ms).
@@ -701,7 +715,7 @@ fn optimize_partition(
     identifier: &str,
     members: &HashMap<String, u32>,
     injected: &Injected,
-    bracket_initializers: bool,
+    asan_initializers: bool,
 ) -> Result<Step, String> {
     let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
     let label = format!("partition {k}");
@@ -746,13 +760,11 @@ fn optimize_partition(
     if !renamed.is_empty() {
         module.as_module().restore_sanitized_local_names(&renamed);
     }
-    if bracket_initializers {
-        module.as_module().bracket_dynamic_initializers();
-    }
+    let describes_dynamic_init = asan_initializers && module.as_module().asan_describes_dynamic_init();
     let kept = odr_copies::kept_members(&module.as_module(), members);
     let classes = if module.as_module().has_debug_info() { module.shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
-    Ok(Step::Optimized(Optimized { module, kit, kept, classes, build_ms, opt_ms, job_unix_ms }))
+    Ok(Step::Optimized(Optimized { module, kit, kept, classes, describes_dynamic_init, build_ms, opt_ms, job_unix_ms }))
 }
 
 /// What partitions that started before partition `k` emit and describe of
@@ -763,14 +775,21 @@ struct Elsewhere {
     /// Shared C++ classes (ODR identifiers) another partition describes,
     /// if `k` reaches any (`None` if it reaches none).
     classes: Option<Vec<String>>,
+    /// Another partition's AddressSanitizer described a dynamically
+    /// initialized global: the global constructors `k`'s pipeline created
+    /// are bracketed as the whole module's (not the module's own, named
+    /// here; `ModuleRef::bracket_dynamic_initializers`).
+    brackets: Option<Arc<Vec<String>>>,
 }
 
-/// Does the host's AddressSanitizer bracket the whole module's global
-/// constructors (`-fsanitize=address`, a global it initializes dynamically,
-/// and neither `-asan-initialization-order` nor `-asan-globals` off)? Then
-/// each partition's are bracketed too, where its own ASan did not
-/// (`ModuleRef::bracket_dynamic_initializers`).
-fn asan_brackets_initializers(module: &ModuleRef<'_>, command_line: &[String]) -> bool {
+/// May the host's AddressSanitizer bracket the whole module's global
+/// constructors? `-fsanitize=address`, neither `-asan-initialization-order`
+/// nor `-asan-globals` off, and a global clang asks it to treat as
+/// dynamically initialized; whether ASan (LLVM 16 and 19) does so depends
+/// on whether it instruments that global, known after the partitions'
+/// pipelines. (LLVM 22's brackets them in every module, each partition's
+/// too.)
+fn asan_may_bracket_initializers(module: &ModuleRef<'_>, command_line: &[String]) -> bool {
     let off = |option: &str| {
         command_line.iter().any(|a| a.strip_prefix(option).is_some_and(|v| matches!(v, "=0" | "=false")))
     };
@@ -805,6 +824,11 @@ fn compile_partition(
         }
         None => (0, 0),
     };
+    if let Some(own) = &elsewhere.brackets {
+        let own: Vec<&str> = own.iter().map(String::as_str).collect();
+        let bracketed = module.as_module().bracket_dynamic_initializers(&own);
+        log::debug!("{label}: {bracketed} global constructors bracketed for AddressSanitizer's initialization order checks");
+    }
     odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, &elsewhere.members);
     let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     if let Some(error) = module.context().errors().into_iter().next() {

@@ -1519,6 +1519,13 @@ mod tests {
         facts.mark_bound_aliases();
         assert!(!facts.globals[2].resolves_to_aliasee());
         assert_eq!(split(&facts, &[Some(0), Some(1), Some(0), Some(0)]).decision(1, 0), Decision::Drop);
+        // A strong alias of that ODR alias is resolved, one step, to it.
+        let mut strong = alias("strong", 2);
+        strong.linkage = Linkage::External;
+        facts.globals.push(strong);
+        facts.globals[1].refs.push((4, Call));
+        facts.mark_bound_aliases();
+        assert!(facts.globals[4].resolves_to_aliasee() && !facts.globals[2].resolves_to_aliasee());
     }
 
     #[test]
@@ -1538,8 +1545,10 @@ mod tests {
         assert_eq!(sp.decision(1, 0), Decision::Drop);
         assert_eq!(sp.decision(1, 2), Decision::Declare);
         assert_eq!(sp.decision(1, 3), Decision::Declare);
-        // With semantic interposition, an external definition that is not
-        // dso_local is as replaceable.
+        // An external definition or alias that is not dso_local (-fPIC)
+        // may be interposed by another library's: GlobalOpt keeps such an
+        // alias, with or without semantic interposition, and so does a
+        // partition.
         let mut interposable = module(vec![func("impl", 5, &[]), func("user", 5, &[(2, Call)]), alias("api", 0)]);
         interposable.globals[0].dso_local = false;
         interposable.semantic_interposition = true;
@@ -1547,7 +1556,13 @@ mod tests {
         assert!(!interposable.globals[2].resolves_to_aliasee());
         interposable.semantic_interposition = false;
         interposable.mark_bound_aliases();
+        assert!(!interposable.globals[2].resolves_to_aliasee());
+        interposable.globals[0].dso_local = true;
+        interposable.mark_bound_aliases();
         assert!(interposable.globals[2].resolves_to_aliasee());
+        interposable.globals[2].dso_local = false;
+        interposable.mark_bound_aliases();
+        assert!(!interposable.globals[2].resolves_to_aliasee());
     }
 
     #[test]

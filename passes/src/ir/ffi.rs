@@ -50,7 +50,13 @@ extern "C" {
     pub(super) fn mtpc_module_needs_unwind_tables(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_module_has_entry_counts(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_module_has_asan_dynamic_init(m: LLVMModuleRef) -> bool;
-    pub(super) fn mtpc_module_bracket_dynamic_initializers(m: LLVMModuleRef) -> usize;
+    pub(super) fn mtpc_module_asan_describes_dynamic_init(m: LLVMModuleRef) -> bool;
+    pub(super) fn mtpc_module_bracket_dynamic_initializers(
+        m: LLVMModuleRef,
+        skip: *const *const c_char,
+        skip_len: *const usize,
+        count: usize,
+    ) -> usize;
     pub(super) fn mtpc_erase_named_metadata(m: LLVMModuleRef, name: *const c_char, len: usize);
     pub(super) fn mtpc_module_restore_sanitized_local_names(
         m: LLVMModuleRef,

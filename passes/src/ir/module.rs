@@ -308,24 +308,37 @@ impl<'m> ModuleRef<'m> {
         }
     }
 
-    /// Does the module define a global AddressSanitizer initializes
-    /// dynamically and instruments (a C++ global with a constructor)? Then
-    /// ASan (LLVM 16 and 19) brackets the module's global constructors
-    /// (see [`ModuleRef::bracket_dynamic_initializers`]).
+    /// Does the module define a global clang asks AddressSanitizer to
+    /// treat as dynamically initialized (a C++ global with a constructor)?
+    /// Whether ASan instruments it is known after the pipeline
+    /// ([`ModuleRef::asan_describes_dynamic_init`]).
     pub fn has_asan_dynamic_init(&self) -> bool {
         // SAFETY: reads the module's globals' sanitizer metadata.
         unsafe { mtpc_module_has_asan_dynamic_init(self.raw) }
     }
 
-    /// After AddressSanitizer, in a partition of a module for which
-    /// [`ModuleRef::has_asan_dynamic_init`] holds: brackets the global
-    /// constructors by `__asan_before_dynamic_init` and
-    /// `__asan_after_dynamic_init`, as ASan brackets the whole module's,
-    /// unless it did so in this partition. Returns how many it bracketed.
-    pub fn bracket_dynamic_initializers(&mut self) -> usize {
+    /// After AddressSanitizer: did it describe a global to its run time as
+    /// dynamically initialized? From such a module, ASan (LLVM 16 and 19)
+    /// brackets the global constructors
+    /// ([`ModuleRef::bracket_dynamic_initializers`]).
+    pub fn asan_describes_dynamic_init(&self) -> bool {
+        // SAFETY: reads the initializer of the array ASan registers.
+        unsafe { mtpc_module_asan_describes_dynamic_init(self.raw) }
+    }
+
+    /// After AddressSanitizer, in a partition of a module whose ASan
+    /// describes a dynamically initialized global (in any partition):
+    /// brackets the global constructors the partition's pipeline created
+    /// (not those named in `own`, the module's) by
+    /// `__asan_before_dynamic_init` and `__asan_after_dynamic_init`, as
+    /// ASan brackets the whole module's, unless it did so in this
+    /// partition. Returns how many it bracketed.
+    pub fn bracket_dynamic_initializers(&mut self, own: &[&str]) -> usize {
+        let (names, lens): (Vec<*const c_char>, Vec<usize>) = own.iter().map(|n| (n.as_ptr().cast(), n.len())).unzip();
         // SAFETY: raw is a live module, held mutably; the shim only adds
-        // calls, declarations and a private string.
-        unsafe { mtpc_module_bracket_dynamic_initializers(self.raw) }
+        // calls, declarations and a private string; the names outlive the
+        // call and are passed with their lengths.
+        unsafe { mtpc_module_bracket_dynamic_initializers(self.raw, names.as_ptr(), lens.as_ptr(), own.len()) }
     }
 
     /// After AddressSanitizer: the globals renamed `(promoted, original)`
