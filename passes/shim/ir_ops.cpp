@@ -576,13 +576,25 @@ bool mtpc_module_has_asan_dynamic_init(LLVMModuleRef MRef) {
   return false;
 }
 
+static bool describesDynamicInit(const Constant *Descriptor) {
+  auto *Fields = dyn_cast<ConstantStruct>(Descriptor);
+  auto *DynInit = Fields && Fields->getNumOperands() > 5 ? dyn_cast<ConstantInt>(Fields->getOperand(5)) : nullptr;
+  return DynInit && !DynInit->isZero();
+}
+
 // After AddressSanitizer: it described a global to its run time as
 // dynamically initialized (the has_dynamic_init field, the sixth, of a
-// descriptor in the array its module constructor registers with
-// __asan_register_globals). From such a module, LLVM 16's and 19's ASan
-// brackets the global constructors (below).
+// descriptor: on ELF one global per described global in section
+// asan_globals, as LLVM 19's and 22's ASan writes them by default, or an
+// array its module constructor registers with __asan_register_globals, as
+// LLVM 16's does). From such a module, LLVM 16's and 19's ASan brackets the
+// global constructors (below).
 bool mtpc_module_asan_describes_dynamic_init(LLVMModuleRef MRef) {
-  Function *Register = unwrap(MRef)->getFunction("__asan_register_globals");
+  Module &M = *unwrap(MRef);
+  for (const GlobalVariable &GV : M.globals())
+    if (GV.hasInitializer() && GV.getSection() == "asan_globals" && describesDynamicInit(GV.getInitializer()))
+      return true;
+  Function *Register = M.getFunction("__asan_register_globals");
   if (!Register)
     return false;
   for (const User *U : Register->users()) {
@@ -597,9 +609,8 @@ bool mtpc_module_asan_describes_dynamic_init(LLVMModuleRef MRef) {
     if (!Descriptors)
       continue;
     for (const Use &D : Descriptors->operands())
-      if (auto *Fields = dyn_cast<ConstantStruct>(D.get()); Fields && Fields->getNumOperands() > 5)
-        if (auto *DynInit = dyn_cast<ConstantInt>(Fields->getOperand(5)); DynInit && !DynInit->isZero())
-          return true;
+      if (describesDynamicInit(cast<Constant>(D.get())))
+        return true;
   }
   return false;
 }
@@ -626,9 +637,10 @@ static bool callsFunctionNamed(const BasicBlock &BB, StringRef Name) {
 // own constructors are left as they are, since their bracket, named by
 // this partition's string, would hide the globals another partition
 // describes by its own while they are initialized. Returns how many
-// constructors it bracketed.
+// constructors it bracketed; with Apply false, how many it would, and
+// changes nothing.
 size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef, const char *const *Skip, const size_t *Len,
-                                                size_t Count) {
+                                                size_t Count, bool Apply) {
   Module &M = *unwrap(MRef);
   static constexpr StringRef Before = "__asan_before_dynamic_init", After = "__asan_after_dynamic_init";
   GlobalVariable *Ctors = M.getGlobalVariable("llvm.global_ctors");
@@ -654,8 +666,8 @@ size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef, const char *
     if (!Own.contains(F->getName()))
       Initializers.push_back(F);
   }
-  if (Initializers.empty())
-    return 0;
+  if (Initializers.empty() || !Apply)
+    return Initializers.size();
   const std::string &Identifier = M.getModuleIdentifier();
   GlobalVariable *Name = nullptr;
   for (GlobalVariable &GV : M.globals()) {

@@ -310,8 +310,8 @@ pub struct EmitterChoice {
     class_names: Vec<String>,
     /// Whose code generation was released already.
     released: Vec<bool>,
-    /// Code generation waits for every partition's optimization.
-    every_optimization: bool,
+    /// Whose code generation waits for every partition's optimization.
+    waits_for_every_optimization: Vec<bool>,
 }
 
 /// What an optimized partition still holds of what the choice is about.
@@ -339,7 +339,7 @@ impl EmitterChoice {
             class_numbers: HashMap::new(),
             class_names: Vec::new(),
             released: vec![false; n],
-            every_optimization: false,
+            waits_for_every_optimization: vec![false; n],
         }
     }
 
@@ -369,16 +369,17 @@ impl EmitterChoice {
         ready
     }
 
-    /// Code generation waits for every partition's optimization (what
-    /// their AddressSanitizer describes decides what each one's
-    /// constructors become: `ModuleRef::bracket_dynamic_initializers`).
-    pub fn wait_for_every_optimization(&mut self) {
-        self.every_optimization = true;
+    /// Partition `k`'s code generation waits for every partition's
+    /// optimization (what their AddressSanitizer describes decides what
+    /// its constructors become: `ModuleRef::bracket_dynamic_initializers`).
+    /// Call before `optimized(k, ...)`.
+    pub fn wait_for_every_optimization(&mut self, k: u32) {
+        self.waits_for_every_optimization[k as usize] = true;
     }
 
     fn ready(&self, p: u32) -> bool {
         let Some(kept) = &self.kept[p as usize] else { return false };
-        if self.every_optimization && self.kept.iter().any(Option::is_none) {
+        if self.waits_for_every_optimization[p as usize] && self.kept.iter().any(Option::is_none) {
             return false;
         }
         (0..self.held.len()).all(|j| {
@@ -707,12 +708,13 @@ mod tests {
     }
 
     #[test]
-    fn waiting_for_every_optimization_releases_none_before_the_last() {
+    fn a_partition_waiting_for_every_optimization_is_released_with_the_last() {
         let mut choice = EmitterChoice::new(&[0, 1, 2], vec![set(&[]), set(&[]), set(&[])]);
-        choice.wait_for_every_optimization();
+        choice.wait_for_every_optimization(0);
         assert!(choice.optimized(0, set(&[]), Vec::new()).is_empty());
-        assert!(choice.optimized(2, set(&[]), Vec::new()).is_empty());
-        assert_eq!(choice.optimized(1, set(&[]), Vec::new()), vec![0, 1, 2]);
+        // The others wait for nothing.
+        assert_eq!(choice.optimized(2, set(&[]), Vec::new()), vec![2]);
+        assert_eq!(choice.optimized(1, set(&[]), Vec::new()), vec![0, 1]);
     }
 
     #[test]

@@ -435,9 +435,6 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
     let asan_initializers = crate::ir::llvm_version::MAJOR < 22
         && !opts.after_optimization
         && asan_may_bracket_initializers(module, &host_facts.command_line);
-    if asan_initializers {
-        emitters.wait_for_every_optimization();
-    }
     let own_constructors: Arc<Vec<String>> = Arc::new(input.facts.constructor_names());
     let mut described_dynamic_init = false;
     // Each partition's two jobs, in the order they are numbered.
@@ -447,11 +444,13 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         .map(|&k| {
             let kit = kits[k as usize].take().expect("one kit per partition");
             let (input, identifier, members) = (input.clone(), identifier.clone(), members.clone());
+            let own_constructors = own_constructors.clone();
             let (injected, failed) = (injected.clone(), failed.clone());
             Box::new(move || {
                 if failed.load(Ordering::Relaxed) {
                     return Ok(Step::Skipped);
                 }
+                let asan_initializers = asan_initializers.then_some(&own_constructors[..]);
                 optimize_partition(k, kit, &input, &identifier, &members, &injected, asan_initializers)
             }) as PartitionJob
         })
@@ -483,6 +482,10 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         }
         let (kept, classes) = (std::mem::take(&mut result.kept), std::mem::take(&mut result.classes));
         described_dynamic_init |= result.describes_dynamic_init;
+        if result.constructors_to_bracket {
+            // What its constructors become depends on every partition's ASan.
+            emitters.wait_for_every_optimization(k);
+        }
         optimized[k as usize] = Some(result);
         // Code generation of every partition whose emitters are known now.
         emitters
@@ -700,6 +703,10 @@ struct Optimized {
     /// Its AddressSanitizer described a dynamically initialized global
     /// (`ModuleRef::asan_describes_dynamic_init`).
     describes_dynamic_init: bool,
+    /// Its pipeline made global constructors that ASan did not bracket
+    /// (SanitizerCoverage's): whether they are bracketed depends on every
+    /// partition's ASan.
+    constructors_to_bracket: bool,
     build_ms: f64,
     opt_ms: f64,
     /// When the first job started and ended (Unix time, ms).
@@ -715,7 +722,7 @@ fn optimize_partition(
     identifier: &str,
     members: &HashMap<String, u32>,
     injected: &Injected,
-    asan_initializers: bool,
+    asan_initializers: Option<&[String]>,
 ) -> Result<Step, String> {
     let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
     let label = format!("partition {k}");
@@ -760,11 +767,18 @@ fn optimize_partition(
     if !renamed.is_empty() {
         module.as_module().restore_sanitized_local_names(&renamed);
     }
-    let describes_dynamic_init = asan_initializers && module.as_module().asan_describes_dynamic_init();
+    let (describes_dynamic_init, constructors_to_bracket) = match asan_initializers {
+        Some(own) => {
+            let own: Vec<&str> = own.iter().map(String::as_str).collect();
+            let m = module.as_module();
+            (m.asan_describes_dynamic_init(), m.unbracketed_dynamic_initializers(&own) > 0)
+        }
+        None => (false, false),
+    };
     let kept = odr_copies::kept_members(&module.as_module(), members);
     let classes = if module.as_module().has_debug_info() { module.shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
-    Ok(Step::Optimized(Optimized { module, kit, kept, classes, describes_dynamic_init, build_ms, opt_ms, job_unix_ms }))
+    Ok(Step::Optimized(Optimized { module, kit, kept, classes, describes_dynamic_init, constructors_to_bracket, build_ms, opt_ms, job_unix_ms }))
 }
 
 /// What partitions that started before partition `k` emit and describe of

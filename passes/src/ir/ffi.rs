@@ -56,6 +56,7 @@ extern "C" {
         skip: *const *const c_char,
         skip_len: *const usize,
         count: usize,
+        apply: bool,
     ) -> usize;
     pub(super) fn mtpc_erase_named_metadata(m: LLVMModuleRef, name: *const c_char, len: usize);
     pub(super) fn mtpc_module_restore_sanitized_local_names(
