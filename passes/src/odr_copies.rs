@@ -487,14 +487,18 @@ fn drop_pipeline_group_data(table: &mut GlobalTable<'_>, members: &HashMap<Strin
     if groups.is_empty() {
         return;
     }
-    let in_group = |g: Global<'_>| g.comdat_key().filter(|c| groups.contains(c));
-    let live: Vec<Global<'_>> = (0..table.len()).filter_map(|i| table.get(i)).filter(|g| !g.is_declaration()).collect();
-    let still_defined: HashSet<String> =
-        live.iter().filter(|g| members.contains_key(&g.name())).filter_map(|&g| in_group(g)).collect();
-    let added = |g: Global<'_>| {
-        g.linkage().is_local() && !members.contains_key(&g.name()) && in_group(g).is_some_and(|c| !still_defined.contains(&c))
-    };
-    let dropped: Vec<usize> = (0..table.len()).filter(|&i| table.get(i).is_some_and(|g| !g.is_declaration() && added(g))).collect();
+    // The definitions in those groups: (index, group, a member's or not).
+    let in_groups: Vec<(usize, String, bool)> = (0..table.len())
+        .filter_map(|i| {
+            let g = table.get(i).filter(|g| !g.is_declaration())?;
+            let group = g.comdat_key().filter(|c| groups.contains(c))?;
+            let member = members.contains_key(&g.name());
+            (member || g.linkage().is_local()).then_some((i, group, member))
+        })
+        .collect();
+    let still_defined: HashSet<&str> = in_groups.iter().filter(|(_, _, member)| *member).map(|(_, c, _)| c.as_str()).collect();
+    let dropped: Vec<usize> =
+        in_groups.iter().filter(|(_, c, member)| !member && !still_defined.contains(c.as_str())).map(|&(i, _, _)| i).collect();
     if dropped.is_empty() {
         return;
     }

@@ -769,9 +769,8 @@ fn optimize_partition(
     }
     let (describes_dynamic_init, constructors_to_bracket) = match asan_initializers {
         Some(own) => {
-            let own: Vec<&str> = own.iter().map(String::as_str).collect();
             let m = module.as_module();
-            (m.asan_describes_dynamic_init(), m.unbracketed_dynamic_initializers(&own) > 0)
+            (m.asan_describes_dynamic_init(), m.unbracketed_dynamic_initializers(own) > 0)
         }
         None => (false, false),
     };
@@ -839,8 +838,7 @@ fn compile_partition(
         None => (0, 0),
     };
     if let Some(own) = &elsewhere.brackets {
-        let own: Vec<&str> = own.iter().map(String::as_str).collect();
-        let bracketed = module.as_module().bracket_dynamic_initializers(&own);
+        let bracketed = module.as_module().bracket_dynamic_initializers(own);
         log::debug!("{label}: {bracketed} global constructors bracketed for AddressSanitizer's initialization order checks");
     }
     odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, &elsewhere.members);

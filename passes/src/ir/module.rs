@@ -333,17 +333,17 @@ impl<'m> ModuleRef<'m> {
     /// `__asan_before_dynamic_init` and `__asan_after_dynamic_init`, as
     /// ASan brackets the whole module's, unless it did so in this
     /// partition. Returns how many it bracketed.
-    pub fn bracket_dynamic_initializers(&mut self, own: &[&str]) -> usize {
+    pub fn bracket_dynamic_initializers(&mut self, own: &[String]) -> usize {
         self.dynamic_initializers_to_bracket(own, true)
     }
 
     /// How many global constructors [`ModuleRef::bracket_dynamic_initializers`]
     /// would bracket (none if ASan bracketed them here).
-    pub fn unbracketed_dynamic_initializers(&self, own: &[&str]) -> usize {
+    pub fn unbracketed_dynamic_initializers(&self, own: &[String]) -> usize {
         self.dynamic_initializers_to_bracket(own, false)
     }
 
-    fn dynamic_initializers_to_bracket(&self, own: &[&str], apply: bool) -> usize {
+    fn dynamic_initializers_to_bracket(&self, own: &[String], apply: bool) -> usize {
         let (names, lens): (Vec<*const c_char>, Vec<usize>) = own.iter().map(|n| (n.as_ptr().cast(), n.len())).unzip();
         // SAFETY: raw is a live module (held mutably by the public caller
         // that applies); the shim only adds calls, declarations and a
