@@ -151,6 +151,13 @@ void mtpc_bind_code_references_locally(LLVMValueRef V, const char *Name, size_t 
 // variables only) has a thread-local mode.
 bool mtpc_is_thread_local(LLVMValueRef V) { return unwrap<GlobalValue>(V)->isThreadLocal(); }
 
+// Whether clang asks AddressSanitizer to treat a global as dynamically
+// initialized (sanitize_address_dyninit: a C++ global with a constructor).
+bool mtpc_is_asan_dynamic_init(LLVMValueRef V) {
+  const GlobalValue *GV = unwrap<GlobalValue>(V);
+  return GV->hasSanitizerMetadata() && GV->getSanitizerMetadata().IsDynInit;
+}
+
 // The text of an inline asm callee, or null if V is not inline asm.
 const char *mtpc_inline_asm_string(LLVMValueRef V, size_t *Len) {
   auto *IA = dyn_cast<InlineAsm>(unwrap(V));

@@ -105,6 +105,12 @@ pub struct GlobalFacts {
     pub section: Option<String>,
     /// A variable or an alias with a thread-local mode of its own.
     pub thread_local: bool,
+    /// A variable definition, not thread-local, that clang asks
+    /// AddressSanitizer to treat as dynamically initialized
+    /// (`sanitize_address_dyninit`: a C++ global with a constructor); the
+    /// plan keeps it with the module's constructors
+    /// (`partition_plan::groups`).
+    pub asan_dynamic_init: bool,
     pub is_constant: bool,
     pub unnamed_addr: bool,
     /// IR instructions of a function body, debug intrinsics not counted
@@ -618,6 +624,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                     .any(|a| g.has_fn_string_attribute(a));
             split_stack_functions |= is_function && is_definition && g.has_fn_string_attribute("split-stack");
             gc_functions |= is_function && is_definition && g.has_gc();
+            let thread_local = g.is_thread_local();
             GlobalFacts {
                 id,
                 linkage: g.linkage(),
@@ -626,7 +633,10 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                 is_definition,
                 comdat,
                 section: g.section(),
-                thread_local: g.is_thread_local(),
+                thread_local,
+                // ASan describes no thread-local variable (C++ `thread_local`
+                // is initialized by its wrapper, on the thread's first use).
+                asan_dynamic_init: kind == GlobalKind::Variable && is_definition && !thread_local && g.is_asan_dynamic_init(),
                 is_constant: g.is_constant(),
                 unnamed_addr: g.has_global_unnamed_addr(),
                 instructions,

@@ -10,7 +10,8 @@
 //!    stay out of line). Some groups are pinned to the
 //!    primary partition 0: `llvm.global_ctors`/`dtors` entries, ifuncs and
 //!    their resolvers, weak aliases and their aliasees, locals named by
-//!    module-level asm.
+//!    module-level asm, and the variables ASan is to treat as dynamically
+//!    initialized (its module name must be the constructors').
 //! 2. Units: the groups' dominator tree, from a virtual root above every
 //!    group nothing else reaches. A subtree is reachable only through its
 //!    root, so a subtree kept together costs no cross-partition reference.
@@ -1097,6 +1098,20 @@ fn groups(facts: &ModuleFacts, odr: &OdrGroups) -> (Vec<usize>, Vec<bool>) {
                 pinned[r as usize] = true;
             }
         }
+        // ASan's run time tells a module's dynamically initialized globals
+        // by the module name their descriptors give, and while one
+        // module's constructors run it poisons the others' (with
+        // `check_initialization_order`). Each partition's ASan names the
+        // module by a string of its own, compared by address: such a
+        // global described in another partition than the module's
+        // constructors would be poisoned while they initialize it. Kept
+        // with them, it is described under the same name. (A C++ inline
+        // variable with a constructor is here already: its constructor's
+        // entry in `llvm.global_ctors` names it, so its group is never
+        // copied; the check keeps a copied group's member from pinning.)
+        if g.asan_dynamic_init && odr.group_of[i].is_none() {
+            pinned[i] = true;
+        }
     }
     for (callee, caller) in facts.sole_callers() {
         uf.union(callee, caller);
@@ -1217,6 +1232,32 @@ mod tests {
         let plan = plan(&facts, 2);
         assert_eq!(plan.owner[2], Some(0));
         assert_eq!(plan.owner[1], None);
+    }
+
+    #[test]
+    fn asan_dynamically_initialized_variables_stay_with_the_constructors() {
+        // `extern Table table; int user() { ... table ... }  Table table;`:
+        // the heavy user comes first in the module, so the variable alone
+        // would go with it, away from the constructor that initializes it.
+        let mut ctors = var("llvm.global_ctors", 16, &[(3, Ref)]);
+        ctors.linkage = Linkage::Appending;
+        ctors.special = Some(SpecialArray::PrimaryOnly);
+        let mut table = var("table", 256, &[]);
+        table.asan_dynamic_init = true;
+        let plain = var("plain", 256, &[]);
+        let facts = module(vec![
+            func("user", 1000, &[(4, Ref), (5, Ref)]),
+            func("big", 1000, &[]),
+            ctors,
+            func("init", 10, &[(4, Ref)]),
+            table,
+            plain,
+        ]);
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.owner[3], Some(0));
+        assert_ne!(plan.owner[0], Some(0), "the test needs the user away from the constructor");
+        assert_eq!(plan.owner[4], Some(0), "the dynamically initialized variable is described with the constructors");
+        assert_eq!(plan.owner[5], plan.owner[0], "other data still goes with its first user");
     }
 
     #[test]

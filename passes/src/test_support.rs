@@ -14,6 +14,7 @@ fn global(kind: GlobalKind, index: u32, name: &str) -> GlobalFacts {
         comdat: None,
         section: None,
         thread_local: false,
+        asan_dynamic_init: false,
         is_constant: false,
         unnamed_addr: false,
         instructions: 0,

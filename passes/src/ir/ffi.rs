@@ -17,6 +17,7 @@ extern "C" {
     pub(super) fn mtpc_bind_code_references_locally(v: LLVMValueRef, name: *const c_char, len: usize, preemptible: bool);
     pub(super) fn mtpc_add_hidden_alias(v: LLVMValueRef, name: *const c_char, len: usize);
     pub(super) fn mtpc_is_thread_local(v: LLVMValueRef) -> bool;
+    pub(super) fn mtpc_is_asan_dynamic_init(v: LLVMValueRef) -> bool;
     pub(super) fn mtpc_inline_asm_string(v: LLVMValueRef, len: *mut usize) -> *const c_char;
     pub(super) fn mtpc_instruction_metadata(i: LLVMValueRef, kind: u32) -> LLVMMetadataRef;
     pub(super) fn mtpc_global_metadata(gv: LLVMValueRef, kind: u32, out: *mut LLVMMetadataRef, capacity: usize) -> usize;

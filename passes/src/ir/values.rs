@@ -441,6 +441,15 @@ impl<'m> Global<'m> {
         unsafe { mtpc_is_thread_local(self.raw) }
     }
 
+    /// Does clang ask AddressSanitizer to treat this global as dynamically
+    /// initialized (`sanitize_address_dyninit`: a C++ global with a
+    /// constructor, which ASan's checks of initialization order poison
+    /// while other modules' constructors run)?
+    pub fn is_asan_dynamic_init(self) -> bool {
+        // SAFETY: raw is a live global value.
+        unsafe { mtpc_is_asan_dynamic_init(self.raw) }
+    }
+
     pub fn is_constant(self) -> bool {
         // SAFETY: only variables can be constant.
         self.kind() == GlobalKind::Variable && unsafe { LLVMIsGlobalConstant(self.raw) } != 0
