@@ -716,6 +716,64 @@ size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef, const char *
   return Initializers.size();
 }
 
+// After AddressSanitizer with -fsanitize-address-globals-dead-stripping:
+// its module constructor, asan.module_ctor, is in a COMDAT group of that
+// name, and LLVM 16's registers the object's globals with the run time
+// (__asan_register_elf_globals, over the bounds of section asan_globals)
+// only from a module that has globals it instruments; 19's and 22's do
+// from every module. 1 if the module has such a constructor and it
+// registers them, 0 if it has one that does not, -1 if it has none in a
+// COMDAT group (a module whose ASan found no name unique to it registers
+// its globals from an array, in a constructor of its own).
+int mtpc_module_asan_constructor_registers(LLVMModuleRef MRef) {
+  Function *Ctor = unwrap(MRef)->getFunction("asan.module_ctor");
+  if (!Ctor || Ctor->isDeclaration() || !Ctor->hasComdat())
+    return -1;
+  for (const BasicBlock &BB : *Ctor)
+    if (callsFunctionNamed(BB, "__asan_register_elf_globals"))
+      return 1;
+  return 0;
+}
+
+// Erases the module constructor above, which does not register the
+// object's globals, from a partition of a module another partition of
+// which has one that does: the merge keeps one copy of a group, and two
+// different copies are refused. Removes its entries from llvm.global_ctors,
+// llvm.used and llvm.compiler.used first. Returns whether it was erased.
+bool mtpc_module_drop_asan_constructor(LLVMModuleRef MRef) {
+  Module &M = *unwrap(MRef);
+  Function *Ctor = M.getFunction("asan.module_ctor");
+  if (!Ctor || Ctor->isDeclaration() || !Ctor->hasComdat())
+    return false;
+  if (GlobalVariable *Ctors = M.getGlobalVariable("llvm.global_ctors");
+      Ctors && Ctors->hasInitializer() && isa<ConstantArray>(Ctors->getInitializer())) {
+    auto *List = cast<ConstantArray>(Ctors->getInitializer());
+    SmallVector<Constant *, 8> Kept;
+    for (const Use &Entry : List->operands()) {
+      auto *Fields = dyn_cast<ConstantStruct>(Entry.get());
+      if (!Fields || Fields->getNumOperands() < 2 || Fields->getOperand(1)->stripPointerCasts() != Ctor)
+        Kept.push_back(cast<Constant>(Entry.get()));
+    }
+    if (Kept.empty()) {
+      Ctors->eraseFromParent();
+    } else if (Kept.size() != List->getNumOperands()) {
+      auto *Type = ArrayType::get(List->getType()->getElementType(), Kept.size());
+      auto *Shorter = new GlobalVariable(M, Type, Ctors->isConstant(), Ctors->getLinkage(), ConstantArray::get(Type, Kept),
+                                         "", Ctors);
+      Shorter->setSection(Ctors->getSection());
+      Shorter->takeName(Ctors);
+      Ctors->eraseFromParent();
+    }
+  }
+  removeFromUsedLists(M, [Ctor](Constant *C) { return C->stripPointerCasts() == Ctor; });
+  // The erased arrays' constants still name it until they are dropped.
+  Ctor->removeDeadConstantUsers();
+  if (!Ctor->use_empty())
+    return false;
+  Ctor->eraseFromParent();
+  return true;
+}
+
 // The directory of the module's compile units, if it has any and they all
 // have the same (*Len = 0 and null otherwise).
 const char *mtpc_module_compile_unit_directory(LLVMModuleRef MRef, size_t *Len) {

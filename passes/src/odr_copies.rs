@@ -370,8 +370,9 @@ impl EmitterChoice {
     }
 
     /// Partition `k`'s code generation waits for every partition's
-    /// optimization (what their AddressSanitizer describes decides what
-    /// its constructors become: `ModuleRef::bracket_dynamic_initializers`).
+    /// optimization (what their AddressSanitizer made decides what its
+    /// constructors become: `ModuleRef::bracket_dynamic_initializers`,
+    /// `ModuleRef::drop_asan_constructor`).
     /// Call before `optimized(k, ...)`.
     pub fn wait_for_every_optimization(&mut self, k: u32) {
         self.waits_for_every_optimization[k as usize] = true;

@@ -437,6 +437,10 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         && asan_may_bracket_initializers(module, &host_facts.command_line);
     let own_constructors: Arc<Vec<String>> = Arc::new(input.facts.constructor_names());
     let mut described_dynamic_init = false;
+    // And ASan's module constructor, which registers the object's globals
+    // from some partitions only, known when every one is optimized.
+    let asan_registration = !opts.after_optimization && asan_constructors_may_differ(&host_facts.command_line);
+    let mut registers_globals = false;
     // Each partition's two jobs, in the order they are numbered.
     let mut job_partition: Vec<u32> = order.clone();
     let first_jobs: Vec<PartitionJob> = order
@@ -450,8 +454,11 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 if failed.load(Ordering::Relaxed) {
                     return Ok(Step::Skipped);
                 }
-                let asan_initializers = asan_initializers.then_some(&own_constructors[..]);
-                optimize_partition(k, kit, &input, &identifier, &members, &injected, asan_initializers)
+                let asan = AsanQuestions {
+                    initializers: asan_initializers.then_some(&own_constructors[..]),
+                    registration: asan_registration,
+                };
+                optimize_partition(k, kit, &input, &identifier, &members, &injected, asan)
             }) as PartitionJob
         })
         .collect();
@@ -482,7 +489,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
         }
         let (kept, classes) = (std::mem::take(&mut result.kept), std::mem::take(&mut result.classes));
         described_dynamic_init |= result.describes_dynamic_init;
-        if result.constructors_to_bracket {
+        registers_globals |= result.asan_constructor_registers == Some(true);
+        if result.constructors_to_bracket || result.asan_constructor_registers == Some(false) {
             // What its constructors become depends on every partition's ASan.
             emitters.wait_for_every_optimization(k);
         }
@@ -497,7 +505,8 @@ pub fn run(module: &mut ModuleRef<'_>, run: &PassRun<'_>, host: &Arc<HostSetting
                 let (members, injected) = (members.clone(), injected.clone());
                 let classes = emitters.reaches_classes(r).then(|| emitters.described_elsewhere(r));
                 let brackets = described_dynamic_init.then(|| own_constructors.clone());
-                let elsewhere = Elsewhere { members: emitters.emitted_elsewhere(r), classes, brackets };
+                let elsewhere =
+                    Elsewhere { members: emitters.emitted_elsewhere(r), classes, brackets, registers_globals };
                 Box::new(move || compile_partition(r, o, &members, &elsewhere, parts_write, &injected)) as PartitionJob
             })
             .collect()
@@ -707,10 +716,26 @@ struct Optimized {
     /// (SanitizerCoverage's): whether they are bracketed depends on every
     /// partition's ASan.
     constructors_to_bracket: bool,
+    /// Its ASan's module constructor registers the object's globals, or
+    /// not (`ModuleRef::asan_constructor_registers`; asked only where
+    /// [`asan_constructors_may_differ`]).
+    asan_constructor_registers: Option<bool>,
     build_ms: f64,
     opt_ms: f64,
     /// When the first job started and ended (Unix time, ms).
     job_unix_ms: [f64; 2],
+}
+
+/// What partition `k` is asked of its AddressSanitizer once optimized, so
+/// that the constructors ASan gives every partition agree.
+#[derive(Clone, Copy)]
+struct AsanQuestions<'a> {
+    /// Where ASan (LLVM 16 and 19) may bracket the global constructors: the
+    /// module's own, which mtpc leaves as they are.
+    initializers: Option<&'a [String]>,
+    /// Whether its module constructor registers the object's globals
+    /// ([`asan_constructors_may_differ`]).
+    registration: bool,
 }
 
 /// The first job of partition `k`: builds it in a context of its own,
@@ -722,7 +747,7 @@ fn optimize_partition(
     identifier: &str,
     members: &HashMap<String, u32>,
     injected: &Injected,
-    asan_initializers: Option<&[String]>,
+    asan: AsanQuestions<'_>,
 ) -> Result<Step, String> {
     let (t, start_unix_ms) = (Instant::now(), crate::stats::unix_ms());
     let label = format!("partition {k}");
@@ -767,21 +792,34 @@ fn optimize_partition(
     if !renamed.is_empty() {
         module.as_module().restore_sanitized_local_names(&renamed);
     }
-    let (describes_dynamic_init, constructors_to_bracket) = match asan_initializers {
+    let (describes_dynamic_init, constructors_to_bracket) = match asan.initializers {
         Some(own) => {
             let m = module.as_module();
             (m.asan_describes_dynamic_init(), m.unbracketed_dynamic_initializers(own) > 0)
         }
         None => (false, false),
     };
+    let asan_constructor_registers = asan.registration.then(|| module.as_module().asan_constructor_registers()).flatten();
     let kept = odr_copies::kept_members(&module.as_module(), members);
     let classes = if module.as_module().has_debug_info() { module.shared_class_types() } else { Vec::new() };
     let job_unix_ms = [start_unix_ms, crate::stats::unix_ms()];
-    Ok(Step::Optimized(Optimized { module, kit, kept, classes, describes_dynamic_init, constructors_to_bracket, build_ms, opt_ms, job_unix_ms }))
+    Ok(Step::Optimized(Optimized {
+        module,
+        kit,
+        kept,
+        classes,
+        describes_dynamic_init,
+        constructors_to_bracket,
+        asan_constructor_registers,
+        build_ms,
+        opt_ms,
+        job_unix_ms,
+    }))
 }
 
 /// What partitions that started before partition `k` emit and describe of
-/// what `k` holds (`odr_copies::EmitterChoice`).
+/// what `k` holds (`odr_copies::EmitterChoice`), and what the partitions'
+/// AddressSanitizer made that `k`'s constructors must agree with.
 struct Elsewhere {
     /// Members of copied groups (global indices) another partition emits.
     members: BTreeSet<u32>,
@@ -793,6 +831,24 @@ struct Elsewhere {
     /// are bracketed as the whole module's (not the module's own, named
     /// here; `ModuleRef::bracket_dynamic_initializers`).
     brackets: Option<Arc<Vec<String>>>,
+    /// Some partition's ASan module constructor registers the object's
+    /// globals (final where `k`'s does not: `k` then waited for every
+    /// partition's optimization): `k`'s, which does not, goes, and the
+    /// merge keeps the other's copy of the group
+    /// (`ModuleRef::drop_asan_constructor`).
+    registers_globals: bool,
+}
+
+/// May the partitions' AddressSanitizer module constructors differ? With
+/// `-fsanitize-address-globals-dead-stripping` (not clang 16's default),
+/// LLVM 16's ASan registers the object's globals from a module that has
+/// some only, in a constructor of one COMDAT group in every partition: the
+/// merge would refuse the two kinds of copies. (19's and 22's register from
+/// every module.)
+fn asan_constructors_may_differ(command_line: &[String]) -> bool {
+    crate::ir::llvm_version::MAJOR < 19
+        && crate::ir::host_pipeline::sanitizers(command_line).any(|k| k == "address")
+        && command_line.iter().any(|a| a == "-fsanitize-address-globals-dead-stripping")
 }
 
 /// May the host's AddressSanitizer bracket the whole module's global
@@ -827,7 +883,7 @@ fn compile_partition(
     let label = format!("partition {k}");
     let _span = Span::begin("mtpc partition", &label);
     let start_unix_ms = crate::stats::unix_ms();
-    let Optimized { mut module, kit, build_ms, opt_ms, job_unix_ms, .. } = o;
+    let Optimized { mut module, kit, build_ms, opt_ms, job_unix_ms, asan_constructor_registers, .. } = o;
     // Before any copy is dropped: what the module reaches now is what the
     // choice of who describes each class was made on.
     let (classes_declared, classes_described) = match &elsewhere.classes {
@@ -840,6 +896,10 @@ fn compile_partition(
     if let Some(own) = &elsewhere.brackets {
         let bracketed = module.as_module().bracket_dynamic_initializers(own);
         log::debug!("{label}: {bracketed} global constructors bracketed for AddressSanitizer's initialization order checks");
+    }
+    if elsewhere.registers_globals && asan_constructor_registers == Some(false) {
+        let dropped = module.as_module().drop_asan_constructor();
+        log::debug!("{label}: AddressSanitizer's module constructor, which registers no globals, dropped: {dropped}");
     }
     odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, &elsewhere.members);
     let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;

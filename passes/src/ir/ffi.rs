@@ -52,6 +52,8 @@ extern "C" {
     pub(super) fn mtpc_module_has_entry_counts(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_module_has_asan_dynamic_init(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_module_asan_describes_dynamic_init(m: LLVMModuleRef) -> bool;
+    pub(super) fn mtpc_module_asan_constructor_registers(m: LLVMModuleRef) -> i32;
+    pub(super) fn mtpc_module_drop_asan_constructor(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_module_bracket_dynamic_initializers(
         m: LLVMModuleRef,
         skip: *const *const c_char,

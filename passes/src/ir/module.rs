@@ -326,6 +326,31 @@ impl<'m> ModuleRef<'m> {
         unsafe { mtpc_module_asan_describes_dynamic_init(self.raw) }
     }
 
+    /// After AddressSanitizer with `-fsanitize-address-globals-dead-stripping`:
+    /// does its module constructor (`asan.module_ctor`, a COMDAT group)
+    /// register the object's globals? LLVM 16's does only in a module with
+    /// globals it instruments, 19's and 22's in every module. `None` where
+    /// the module has no such constructor in a COMDAT group.
+    pub fn asan_constructor_registers(&self) -> Option<bool> {
+        // SAFETY: reads the constructor's body.
+        match unsafe { mtpc_module_asan_constructor_registers(self.raw) } {
+            1 => Some(true),
+            0 => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Erases ASan's module constructor of [`ModuleRef::asan_constructor_registers`]
+    /// (and its entries in `llvm.global_ctors`, `llvm.used` and
+    /// `llvm.compiler.used`): where another partition's registers the
+    /// object's globals, the merge keeps that copy of the group. Returns
+    /// whether it was erased.
+    pub fn drop_asan_constructor(&mut self) -> bool {
+        // SAFETY: raw is a live module, held mutably; the shim rebuilds the
+        // appending arrays without the constructor before erasing it.
+        unsafe { mtpc_module_drop_asan_constructor(self.raw) }
+    }
+
     /// After AddressSanitizer, in a partition of a module whose ASan
     /// describes a dynamically initialized global (in any partition):
     /// brackets the global constructors the partition's pipeline created
