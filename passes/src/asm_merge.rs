@@ -24,7 +24,11 @@
 //!   (`.note.gnu.property`) the code generator puts at the top of a text;
 //! - local symbols the code generator numbers per object (such as
 //!   `GCC_except_table1`) that several parts define are renamed per part,
-//!   and so are the ids of `unique` sections;
+//!   and so are the ids of `unique` sections; a section of a group that is
+//!   no COMDAT (`nodeduplicate`, which ThinLTO backends give ASan's
+//!   descriptors of local strings) loses its id, which LLVM's printer writes
+//!   and its parser refuses (the group and the linked-to symbol keep such
+//!   sections apart);
 //! - a string of the DWARF string table (`.debug_str`) that several parts
 //!   hold is written once, in a pool after the file table, and each part's
 //!   label for it becomes an alias of the pooled one (the code generator
@@ -1150,6 +1154,9 @@ impl MergeState {
         // since a part may switch to the same group more than once).
         let mut own_groups: HashSet<&str> = HashSet::default();
         let mut unique_ids: HashMap<u32, u32> = HashMap::default();
+        // This part's sections of plain groups without their unique ids, and
+        // those ids.
+        let mut plain_group_ids: HashMap<String, u32> = HashMap::default();
         let mut sections = SectionTracker::default();
         // The bodies of this part's copies of groups and weak objects that
         // several parts define, to compare with the copy kept.
@@ -1356,7 +1363,17 @@ impl MergeState {
             }
             if directive == ".section" && trimmed.contains(",unique,") {
                 let line = rewritten.as_deref().unwrap_or(raw);
-                rewritten = Some(self.renumber_unique(line, &mut unique_ids).ok_or_else(|| at(format!("bad unique section id: {raw}")))?);
+                rewritten = Some(match plain_group_section(line) {
+                    Some((switch, id)) => {
+                        // Without the id, two such sections alike but for it
+                        // would be one.
+                        if *plain_group_ids.entry(switch.clone()).or_insert(id) != id {
+                            return Err(at(format!("two sections of one plain group told apart by their unique ids only: {raw}")));
+                        }
+                        switch
+                    }
+                    None => self.renumber_unique(line, &mut unique_ids).ok_or_else(|| at(format!("bad unique section id: {raw}")))?,
+                });
             }
             if let Some(comment) = carried_comment.take() {
                 let line = rewritten.take().unwrap_or_else(|| raw.to_string());
@@ -1521,6 +1538,27 @@ fn symbols_in(expression: &str) -> impl Iterator<Item = &str> {
     expression
         .split(|c: char| !is_symbol_char(c as u8) || !c.is_ascii())
         .filter(|t| !t.is_empty() && *t != "." && !t.as_bytes()[0].is_ascii_digit())
+}
+
+/// A switch to a section of a group that is no COMDAT (flag `G`, no
+/// `comdat` after the group: a `nodeduplicate` COMDAT lowered to an ELF
+/// group without `GRP_COMDAT`) that has a unique id: the switch without it,
+/// and the id. LLVM's printer writes `...,GROUP,unique,N` and its parser
+/// reads an operand after a group as its linkage ("Linkage must be
+/// 'comdat'"); the assembler tells such sections apart by their group and
+/// their linked-to symbol as well as by the id.
+fn plain_group_section(line: &str) -> Option<(String, u32)> {
+    let (_, rest) = section_name_and_rest(line);
+    let fields: Vec<&str> = rest.split(',').map(str::trim).collect();
+    let flags = fields.get(1)?.trim_matches('"');
+    if !flags.contains('G') || fields.contains(&"comdat") {
+        return None;
+    }
+    let at = line.find(",unique,")?;
+    let digits = &line[at + ",unique,".len()..];
+    let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+    let id = digits[..end].parse().ok()?;
+    Some((format!("{}{}", &line[..at], &digits[end..]), id))
 }
 
 /// A section switch without its `unique` id (which each part numbers itself).
@@ -2205,6 +2243,29 @@ mod tests {
         // Sections apart by unique ids, which a transcript cannot state.
         assert!(merge(&[&part("f")]).unwrap().unique_sections);
         assert!(!merge(&["\t.section\t.text.hot,\"ax\",@progbits\nf:\n\tret\n"]).unwrap().unique_sections);
+    }
+
+    #[test]
+    fn sections_of_plain_groups_lose_their_unique_ids() {
+        // ASan's descriptor of a local string in a ThinLTO backend: its
+        // group is `nodeduplicate`, no COMDAT; as LLVM prints it the line
+        // does not assemble.
+        let part = |s: &str| {
+            format!(
+                "\t.section\t.rodata.{s},\"aG\",@progbits,{s}.grp\n{s}:\n\t.byte\t0\n\t.section\tasan_globals,\"awoG\",@progbits,{s},{s}.grp,unique,1\n\t.quad\t{s}\n\t.section\t.text.hot,\"ax\",@progbits,unique,1\n\tret\n"
+            )
+        };
+        let m = merged(&[&part("str_a"), &part("str_b")]);
+        assert!(m.contains("\t.section\tasan_globals,\"awoG\",@progbits,str_a,str_a.grp\n"), "{m}");
+        assert!(m.contains("\t.section\tasan_globals,\"awoG\",@progbits,str_b,str_b.grp\n"), "{m}");
+        // A COMDAT's or a group-less section's id is renumbered as before.
+        assert_eq!(m.matches(".text.hot,\"ax\",@progbits,unique,").count(), 2, "{m}");
+        assert_eq!(plain_group_section("\t.section\tx,\"axG\",@progbits,g,comdat,unique,3"), None);
+        assert_eq!(plain_group_section("\t.section\tx,\"ax\",@progbits,unique,3"), None);
+        assert_eq!(plain_group_section("\t.section\tx,\"aG\",@progbits,g,unique,3"), Some(("\t.section\tx,\"aG\",@progbits,g".into(), 3)));
+        // Two such sections told apart by their ids only cannot be written.
+        let twice = "\t.section\tx,\"aG\",@progbits,g,unique,1\n\t.byte\t1\n\t.section\tx,\"aG\",@progbits,g,unique,2\n\t.byte\t2\n";
+        assert!(merge(&[twice]).is_err());
     }
 
     #[test]
