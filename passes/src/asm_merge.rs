@@ -26,9 +26,9 @@
 //!   `GCC_except_table1`) that several parts define are renamed per part,
 //!   and so are the ids of `unique` sections; a section of a group that is
 //!   no COMDAT (`nodeduplicate`, which ThinLTO backends give ASan's
-//!   descriptors of local strings) loses its id, which LLVM's printer writes
-//!   and its parser refuses (the group and the linked-to symbol keep such
-//!   sections apart);
+//!   descriptors of internal globals) loses its id, which LLVM's printer
+//!   writes and its parser refuses (a descriptor's linked-to symbol keeps it
+//!   apart; two sections of a part told apart by the id alone are refused);
 //! - a string of the DWARF string table (`.debug_str`) that several parts
 //!   hold is written once, in a pool after the file table, and each part's
 //!   label for it becomes an alias of the pooled one (the code generator
@@ -1428,7 +1428,7 @@ impl MergeState {
 
     /// `.section ...,unique,N` with N replaced by an id no other part uses.
     fn renumber_unique(&mut self, line: &str, ids: &mut HashMap<u32, u32>) -> Option<String> {
-        let at = line.find(",unique,")? + ",unique,".len();
+        let at = line.rfind(",unique,")? + ",unique,".len();
         let digits = line[at..].find(|c: char| !c.is_ascii_digit()).unwrap_or(line.len() - at);
         let n: u32 = line[at..at + digits].parse().ok()?;
         let next = &mut self.unique_ids;
@@ -1546,7 +1546,8 @@ fn symbols_in(expression: &str) -> impl Iterator<Item = &str> {
 /// and the id. LLVM's printer writes `...,GROUP,unique,N` and its parser
 /// reads an operand after a group as its linkage ("Linkage must be
 /// 'comdat'"); the assembler tells such sections apart by their group and
-/// their linked-to symbol as well as by the id.
+/// their linked-to symbol as well as by the id (the caller refuses two of a
+/// part that only the id told apart).
 fn plain_group_section(line: &str) -> Option<(String, u32)> {
     let (_, rest) = section_name_and_rest(line);
     let fields: Vec<&str> = rest.split(',').map(str::trim).collect();
@@ -1554,7 +1555,8 @@ fn plain_group_section(line: &str) -> Option<(String, u32)> {
     if !flags.contains('G') || fields.contains(&"comdat") {
         return None;
     }
-    let at = line.find(",unique,")?;
+    // The id is the last operand (a quoted name may hold anything).
+    let at = line.rfind(",unique,")?;
     let digits = &line[at + ",unique,".len()..];
     let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
     let id = digits[..end].parse().ok()?;
@@ -1563,7 +1565,7 @@ fn plain_group_section(line: &str) -> Option<(String, u32)> {
 
 /// A section switch without its `unique` id (which each part numbers itself).
 fn without_unique_id(line: &str) -> std::borrow::Cow<'_, str> {
-    match line.find(",unique,") {
+    match line.rfind(",unique,") {
         Some(at) => {
             let rest = &line[at + ",unique,".len()..];
             let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
