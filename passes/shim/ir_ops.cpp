@@ -716,6 +716,12 @@ size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef, const char *
   return Initializers.size();
 }
 
+// ASan's module constructor, if it is in a COMDAT group (below).
+static Function *asanConstructorInGroup(Module &M) {
+  Function *Ctor = M.getFunction("asan.module_ctor");
+  return Ctor && !Ctor->isDeclaration() && Ctor->hasComdat() ? Ctor : nullptr;
+}
+
 // After AddressSanitizer with -fsanitize-address-globals-dead-stripping:
 // its module constructor, asan.module_ctor, is in a COMDAT group of that
 // name, and LLVM 16's registers the object's globals with the run time
@@ -726,8 +732,8 @@ size_t mtpc_module_bracket_dynamic_initializers(LLVMModuleRef MRef, const char *
 // COMDAT group (a module whose ASan found no name unique to it registers
 // its globals from an array, in a constructor of its own).
 int mtpc_module_asan_constructor_registers(LLVMModuleRef MRef) {
-  Function *Ctor = unwrap(MRef)->getFunction("asan.module_ctor");
-  if (!Ctor || Ctor->isDeclaration() || !Ctor->hasComdat())
+  Function *Ctor = asanConstructorInGroup(*unwrap(MRef));
+  if (!Ctor)
     return -1;
   for (const BasicBlock &BB : *Ctor)
     if (callsFunctionNamed(BB, "__asan_register_elf_globals"))
@@ -742,8 +748,8 @@ int mtpc_module_asan_constructor_registers(LLVMModuleRef MRef) {
 // llvm.used and llvm.compiler.used first. Returns whether it was erased.
 bool mtpc_module_drop_asan_constructor(LLVMModuleRef MRef) {
   Module &M = *unwrap(MRef);
-  Function *Ctor = M.getFunction("asan.module_ctor");
-  if (!Ctor || Ctor->isDeclaration() || !Ctor->hasComdat())
+  Function *Ctor = asanConstructorInGroup(M);
+  if (!Ctor)
     return false;
   if (GlobalVariable *Ctors = M.getGlobalVariable("llvm.global_ctors");
       Ctors && Ctors->hasInitializer() && isa<ConstantArray>(Ctors->getInitializer())) {

@@ -1428,15 +1428,13 @@ impl MergeState {
 
     /// `.section ...,unique,N` with N replaced by an id no other part uses.
     fn renumber_unique(&mut self, line: &str, ids: &mut HashMap<u32, u32>) -> Option<String> {
-        let at = line.rfind(",unique,")? + ",unique,".len();
-        let digits = line[at..].find(|c: char| !c.is_ascii_digit()).unwrap_or(line.len() - at);
-        let n: u32 = line[at..at + digits].parse().ok()?;
+        let (operand, n) = unique_operand(line)?;
         let next = &mut self.unique_ids;
-        let id = *ids.entry(n).or_insert_with(|| {
+        let id = *ids.entry(n?).or_insert_with(|| {
             *next += 1;
             *next
         });
-        Some(format!("{}{id}{}", &line[..at], &line[at + digits..]))
+        Some(format!("{},unique,{id}{}", &line[..operand.start], &line[operand.end..]))
     }
 }
 
@@ -1555,22 +1553,23 @@ fn plain_group_section(line: &str) -> Option<(String, u32)> {
     if !flags.contains('G') || fields.contains(&"comdat") {
         return None;
     }
-    // The id is the last operand (a quoted name may hold anything).
+    let (_, id) = unique_operand(line)?;
+    Some((without_unique_id(line).into_owned(), id?))
+}
+
+/// Where a section switch's `,unique,N` is (the last operand: a quoted name
+/// may hold anything), and N if it is a number.
+fn unique_operand(line: &str) -> Option<(Range<usize>, Option<u32>)> {
     let at = line.rfind(",unique,")?;
     let digits = &line[at + ",unique,".len()..];
-    let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
-    let id = digits[..end].parse().ok()?;
-    Some((format!("{}{}", &line[..at], &digits[end..]), id))
+    let end = at + ",unique,".len() + digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+    Some((at..end, line[at + ",unique,".len()..end].parse().ok()))
 }
 
 /// A section switch without its `unique` id (which each part numbers itself).
 fn without_unique_id(line: &str) -> std::borrow::Cow<'_, str> {
-    match line.rfind(",unique,") {
-        Some(at) => {
-            let rest = &line[at + ",unique,".len()..];
-            let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-            std::borrow::Cow::Owned(format!("{}{}", &line[..at], &rest[digits..]))
-        }
+    match unique_operand(line) {
+        Some((operand, _)) => std::borrow::Cow::Owned(format!("{}{}", &line[..operand.start], &line[operand.end..])),
         None => std::borrow::Cow::Borrowed(line),
     }
 }
