@@ -6,8 +6,8 @@ the host assembling the merged text, process start and exit), the
 partitions, the writing of each part's segment of the merged text, and the
 check of each segment, scheduled on the cores (where clang 22's partitions
 print text, mtpc assembles the whole text itself, as its check, and the
-host does not: the check is then one job, serial too; in clang 16 and 22
-the partitions otherwise write objects, the
+host does not: the check is then one job, serial too; in clang (16, 19
+and 22) the partitions otherwise write objects, the
 merge decides what each part's transcript leaves out, the parts' checks
 transcribe each object and assemble its transcript, no segment is written,
 and what the parts' transcripts say of the same names,
@@ -62,7 +62,7 @@ def segment_seconds(stats_line):
 
 def pass_serial_ms(stats_line):
     """The pass's own steps but its partitions and parts' checks, for a line
-    that does not time them apart: the split, the merge and (clang 16 and 22) the
+    that does not time them apart: the split, the merge and (clang) the
     check of the transcript on the host's thread."""
     return stats_line["split_ms"] + stats_line["merge_ms"] + stats_line.get("transcript_check_ms", 0.0)
 

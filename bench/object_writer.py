@@ -2,10 +2,10 @@
 """Benchmark: who writes the object, from the parts' objects or from the text.
 
 After a split, the host's module holds a text as module asm. By default in
-clang 16 and 22 each partition writes an object and the host is handed the
-objects transcribed (passes/src/object_transcript.rs), which it assembles
-without parsing an instruction; with MTPC_WRITE_OBJECT=0 (and on LLVM 19)
-the partitions print assembly, the parts' segments of the merged text are
+clang (16, 19 and 22) each partition writes an object and the host is
+handed the objects transcribed (passes/src/object_transcript.rs), which it
+assembles without parsing an instruction; with MTPC_WRITE_OBJECT=0 (and on
+LLVM 19 until 2026-12-07) the partitions print assembly, the parts' segments of the merged text are
 checked side by side and the host then assembles the whole text on its
 thread (passes/src/object_writer.rs).
 
@@ -61,12 +61,12 @@ def main():
     ap.add_argument("--partitions", default="2,16")
     ap.add_argument("--flags", default=",".join(label for label, _ in FLAG_SETS),
                     help="comma-separated, of: " + ", ".join(label for label, _ in FLAG_SETS))
-    ap.add_argument("--llvm", type=int, choices=(16, 22), default=None, help="re-run against this LLVM (MTPC_LLVM)")
+    ap.add_argument("--llvm", type=int, choices=(16, 19, 22), default=None, help="re-run against this LLVM (MTPC_LLVM)")
     args = ap.parse_args()
     if args.llvm and args.llvm != harness.LLVM_MAJOR:
         os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, MTPC_LLVM=str(args.llvm)))
     if not harness.PARTS_TRANSCRIBED:
-        sys.exit("LLVM %d's host always assembles the text: run with MTPC_LLVM=16 or 22 (or --llvm)" % harness.LLVM_MAJOR)
+        sys.exit("LLVM %d's host always assembles the text: run with MTPC_LLVM=16, 19 or 22 (or --llvm)" % harness.LLVM_MAJOR)
     harness.require_plugin()
     work = tempfile.mkdtemp(prefix="mtpc-object-writer-")
     counts = [int(n) for n in args.partitions.split(",")]

@@ -163,10 +163,10 @@ READING = (
     "smallest serial tail seen; on that many cores, the largest unit or stock's back end divided among the cores, "
     "whichever is longer (a module without a dominant unit is bound by its work). Each **tail** is what that run "
     "spent from the pass's start to the compile's end outside its partitions (the front end is timed alone, once "
-    "per round, for the bound only): the split, the merge (clang 16 and 22: what each part's transcript leaves out; "
+    "per round, for the bound only): the split, the merge (clang: what each part's transcript leaves out; "
     "elsewhere the parts' segments of the merged text written side by side on that many cores), the check "
-    "(clang 16 and 22: the partitions' objects transcribed, side by side; elsewhere the parts' segments assembled side "
-    "by side), the host assembling the text (clang 16 and 22: the transcript of the partitions' objects), exit.")
+    "(clang: the partitions' objects transcribed, side by side; elsewhere the parts' segments assembled side "
+    "by side), the host assembling the text (clang: the transcript of the partitions' objects), exit.")
 
 
 def markdown(results):

@@ -6,8 +6,8 @@ The tail is what a compile spends outside the front end and outside the
 pass's parallel phases (bench/model.py, `serial_tail`): the split, the
 merge (its decisions; the parts' segments written side by side on as many
 cores as partitions), the check (the parts' segments assembled side by
-side; clang 16 and 22: the partitions' objects transcribed and each transcript
-assembled side by side), the host assembling the merged text (clang 16 and 22:
+side; clang: the partitions' objects transcribed and each transcript
+assembled side by side), the host assembling the merged text (clang:
 the transcript of the partitions' objects), process exit. Each compile runs on one thread, as
 the suite's projections do, with `--partitions` partitions; the tail is
 taken from the pass's start (`start_unix_ms` in MTPC_STATS) to the

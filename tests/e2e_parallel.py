@@ -21,7 +21,7 @@ and the stats (MTPC_STATS) must show the module was really split.
     object, every class a unit declares is described in one, and gdb's
     ptype of C++ objects lists the same members as in the stock build;
   * MTPC_THREADS=1 and 2 give byte-identical objects;
-  * clang 16 and 22: the object the host assembles from the parts'
+  * the object the host assembles from the parts'
     objects, transcribed, has the code, symbols and relocations of the one
     it assembles from the text (MTPC_WRITE_OBJECT=0), under settings the
     object's bytes depend on (the locals the split promoted read as the
@@ -582,7 +582,7 @@ def jobs_overlap(stats):
     return any(later[0] < earlier[1] for earlier, later in zip(jobs, jobs[1:]))
 
 
-# Where the parts' objects are transcribed (clang 16 and 22), a long code
+# Where the parts' objects are transcribed (clang), a long code
 # generation is split on a busy machine, its partitions waiting for a core;
 # where they print text, that split would cost too much if none freed.
 WAITS_FOR_CORES = PARTS_TRANSCRIBED
@@ -593,7 +593,7 @@ def test_busy_machine(p, work, checker):
     compiles of a parallel build): the module's optimization is left whole,
     as stock runs it, since its partitions could not run side by side; its
     code generation, long enough to bet on a core freeing, is split all the
-    same (clang 16 and 22: WAITS_FOR_CORES), its partitions one after the other
+    same (WAITS_FOR_CORES: where the parts' objects are transcribed), its partitions one after the other
     while no core frees, into the object an idle machine gives at the end
     of the optimization (test_busy_then_idle's, which runs first). With
     MTPC_WAIT_FOR_CORES=0, or where it would not wait, it stays whole:
@@ -958,7 +958,7 @@ def test_host_settings(p, work, checker):
     the split promoted and the merge made local again names its sections as
     in stock's object (constructs.c's mix and its jump table: .text.mix,
     .rodata.mix), where the parts' objects are transcribed and where their
-    texts are merged (clang 16 and 22: MTPC_WRITE_OBJECT=0)."""
+    texts are merged (MTPC_WRITE_OBJECT=0)."""
     flags = ["-O2", "-ffunction-sections", "-fdata-sections"]
     stock, _ = compile_and_link(p, work, "stocksec", flags, plugin=False)
     mtpc, _ = compile_and_link(p, work, "mtpcsec", flags, env=env_with(**FORCE_SPLIT))
@@ -1083,9 +1083,10 @@ OBJECT_WRITER_FLAGS = {
                      ["-O2", "-fcf-protection=full"], ["-O1", "-g", "-fsanitize=address"],
                      ["-O2", "-fsanitize-coverage=trace-pc-guard"], ["-O2", "-fno-addrsig"]]
                     # Large sections (-mcmodel=large's code, -mcmodel=medium's
-                    # large data), CREL relocations: clang 18 and later.
+                    # large data: clang 18 and later), CREL relocations
+                    # (clang 19 and later).
                     + ([["-O2", "-mcmodel=medium", "-mlarge-data-threshold=16"],
-                        ["-O2", "-Wa,--crel,--allow-experimental-crel"]] if LLVM_MAJOR >= 22 else []),
+                        ["-O2", "-Wa,--crel,--allow-experimental-crel"]] if LLVM_MAJOR >= 19 else []),
     "constructs-cpp": [["-O2", "-g"], ["-O3", "-fno-omit-frame-pointer"], ["-O2", "-g", "-fdebug-types-section"]],
     # The merged text's assembler shortens a jump to a local made local
     # again that reaches (sqlite3's tail calls to its static functions), as
@@ -1127,7 +1128,7 @@ def compressed_debug_sections(path):
 
 
 def test_object_writer(p, work, checker):
-    """clang 16 and 22: the host is handed the parts' objects transcribed,
+    """The host (clang 16, 19 and 22) is handed the parts' objects transcribed,
     and writes an object with the same code, symbols and relocations as
     from the merged text (MTPC_WRITE_OBJECT=0); with debug information,
     each compile unit then has the line table its part's assembler wrote
@@ -1213,7 +1214,7 @@ def test_object_writer(p, work, checker):
                 checker.check(crel[0] and sorted(crel[0]) == sorted(crel[1]) and decoded == listed > 0,
                               label + ": the host encodes the relocations as CREL, as from the text",
                               "%s; %d relocations decoded, %d listed" % (crel, decoded, listed))
-            if any(f.startswith("-mcmodel=") for f in flags) and LLVM_MAJOR >= 22:
+            if any(f.startswith("-mcmodel=") for f in flags) and LLVM_MAJOR >= 19:
                 large = [sorted(name for name, _, section_flags, _ in c["sections"] if section_flags & SHF_X86_64_LARGE) for c in (a, b)]
                 checker.check(large[0] and large[0] == large[1], label + ": the object has the text's large sections", str(large))
             for what in ("sections", "symbols", "relocations", "address-significance table"):

@@ -22,12 +22,13 @@ def plugin_for(major):
 
 
 PLUGIN = os.environ.get("MTPC_PLUGIN", plugin_for(LLVM_MAJOR))
-# clang 16 and 22 are handed the partitions' objects transcribed (where a
-# transcript can state them: not with the options of PARTS_PRINT_TEXT);
-# clang 19 assembles the merged text. Either way a local the split promoted
+# clang (16, 19 and 22; 19 since 2026-12-07) is handed the partitions'
+# objects transcribed where a transcript can state them: not with the
+# options of PARTS_PRINT_TEXT, whose partitions print text that the host
+# (or, in clang 22, mtpc) assembles. Either way a local the split promoted
 # (NAME.mtpc.HASH) that one part defines is local again under its own name
 # (README, "What each global becomes").
-PARTS_TRANSCRIBED = LLVM_MAJOR in (16, 22)
+PARTS_TRANSCRIBED = LLVM_MAJOR in (16, 19, 22)
 # A local's name promoted for the split: NAME.mtpc.HASH (numbered if taken).
 PROMOTED_LOCAL = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
 # Options that give the parts' objects what a transcript cannot state
@@ -36,7 +37,7 @@ PROMOTED_LOCAL = re.compile(r"\.mtpc\.[0-9a-f]+(\.\d+)?$")
 # From clang 17 the driver lets the linker strip ASan's unused globals on
 # ELF (-fsanitize-address-globals-dead-stripping, linked-order too).
 PARTS_PRINT_TEXT = ("-fsanitize-coverage=", "-fxray-instrument", "-fstack-size-section") + (
-    ("-fsanitize=address",) if LLVM_MAJOR >= 22 else ())
+    ("-fsanitize=address",) if LLVM_MAJOR >= 17 else ())
 
 
 def parts_transcribed(flags):
@@ -184,8 +185,7 @@ def code_listings(path):
     return {name: [tuple(listing) for listing in sections] for name, sections in listings.items()}
 
 
-# The prefix of the labels a transcript of a part's object (clang 16 and
-# 22) gives its sections' chunks (passes/src/object_transcript.rs).
+# The prefix of the labels a transcript of a part's object gives its sections' chunks (passes/src/object_transcript.rs).
 TRANSCRIPT_LABEL = ".Lmtpc.part"
 # From LLVM 21 the assembler relocates against the symbol a .reloc names,
 # never through its section (LLVM 16's does for a local).

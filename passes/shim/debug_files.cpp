@@ -11,7 +11,7 @@
 // root, same directory, checksum and source). The writer then finds every
 // file it needs already numbered, and writes no .file directive for it; the
 // merge writes the table, from the same list (mtpc_debug_files_table).
-// Where each partition writes an object (clang 16 and 22), each has a line table
+// Where each partition writes an object (clang), each has a line table
 // of its own, numbered alike all the same: its units say what the merged
 // text's would.
 #include "debug_files.h"

@@ -4,7 +4,7 @@
 //! the worker threads, and adds a serial tail: the split (serializing the
 //! module, planning), then what the partitions wrote joined and handed to
 //! the host: assembly text merged, checked and assembled once more, or
-//! (clang 16 and 22) the parts' objects transcribed, whose transcript the host
+//! (clang) the parts' objects transcribed, whose transcript the host
 //! assembles without parsing an instruction ([`ModuleShape::transcribed`]).
 //! Stock does neither. So a module gains only if its back end is long
 //! enough for the parallel phase to save more than the tail costs;
@@ -55,7 +55,7 @@ pub struct ModuleShape {
     #[serde(flatten)]
     pub compile: Compile,
     /// Each partition would write an object, which the host is handed
-    /// transcribed (clang 16 and 22, see `object_writer`), rather than print
+    /// transcribed (clang, see `object_writer`), rather than print
     /// assembly text that is merged, checked and assembled again.
     pub transcribed: bool,
 }

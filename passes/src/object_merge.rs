@@ -1,6 +1,6 @@
 //! What the parts' objects say alike, decided before any is transcribed.
 //!
-//! Where the host is clang 16 or 22 writing an object, each partition's code
+//! Where the host is clang writing an object, each partition's code
 //! generator writes an object (its debug sections whole) rather than
 //! assembly text, and the host is handed the objects transcribed
 //! (`object_transcript`): no text is printed, merged or parsed again. Each

@@ -1,6 +1,6 @@
 //! Transcribes a part's object into directives the host assembles without
-//! parsing one instruction: clang 16 and 22 are handed these instead of a
-//! text whose every instruction they would parse, serially.
+//! parsing one instruction: clang (16, 19 and 22) is handed these instead of a
+//! text whose every instruction it would parse, serially.
 //!
 //! A part's object (ELF64 x86-64, relocatable, as LLVM's MC layer writes
 //! it) becomes: each section's bytes, written out if the section is small

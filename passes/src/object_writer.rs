@@ -1,8 +1,8 @@
 //! Who writes the object after a split. The host's module then holds only
 //! a text (module asm), which the host's code generation parses and
 //! assembles on its thread, after everything else: a serial step as long as
-//! the text. Where the host is clang 16 or 22, each partition writes an
-//! object instead of text, and the host is handed the objects transcribed
+//! the text. Where the host is clang (16, 19 or 22), each partition writes
+//! an object instead of text, and the host is handed the objects transcribed
 //! (`object_merge`, `object_transcript`): no text is printed, merged or
 //! parsed, and the host writes the object without parsing an instruction.
 //! Where a part's object could hold what a transcript cannot state, the
@@ -11,9 +11,9 @@
 //! output stream just before code generation): mtpc assembles the merged
 //! text once, on the compiler's thread (where the host would), as the check
 //! of the text, and the callback writes those bytes, so the host does not
-//! parse the text again. Elsewhere (LLVM 19, lld, opt, any clang output but
-//! an object, split DWARF, whose second file the callback cannot write) the
-//! partitions print assembly, the parts of the merged text are checked side
+//! parse the text again. Elsewhere (clang 16 and 19 where the parts print
+//! text, lld, opt, any clang output but an object, split DWARF, whose second
+//! file the callback cannot write) the partitions print assembly, the parts of the merged text are checked side
 //! by side on the pool and the host assembles it. `MTPC_WRITE_OBJECT=0`
 //! leaves the whole text to the host everywhere. The mechanics are in
 //! `shim/host_object.cpp` and `shim/object_frame.cpp`.
@@ -66,8 +66,8 @@ pub fn choose(major: u32, facts: &HostFacts, phase: PipelinePhase, setting: Opti
     // record none (and do not call the callback).
     let clang = facts.command_line.iter().any(|a| a == "-cc1");
     let callback = major >= 22 && clang && phase == PipelinePhase::PerModule;
-    // clang 16 and 22 read a transcript; 19 is not tested here.
-    let transcript = matches!(major, 16 | 22) && clang && phase == PipelinePhase::PerModule;
+    // Every major mtpc is built for (16, 19, 22) reads a transcript.
+    let transcript = matches!(major, 16 | 19 | 22) && clang && phase == PipelinePhase::PerModule;
     // An object, and only one (-emit-obj: not -emit-codegen-only, which
     // writes nothing, nor -emit-llvm-only, which generates no code).
     let emits_object = facts.output() == HostOutput::Object && facts.command_line.iter().any(|a| a == "-emit-obj");
@@ -106,7 +106,7 @@ const SECTIONS_PER_PART: usize = 40;
 const SECTIONS_PER_DEFINITION: usize = 3;
 
 /// What the partitions of a module write for `writer`: objects where the
-/// host is handed them transcribed (clang 16 and 22), unless a part's object
+/// host is handed them transcribed (clang), unless a part's object
 /// could hold what a transcript cannot state; then (the reason in `Err`),
 /// and for the other writers, assembly text.
 pub fn part_output(writer: ObjectWriter, module: &ModuleOutline<'_>, command_line: &[String], partitions: u32) -> Result<PartOutput, String> {
@@ -233,12 +233,14 @@ mod tests {
     }
 
     #[test]
-    fn clang_16_objects_are_assembled_from_the_parts_objects() {
+    fn clang_16_and_19_objects_are_assembled_from_the_parts_objects() {
         let facts = clang(&["-emit-obj", "-O2"]);
         let from_parts = ObjectWriter::HostFromParts { text_by_mtpc: false };
         assert_eq!(choose(16, &facts, PipelinePhase::PerModule, None), Ok(from_parts));
-        // clang 16 has no callback: the host assembles a text.
+        assert_eq!(choose(19, &facts, PipelinePhase::PerModule, None), Ok(from_parts));
+        // clang 16 and 19 have no callback: the host assembles a text.
         assert_eq!(from_parts.for_text(), ObjectWriter::Host);
+        assert_eq!(choose(19, &facts, PipelinePhase::PerModule, Some("0")), Ok(ObjectWriter::Host));
         assert_eq!(choose(16, &facts, PipelinePhase::PerModule, Some("0")), Ok(ObjectWriter::Host));
         for output in ["-S", "-emit-codegen-only", "-emit-llvm-only"] {
             assert_eq!(choose(16, &clang(&[output]), PipelinePhase::PerModule, None), Ok(ObjectWriter::Host), "{output}");
@@ -251,9 +253,8 @@ mod tests {
     }
 
     #[test]
-    fn hosts_without_the_callback_assemble_the_text() {
+    fn hosts_other_than_clang_assemble_the_text() {
         let facts = clang(&["-emit-obj"]);
-        assert_eq!(choose(19, &facts, PipelinePhase::PerModule, None), Ok(ObjectWriter::Host));
         // lld records no command line, and calls no callback.
         let lld = HostFacts::default();
         assert_eq!(choose(22, &lld, PipelinePhase::ThinLtoPostLink, None), Ok(ObjectWriter::Host));

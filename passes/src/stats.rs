@@ -78,7 +78,7 @@ pub struct ModuleStats {
     /// print text; `object_writer`), instead of being assembled by the host.
     pub object_by_mtpc: bool,
     /// Each partition wrote an object, and the host was handed the objects
-    /// transcribed (clang 16 and 22; `object_merge`, `object_transcript`): no
+    /// transcribed (clang; `object_merge`, `object_transcript`): no
     /// assembly text was printed, merged or parsed.
     pub object_from_parts: bool,
     /// With `object_from_parts`: the check of what the parts' transcripts
