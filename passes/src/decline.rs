@@ -192,6 +192,25 @@ pub fn module_reason(facts: &ModuleFacts) -> Option<String> {
     })
 }
 
+/// Why mtpc declines to split a module whose partitions would print
+/// assembly text (rather than each write an object the host is handed
+/// transcribed), for LLVM `major`, if it does: what the major's printer
+/// writes in a form its own assembler cannot read, so that the merged text
+/// would fail its check after every partition was compiled, and the module
+/// would then compile whole, slower than stock. LLVM 16 prints a section
+/// linked to another's (`!associated`) in a group that is no COMDAT (a
+/// `nodeduplicate` one) as `GROUP,LINKED-TO`, and its parser reads the
+/// operand after a group as the group's linkage ("Linkage must be
+/// 'comdat'"); from LLVM 17 the linked-to symbol comes first, which reads.
+pub fn printed_text_reason(facts: &ModuleFacts, major: u32) -> Option<String> {
+    (major < 17 && facts.linked_sections_in_plain_groups).then(|| {
+        "it has sections linked to another's in section groups that are no COMDAT (nodeduplicate: ASan's descriptors \
+         in a ThinLTO backend with -fsanitize-address-globals-dead-stripping), which LLVM 16 prints in a form its \
+         assembler cannot read"
+            .into()
+    })
+}
+
 /// Why mtpc declines a module's split plan, if it does: a local the plan
 /// promotes to a strong symbol (hidden, external: `NAME.mtpc.TAG`) needs a
 /// name no other object of the program defines, and `TAG` tells modules
@@ -281,6 +300,18 @@ mod tests {
         assert!(module_reason(&own_memcpy).is_some_and(|why| why.contains("local memcpy, named like a library function")));
         // A function of the module that merely starts alike is no intrinsic.
         assert_eq!(module_reason(&module(vec![func("f", 10, &[]), func("llvm.init.trampolines", 10, &[])])), None);
+    }
+
+    #[test]
+    fn linked_sections_in_plain_groups_decline_where_llvm_16_prints_text() {
+        use crate::test_support::{func, module};
+        let mut facts = module(vec![func("f", 10, &[]), func("g", 10, &[])]);
+        assert_eq!(printed_text_reason(&facts, 16), None);
+        facts.linked_sections_in_plain_groups = true;
+        assert!(printed_text_reason(&facts, 16).is_some_and(|why| why.contains("nodeduplicate") && why.contains("LLVM 16")));
+        // From LLVM 17 the printer writes what its assembler reads.
+        assert_eq!(printed_text_reason(&facts, 19), None);
+        assert_eq!(printed_text_reason(&facts, 22), None);
     }
 
     #[test]

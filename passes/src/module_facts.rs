@@ -231,6 +231,11 @@ pub struct ModuleFacts {
     pub content_digest: u64,
     pub globals: Vec<GlobalFacts>,
     pub comdat_count: u32,
+    /// Per COMDAT group: `nodeduplicate`, on ELF a section group that is no
+    /// COMDAT, whose every copy the linker keeps (a ThinLTO backend gives
+    /// ASan's local globals one each, with their descriptors). Empty where
+    /// no group is.
+    pub comdat_nodeduplicate: Vec<bool>,
     /// Local globals that module-level inline asm names.
     pub module_asm_locals: Vec<u32>,
     pub has_module_asm: bool,
@@ -241,6 +246,12 @@ pub struct ModuleFacts {
     /// Some function asks for a section the code generator links to the
     /// function's (patchable entries, XRay's map).
     pub linked_order_functions: bool,
+    /// Some function or variable is linked to another global's section
+    /// (`!associated`) and in a `nodeduplicate` COMDAT, a section group
+    /// that is no COMDAT on ELF (ASan's descriptors of local globals in a
+    /// ThinLTO backend): LLVM 16 prints such a section in a form its own
+    /// assembler cannot read (`decline::printed_text_reason`).
+    pub linked_sections_in_plain_groups: bool,
     /// Some function is compiled for segmented stacks (`-fsplit-stack`).
     pub split_stack_functions: bool,
     /// Some function names a garbage collector strategy (`gc "NAME"`).
@@ -335,6 +346,15 @@ impl ModuleFacts {
             GlobalKind::Alias => g.target.and_then(|t| self.globals[t as usize].comdat),
             _ => g.comdat,
         }
+    }
+
+    /// [`Self::comdat_of`], if the linker may discard that group for
+    /// another object's copy: any group but a `nodeduplicate` one. A local
+    /// in such a group cannot be promoted (another partition's reference
+    /// to it would dangle where the group is discarded); one in a
+    /// `nodeduplicate` group can.
+    pub fn discardable_comdat_of(&self, i: usize) -> Option<u32> {
+        self.comdat_of(i).filter(|&c| !self.comdat_nodeduplicate.get(c as usize).copied().unwrap_or(false))
     }
 
     /// The names of the functions `llvm.global_ctors` lists: the module's
@@ -533,9 +553,10 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
 
     let mut bodies = BodyUseBuffer::default();
     let mut comdats: HashMap<String, u32> = HashMap::default();
+    let mut comdat_nodeduplicate: Vec<bool> = Vec::new();
     let mut per_kind_index = [0u32; 4];
     let (mut inline_asm_assigns, mut inline_asm_notes, mut linked_order_functions) = (false, false, false);
-    let (mut split_stack_functions, mut gc_functions) = (false, false);
+    let (mut split_stack_functions, mut gc_functions, mut linked_sections_in_plain_groups) = (false, false, false);
     let facts: Vec<GlobalFacts> = globals
         .iter()
         .map(|&g| {
@@ -545,6 +566,9 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
             per_kind_index[slot] += 1;
             let next_comdat = comdats.len() as u32;
             let comdat = g.comdat_key().map(|key| *comdats.entry(key).or_insert(next_comdat));
+            if comdat == Some(next_comdat) {
+                comdat_nodeduplicate.push(g.comdat_is_nodeduplicate());
+            }
             let mut walker = RefWalker::new(&index, &local_names);
             let (mut instructions, mut inline_size, mut back_edges) = (0u32, 0u32, 0u32);
             let mut debug_locations = Vec::new();
@@ -623,6 +647,8 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                     .iter()
                     .any(|a| g.has_fn_string_attribute(a));
             split_stack_functions |= is_function && is_definition && g.has_fn_string_attribute("split-stack");
+            linked_sections_in_plain_groups |=
+                is_definition && associated.is_some() && comdat.is_some_and(|c| comdat_nodeduplicate[c as usize]);
             gc_functions |= is_function && is_definition && g.has_gc();
             let thread_local = g.is_thread_local();
             GlobalFacts {
@@ -691,11 +717,13 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         content_digest: 0,
         globals: facts,
         comdat_count: comdats.len() as u32,
+        comdat_nodeduplicate,
         module_asm_locals,
         has_module_asm: !module_asm.trim().is_empty(),
         inline_asm_assigns,
         inline_asm_notes,
         linked_order_functions,
+        linked_sections_in_plain_groups,
         split_stack_functions,
         gc_functions,
         is_shared_library_code,

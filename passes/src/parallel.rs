@@ -116,14 +116,20 @@ impl Sizer<'_> {
             self.model = Some(ModelStats { whole_reason: Some(why), ..ModelStats::default() });
             return 1;
         }
+        // At the most partitions asked for: fewer never need text where
+        // that many do not (the objects' sections grow with the count).
+        let transcribed = matches!((self.part_output)(facts, requested), Ok(PartOutput::Object));
+        // What the partitions' text could not state: whole, before any work.
+        if let Some(why) = (!transcribed).then(|| crate::decline::printed_text_reason(facts, crate::ir::llvm_version::MAJOR)).flatten() {
+            self.model = Some(ModelStats { whole_reason: Some(why), ..ModelStats::default() });
+            return 1;
+        }
         let shape = ModuleShape {
             instructions: facts.total_instructions(),
             data_bytes: facts.data_bytes(),
             largest_group,
             compile: self.compile,
-            // At the most partitions asked for: fewer never need text where
-            // that many do not (the objects' sections grow with the count).
-            transcribed: matches!((self.part_output)(facts, requested), Ok(PartOutput::Object)),
+            transcribed,
         };
         // Estimated whatever decides, so that the stats can check the model
         // (a forced split: the estimate of the count asked for).

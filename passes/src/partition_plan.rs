@@ -1070,9 +1070,14 @@ fn groups(facts: &ModuleFacts, odr: &OdrGroups) -> (Vec<usize>, Vec<bool>) {
             let target = &facts.globals[r as usize];
             // A symbol inline asm names cannot be renamed, so cannot be
             // promoted; a local in a COMDAT (an alias: in its aliasee's)
-            // cannot be promoted either (the linker may discard the group).
-            // Their users stay with them.
-            if asm_named[r as usize] || (target.linkage.is_local() && facts.comdat_of(r as usize).is_some()) {
+            // cannot be promoted either (the linker may discard the group),
+            // unless the group is `nodeduplicate` (never discarded for
+            // another's copy). Their users stay with them; not `llvm.used` and
+            // `llvm.compiler.used`, which each partition keeps listing what
+            // it defines (an LTO backend's compiler.used lists every ASan
+            // descriptor, each in the group of a local it describes).
+            let filtered = g.special == Some(SpecialArray::Used);
+            if asm_named[r as usize] || (!filtered && target.linkage.is_local() && facts.discardable_comdat_of(r as usize).is_some()) {
                 uf.union(i, r as usize);
             }
         }
@@ -1087,7 +1092,14 @@ fn groups(facts: &ModuleFacts, odr: &OdrGroups) -> (Vec<usize>, Vec<bool>) {
                 pinned[t as usize] = true;
             }
         }
-        if g.is_variable() && g.is_definition && g.special.is_none() {
+        // The variables of one explicit section keep their order in it
+        // (code may walk it between the linker's __start_/__stop_ symbols).
+        // One linked to another global's section (`!associated`) has no
+        // order of its own: the linker places it by the section it is
+        // linked to (ASan's descriptors, SanitizerCoverage's tables, which
+        // an LTO backend's module holds already, each in the group of what
+        // it describes: united, they held every function using a string).
+        if g.is_variable() && g.is_definition && g.special.is_none() && g.associated.is_none() {
             if let Some(s) = g.section.as_deref() {
                 let leader = *section_leader.entry(s).or_insert(i);
                 uf.union(leader, i);
@@ -1180,6 +1192,73 @@ mod tests {
         facts.comdat_count = 1;
         let plan = plan(&facts, 4);
         assert_eq!(plan.owner[0], plan.owner[2]);
+    }
+
+    #[test]
+    fn variables_of_one_section_share_a_partition_unless_linked_to_another() {
+        // An LTO backend's module with ASan: each local string (internal,
+        // never promoted from its group) has a descriptor in section
+        // asan_globals, in the string's group, linked to it (!associated).
+        let described = |name: &str, comdat: u32| {
+            let mut g = linkonce(var(name, 8, &[]), comdat);
+            g.linkage = Linkage::Internal;
+            g
+        };
+        let descriptor = |name: &str, of: u32| {
+            let mut d = var(name, 64, &[(of, Ref)]);
+            d.linkage = Linkage::Private;
+            d.section = Some("asan_globals".into());
+            d.comdat = Some(of - 2);
+            d.associated = Some(of);
+            d
+        };
+        let mut facts = module(vec![
+            func("f", 100, &[(2, Ref)]),
+            func("g", 100, &[(3, Ref)]),
+            described("str_f", 0),
+            described("str_g", 1),
+            descriptor("desc_f", 2),
+            descriptor("desc_g", 3),
+        ]);
+        // The descriptors are retained (llvm.compiler.used), which each
+        // partition filters: no reason to keep them together either.
+        let mut used = var("llvm.compiler.used", 16, &[(4, Ref), (5, Ref)]);
+        used.special = Some(SpecialArray::Used);
+        used.linkage = Linkage::Appending;
+        facts.globals.push(used);
+        facts.comdat_count = 2;
+        let linked = plan(&facts, 2);
+        assert_eq!(linked.partitions, 2);
+        assert_ne!(linked.owner[0], linked.owner[1]);
+        assert_eq!((linked.owner[4], linked.owner[5]), (linked.owner[0], linked.owner[1]));
+        // Not linked to another's section: the section's variables stay
+        // together, and so do the functions that use their groups' locals.
+        for d in &mut facts.globals[4..] {
+            d.associated = None;
+        }
+        let unlinked = plan(&facts, 2);
+        assert_eq!(unlinked.owner[0], unlinked.owner[1]);
+        assert_eq!(unlinked.owner[4], unlinked.owner[5]);
+    }
+
+    #[test]
+    fn users_of_a_local_in_a_group_the_linker_keeps_whole_may_part() {
+        // A local string two functions use, in a COMDAT group: where the
+        // linker may discard the group for another object's, the string
+        // cannot be promoted and its users stay with it; in a
+        // `nodeduplicate` group, never discarded, it is promoted.
+        let mut string = linkonce(var("str", 8, &[]), 0);
+        string.linkage = Linkage::Internal;
+        let mut facts = module(vec![func("f", 100, &[(2, Ref)]), func("g", 100, &[(2, Ref)]), string]);
+        facts.comdat_count = 1;
+        let discardable = plan(&facts, 2);
+        assert_eq!(discardable.owner[0], discardable.owner[1]);
+        facts.comdat_nodeduplicate = vec![true];
+        let kept = plan(&facts, 2);
+        assert_eq!(kept.partitions, 2);
+        assert_ne!(kept.owner[0], kept.owner[1]);
+        let symbols = crate::symbol_rules::decide(&facts, &kept);
+        assert!(symbols.promotions[2].as_ref().is_some_and(|p| p.linkage == Linkage::External));
     }
 
     #[test]

@@ -449,14 +449,15 @@ pub(crate) fn is_local_copyable(g: &GlobalFacts) -> bool {
 /// can, unless it is an alias that asm names (a partition that declares a
 /// strong alias, unless thread-local, refers to its aliasee instead); a
 /// local can if every partition may copy it ([`is_local_copyable`]) or it
-/// can be promoted (named by no asm, in no COMDAT). `asm_named` is
+/// can be promoted (named by no asm, in no COMDAT the linker may discard:
+/// [`ModuleFacts::discardable_comdat_of`]). `asm_named` is
 /// [`ModuleFacts::asm_named`].
 pub(crate) fn nameable_without_owning(facts: &ModuleFacts, asm_named: &[bool], r: usize) -> bool {
     let g = &facts.globals[r];
     if g.id.kind == GlobalKind::Alias && asm_named[r] {
         return false;
     }
-    !g.linkage.is_local() || is_local_copyable(g) || (!asm_named[r] && facts.comdat_of(r).is_none())
+    !g.linkage.is_local() || is_local_copyable(g) || (!asm_named[r] && facts.discardable_comdat_of(r).is_none())
 }
 
 struct Rules<'a> {

@@ -7,7 +7,7 @@
 use std::ffi::CStr;
 use std::marker::PhantomData;
 
-use llvm_sys::comdat::{LLVMGetComdat, LLVMSetComdat};
+use llvm_sys::comdat::{LLVMComdatSelectionKind, LLVMGetComdat, LLVMGetComdatSelectionKind, LLVMSetComdat};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::target::LLVMABISizeOfType;
@@ -409,6 +409,21 @@ impl<'m> Global<'m> {
                 return None;
             }
             Some(comdat_key(c))
+        }
+    }
+
+    /// Whether the function or variable is in a `nodeduplicate` COMDAT: on
+    /// ELF a section group that is no COMDAT (the linker keeps every copy).
+    pub fn comdat_is_nodeduplicate(self) -> bool {
+        if !matches!(self.kind(), GlobalKind::Function | GlobalKind::Variable) {
+            return false;
+        }
+        // SAFETY: LLVMGetComdat returns null when there is none; a comdat it
+        // returns is the module's.
+        unsafe {
+            let c = LLVMGetComdat(self.raw);
+            !c.is_null()
+                && matches!(LLVMGetComdatSelectionKind(c), LLVMComdatSelectionKind::LLVMNoDuplicatesComdatSelectionKind)
         }
     }
 
