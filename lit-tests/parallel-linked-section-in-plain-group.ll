@@ -17,11 +17,13 @@
 ; where the partitions print text (LLVM16 would see module asm and no
 ; reason), or ModuleFacts::linked_sections_in_plain_groups no longer sees
 ; a nodeduplicate COMDAT's linked member; on LLVM 19 and 22 (one partition,
-; no module asm) if partition_plan.rs groups() keeps the variables of one
-; section together though linked to another's, unites the members of
-; llvm.compiler.used, or keeps the users of a local in a nodeduplicate
-; group with it (@both uses both locals: each group would hold every
-; function).
+; no module asm) if partition_plan.rs groups() keeps the users of a local
+; in a nodeduplicate group with it (@both uses both locals: one unit would
+; hold every function). (Here the groups' locals are promoted, so the rules
+; that no longer unite a section's linked variables or llvm.compiler.used's
+; members change nothing; partition_plan.rs's unit test
+; variables_of_one_section_share_a_partition_unless_linked_to_another,
+; with groups the linker may discard, fails without either.)
 ;
 ; A backend's module is made of such groups, one per local global ASan
 ; instruments (sqlite3's: 1,504): until 2026-12-07 they held every function

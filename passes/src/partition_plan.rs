@@ -1196,9 +1196,11 @@ mod tests {
 
     #[test]
     fn variables_of_one_section_share_a_partition_unless_linked_to_another() {
-        // An LTO backend's module with ASan: each local string (internal,
-        // never promoted from its group) has a descriptor in section
-        // asan_globals, in the string's group, linked to it (!associated).
+        // An LTO backend's module with ASan: each local string has a
+        // descriptor in section asan_globals, in the string's group, linked
+        // to it (!associated). The groups here are ones the linker may
+        // discard, so the strings are never promoted and their users stay
+        // with them: only the section could unite f and g.
         let described = |name: &str, comdat: u32| {
             let mut g = linkonce(var(name, 8, &[]), comdat);
             g.linkage = Linkage::Internal;

@@ -3,7 +3,7 @@
 //! sections, the same symbols where they were, the same relocations (by
 //! type, place, target and addend) and address-significance table; and the
 //! parts' objects joined (`object_merge`) say what the merge of their texts
-//! says. This is what clang 16 and 22 are handed instead of the parts'
+//! says. This is what clang (16, 19 and 22) is handed instead of the parts'
 //! text. (The comparisons run against LLVM 16's MC layer only. LLVM 22's
 //! keeps the label or local a `.reloc` names as the relocation's symbol,
 //! and pads code between parts with other no-ops, which these comparisons
