@@ -15,7 +15,7 @@
 ; the reason; LLVM 19 and 22 print the linked-to symbol first, and split it.
 ; Fails if: parallel.rs's sizing no longer asks decline::printed_text_reason
 ; where the partitions print text (LLVM16 would see module asm and no
-; reason), or ModuleFacts::linked_sections_in_plain_groups no longer sees
+; reason), or ModuleFacts::has_linked_sections_in_plain_groups no longer sees
 ; a nodeduplicate COMDAT's linked member; on LLVM 19 and 22 (one partition,
 ; no module asm) if partition_plan.rs groups() keeps the users of a local
 ; in a nodeduplicate group with it (@both uses both locals: one unit would

@@ -203,7 +203,7 @@ pub fn module_reason(facts: &ModuleFacts) -> Option<String> {
 /// operand after a group as the group's linkage ("Linkage must be
 /// 'comdat'"); from LLVM 17 the linked-to symbol comes first, which reads.
 pub fn printed_text_reason(facts: &ModuleFacts, major: u32) -> Option<String> {
-    (major < 17 && facts.linked_sections_in_plain_groups).then(|| {
+    (major < 17 && facts.has_linked_sections_in_plain_groups()).then(|| {
         "it has sections linked to another's in section groups that are no COMDAT (nodeduplicate: ASan's descriptors \
          in a ThinLTO backend with -fsanitize-address-globals-dead-stripping), which LLVM 16 prints in a form its \
          assembler cannot read"
@@ -304,10 +304,18 @@ mod tests {
 
     #[test]
     fn linked_sections_in_plain_groups_decline_where_llvm_16_prints_text() {
-        use crate::test_support::{func, module};
-        let mut facts = module(vec![func("f", 10, &[]), func("g", 10, &[])]);
+        use crate::test_support::{func, module, var};
+        // A descriptor in the group of the string it is linked to.
+        let mut string = var("str", 8, &[]);
+        string.comdat = Some(0);
+        let mut descriptor = var("desc", 64, &[(2, crate::module_facts::RefKind::Ref)]);
+        descriptor.comdat = Some(0);
+        descriptor.associated = Some(2);
+        let mut facts = module(vec![func("f", 10, &[]), func("g", 10, &[]), string, descriptor]);
+        facts.comdat_count = 1;
+        // A group the linker may discard: LLVM 16 prints it as it reads.
         assert_eq!(printed_text_reason(&facts, 16), None);
-        facts.linked_sections_in_plain_groups = true;
+        facts.comdat_nodeduplicate = vec![true];
         assert!(printed_text_reason(&facts, 16).is_some_and(|why| why.contains("nodeduplicate") && why.contains("LLVM 16")));
         // From LLVM 17 the printer writes what its assembler reads.
         assert_eq!(printed_text_reason(&facts, 19), None);

@@ -246,12 +246,6 @@ pub struct ModuleFacts {
     /// Some function asks for a section the code generator links to the
     /// function's (patchable entries, XRay's map).
     pub linked_order_functions: bool,
-    /// Some function or variable is linked to another global's section
-    /// (`!associated`) and in a `nodeduplicate` COMDAT, a section group
-    /// that is no COMDAT on ELF (ASan's descriptors of local globals in a
-    /// ThinLTO backend): LLVM 16 prints such a section in a form its own
-    /// assembler cannot read (`decline::printed_text_reason`).
-    pub linked_sections_in_plain_groups: bool,
     /// Some function is compiled for segmented stacks (`-fsplit-stack`).
     pub split_stack_functions: bool,
     /// Some function names a garbage collector strategy (`gc "NAME"`).
@@ -346,6 +340,17 @@ impl ModuleFacts {
             GlobalKind::Alias => g.target.and_then(|t| self.globals[t as usize].comdat),
             _ => g.comdat,
         }
+    }
+
+    /// Some definition is linked to another global's section
+    /// (`!associated`) and in a `nodeduplicate` COMDAT, a section group
+    /// that is no COMDAT on ELF (ASan's descriptors of local globals in a
+    /// ThinLTO backend): LLVM 16 prints such a section in a form its own
+    /// assembler cannot read (`decline::printed_text_reason`).
+    pub fn has_linked_sections_in_plain_groups(&self) -> bool {
+        self.globals.iter().enumerate().any(|(i, g)| {
+            g.is_definition && g.associated.is_some() && g.comdat.is_some() && self.discardable_comdat_of(i).is_none()
+        })
     }
 
     /// [`Self::comdat_of`], if the linker may discard that group for
@@ -556,7 +561,7 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
     let mut comdat_nodeduplicate: Vec<bool> = Vec::new();
     let mut per_kind_index = [0u32; 4];
     let (mut inline_asm_assigns, mut inline_asm_notes, mut linked_order_functions) = (false, false, false);
-    let (mut split_stack_functions, mut gc_functions, mut linked_sections_in_plain_groups) = (false, false, false);
+    let (mut split_stack_functions, mut gc_functions) = (false, false);
     let facts: Vec<GlobalFacts> = globals
         .iter()
         .map(|&g| {
@@ -647,8 +652,6 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
                     .iter()
                     .any(|a| g.has_fn_string_attribute(a));
             split_stack_functions |= is_function && is_definition && g.has_fn_string_attribute("split-stack");
-            linked_sections_in_plain_groups |=
-                is_definition && associated.is_some() && comdat.is_some_and(|c| comdat_nodeduplicate[c as usize]);
             gc_functions |= is_function && is_definition && g.has_gc();
             let thread_local = g.is_thread_local();
             GlobalFacts {
@@ -723,7 +726,6 @@ pub fn collect(module: &ModuleRef<'_>, is_shared_library_code: bool) -> ModuleFa
         inline_asm_assigns,
         inline_asm_notes,
         linked_order_functions,
-        linked_sections_in_plain_groups,
         split_stack_functions,
         gc_functions,
         is_shared_library_code,
