@@ -1,19 +1,24 @@
 ; RUN: rm -f %t.*.bc
-; RUN: %opt-mtpc -passes='mtpc-split<partitions=3;min-size=0;no-merge;out=%t>' %s -o /dev/null
+; RUN: %opt-mtpc -passes='mtpc-split<partitions=2;min-size=0;no-merge;out=%t>' %s -o /dev/null
 ; RUN: llvm-dis %t.0.bc -o - | FileCheck %s --check-prefix=P0
 ; RUN: llvm-dis %t.1.bc -o - | FileCheck %s --check-prefix=P1
-; RUN: llvm-dis %t.2.bc -o - | FileCheck %s --check-prefix=P2
 
 ; Variables placed in one explicit section are defined by one partition,
 ; in their original order (code may walk the section between the
-; linker's __start_/__stop_ symbols). Others may copy small constants.
+; linker's __start_/__stop_ symbols): that of their first user, data only
+; as they are. Another partition that uses one promotes it, and may copy
+; a small constant.
 ; Fails if: partition_plan.rs groups() stops uniting the variables of one explicit section.
-; P0-NOT: @reg_b
-; P0: @reg_a{{.*}} = available_externally hidden constant i32 1, section "my_regs"
+; P0: @reg_a = internal constant i32 1, section "my_regs"
+; P0-NEXT: @reg_b = internal constant i32 2, section "my_regs"
+; P0-NEXT: @reg_c{{.*}} = hidden constant i32 3, section "my_regs"
+; P0: define i32 @use_a()
+; P1-NOT: @reg_a
+; P1-NOT: @reg_b
 ; P1: @reg_c{{.*}} = available_externally hidden constant i32 3, section "my_regs"
-; P2: @reg_a{{.*}} = hidden constant i32 1, section "my_regs"
-; P2-NEXT: @reg_b = internal constant i32 2, section "my_regs"
-; P2-NEXT: @reg_c{{.*}} = hidden constant i32 3, section "my_regs"
+; P1-NOT: @reg_a
+; P1-NOT: @reg_b
+; P1: define i32 @use_c()
 
 @reg_a = internal constant i32 1, section "my_regs", align 4
 @reg_b = internal constant i32 2, section "my_regs", align 4

@@ -381,6 +381,12 @@ def test_profiles(work, checker):
         shown[v] = run([tool("llvm-profdata"), "show", "--all-functions", "--counts", "run.profdata"], cwd=b.dirs[v])
     split_and(checker, b, "the merged raw profile has the stock build's functions and counts",
               "Counters:" in shown["stock"] and shown["stock"] == shown["mtpc"], shown["mtpc"][:1500])
+    # Each function's counters and data (a group of their own) are placed
+    # with it, private as in stock's object; none of work.c's functions is
+    # copied to another partition, whose inlined copy would name them.
+    promoted = re.findall(r"\b__prof[cd]_\S*\.mtpc\.\w+", run([tool("llvm-nm"), b.outputs["mtpc"]]))
+    checker.check(promoted == [], "profile-gen: every function's counters and data stay private, none promoted",
+                  " ".join(promoted[:10]))
     profile = b.path("stock", "run.profdata")
     # main changed since the profile (-DWORK_CHANGED): its counts no longer apply.
     use = Build(work, "profile-use", program("work.c"),
@@ -398,6 +404,28 @@ def test_profiles(work, checker):
     split_and(checker, split, "-fsplit-machine-functions: the same functions' cold parts split off (%s), same output" % cold["stock"],
               cold["stock"] != [] and cold["stock"] == cold["mtpc"]
               and split.run("stock", ["40"]).stdout == split.run("mtpc", ["40"]).stdout, str(cold))
+
+
+def openmp_runtime():
+    """Whether this LLVM's OpenMP runtime is installed (libomp-N-dev: one
+    major's at a time, the packages conflict)."""
+    resource = run([tool("clang"), "-print-resource-dir"]).strip()
+    return os.path.exists(os.path.join(resource, "include", "omp.h"))
+
+
+def test_openmp(work, checker):
+    if not openmp_runtime():
+        print("SKIP: openmp: LLVM %d's OpenMP runtime is not installed (apt-get install libomp-%d-dev)"
+              % (LLVM_MAJOR, LLVM_MAJOR))
+        return
+    # Eight partitions asked for: the functions sharing the named critical
+    # section's lock and the threadprivate variable are placed apart.
+    b = Build(work, "openmp", program("openmp.c"), ["-O2", "-fopenmp"], env={"MTPC_PARTITIONS": "8"})
+    outputs = {t: [b.run(v, ["30000"], env={"OMP_NUM_THREADS": str(t)}).stdout for v in ("stock", "mtpc")] for t in (1, 2, 4)}
+    split_and(checker, b, "parallel loops, reductions, tasks, atomics, named critical sections, sections and "
+              "threadprivate variables: the stock build's output on 1, 2 and 4 threads",
+              all(o[0] == o[1] and "threadprivate" in o[0] for o in outputs.values()),
+              str({t: o[1][:300] for t, o in outputs.items()}))
 
 
 def test_library_info(work, checker):
@@ -1044,6 +1072,7 @@ TESTS = [
     ("thinlto-asan", test_thinlto_asan),
     ("gcov", test_gcov),
     ("profiles", test_profiles),
+    ("openmp", test_openmp),
     ("library-info", test_library_info),
     ("other-plugin", test_other_plugin),
     ("diagnostics", test_diagnostics),

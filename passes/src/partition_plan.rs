@@ -4,7 +4,7 @@
 //!    SCCs, COMDAT groups, a function and the users of its block addresses,
 //!    an alias and its aliasee, `!associated` pairs, a local symbol named by
 //!    inline asm and its users, and variables placed in one explicit section
-//!    (their order in the section may matter), and an internal function
+//!    outside COMDAT groups (their order in the section may matter), and an internal function
 //!    called from one function only, with its caller (the inliner takes
 //!    such a function whatever its size, then deletes it; apart, it would
 //!    stay out of line). Some groups are pinned to the
@@ -15,8 +15,8 @@
 //! 2. Units: the groups' dominator tree, from a virtual root above every
 //!    group nothing else reaches. A subtree is reachable only through its
 //!    root, so a subtree kept together costs no cross-partition reference.
-//!    A variable alone in its group hangs under its first user instead (it
-//!    is placed with it, step 5). Subtrees within an eighth of a
+//!    A group of variables only hangs under its first user instead (it is
+//!    placed with it, step 5). Subtrees within an eighth of a
 //!    partition's fair share of the groups' own work (loops and
 //!    dispatches weighed as packing weighs them, step 3) become units;
 //!    larger ones are cut below their root.
@@ -39,8 +39,8 @@
 //!    symbol rules give the least work is kept.
 //! 5. The copied definitions cost nothing to the unit they are in and are
 //!    owned by the partition of their first user: a partition of nothing
-//!    but such copies would only repeat its users' work. Data that forms a
-//!    group alone goes with its first user.
+//!    but such copies would only repeat its users' work. A group of
+//!    variables only goes with its first user, whole.
 //!
 //! Every step iterates in module order and breaks ties by index, so the
 //! same module and parameters always give the same plan.
@@ -255,7 +255,7 @@ impl<'f> Grouped<'f> {
     }
 
     /// The units of a plan for `requested` partitions: the dominator tree
-    /// (with each variable alone under its first user) cut into subtrees
+    /// (with each group of variables only under its first user) cut into subtrees
     /// of at most [`UNIT_FRACTION_OF_SHARE`] of a partition's share of the
     /// groups' own work ([`GroupGraph::own_work`]), so that a loop-heavy
     /// subtree is cut as finely as a loop-free one of as much work.
@@ -307,8 +307,8 @@ impl<'f> Grouped<'f> {
             }
         }
         let mut owner: Vec<Option<u32>> = groups.group_of.iter().map(|g| g.map(|g| placed[unit_of_group[g]])).collect();
-        place_data_with_first_user(facts, groups, &mut owner);
         place_copied_groups_with_first_user(facts, &groups.odr, &mut owner);
+        place_data_with_first_user(facts, groups, &mut owner);
         let kept = renumber_without_empty(&mut owner, partitions);
         let planned = kept.iter().map(|&p| loads.work[p as usize]).collect();
         let partitions = kept.len() as u32;
@@ -404,8 +404,9 @@ struct GroupGraph {
     /// definitions aside): what stays where the group is placed.
     code: Vec<u64>,
     /// Per global, whether it is data that goes with its first user: a
-    /// variable that is a group of its own, not pinned.
-    data_alone: Vec<bool>,
+    /// variable whose group holds variables only, not pinned (the group
+    /// goes whole).
+    data_only: Vec<bool>,
     /// Work of the group's own functions beyond their instructions: that
     /// of loops and computed-goto dispatches ([`function_work`]).
     extra_work: Vec<u64>,
@@ -463,20 +464,22 @@ impl GroupGraph {
             s.sort_unstable();
             s.dedup();
         }
-        let mut members = vec![0u32; cost.len()];
-        for g in group_of.iter().flatten() {
-            members[*g] += 1;
+        let mut variables_only = vec![true; cost.len()];
+        for (i, g) in group_of.iter().enumerate() {
+            if let Some(g) = *g {
+                variables_only[g] &= facts.globals[i].is_variable();
+            }
         }
-        let data_alone = (0..n).map(|i| group_of[i].is_some_and(|g| facts.globals[i].is_variable() && members[g] == 1 && !pinned[g])).collect();
-        GroupGraph { odr, group_of, cost, code, data_alone, extra_work, pinned, succ }
+        let data_only = group_of.iter().map(|g| g.is_some_and(|g| variables_only[g] && !pinned[g])).collect();
+        GroupGraph { odr, group_of, cost, code, data_only, extra_work, pinned, succ }
     }
 
     fn count(&self) -> usize {
         self.cost.len()
     }
 
-    /// Per group, if it is a variable alone (not pinned), the group of the
-    /// first function (in module order) that refers to it: where
+    /// Per group, if it holds variables only (not pinned), the group of the
+    /// first function (in module order) that refers to one of them: where
     /// [`place_data_with_first_user`] places it.
     fn data_first_users(&self, facts: &ModuleFacts) -> Vec<Option<usize>> {
         let mut first_user = vec![None; self.count()];
@@ -484,7 +487,7 @@ impl GroupGraph {
             let Some(user) = self.group_of[i].filter(|_| f.is_function()) else { continue };
             for &(r, _) in &f.refs {
                 let r = r as usize;
-                if let Some(g) = self.group_of[r].filter(|_| self.data_alone[r]) {
+                if let Some(g) = self.group_of[r].filter(|_| self.data_only[r]) {
                     if g != user && first_user[g].is_none() {
                         first_user[g] = Some(user);
                     }
@@ -867,18 +870,34 @@ fn attach_data_to_first_users(children: &mut [Vec<usize>], first_users: &[Option
     }
 }
 
-/// A variable that is a group of its own goes to the partition of the
-/// first function (in module order) that refers to it: the dominator cut
-/// may have made it a unit of its own, and data costs nothing to compile.
+/// A group of variables only goes, whole, to the partition of the first
+/// function (in module order) that refers to one of them: the dominator
+/// cut may have made it a unit of its own, and data costs nothing to
+/// compile. (A function's profile counters and data, in a group of their
+/// own, go with it: that partition keeps them private, as stock's object.)
+/// Run once copied groups are placed, so that data goes where the copied
+/// function that uses it first is emitted; a group holding copied data is
+/// theirs to place.
 fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &mut [Option<u32>]) {
-    let mut placed = vec![false; facts.globals.len()];
+    let mut holds_copies = vec![false; groups.count()];
+    for (i, g) in groups.group_of.iter().enumerate() {
+        if let Some(g) = *g {
+            holds_copies[g] |= groups.odr.copied_with(i).is_some();
+        }
+    }
+    let placed_here = |i: usize| groups.group_of[i].filter(|&g| groups.data_only[i] && !holds_copies[g]);
+    let mut group_owner: Vec<Option<u32>> = vec![None; groups.count()];
     for (i, f) in facts.globals.iter().enumerate() {
         let Some(p) = owner[i].filter(|_| f.is_function()) else { continue };
         for &(r, _) in &f.refs {
-            let r = r as usize;
-            if groups.data_alone[r] && !std::mem::replace(&mut placed[r], true) {
-                owner[r] = Some(p);
+            if let Some(g) = placed_here(r as usize) {
+                group_owner[g].get_or_insert(p);
             }
+        }
+    }
+    for i in 0..owner.len() {
+        if let Some(p) = placed_here(i).and_then(|g| group_owner[g]) {
+            owner[i] = Some(p);
         }
     }
 }
@@ -1099,7 +1118,14 @@ fn groups(facts: &ModuleFacts, odr: &OdrGroups) -> (Vec<usize>, Vec<bool>) {
         // linked to (ASan's descriptors, SanitizerCoverage's tables, which
         // an LTO backend's module holds already, each in the group of what
         // it describes: united, they held every function using a string).
-        if g.is_variable() && g.is_definition && g.special.is_none() && g.associated.is_none() {
+        // Nor has one in a COMDAT group: there it is a section of its own,
+        // which the linker keeps or drops with its group (a COMDAT's in
+        // favour of another object's copy). Each function's profile
+        // counters and data (`__llvm_prf_cnts`, `__llvm_prf_data`) are in
+        // a group of their own: united, every counter went to one
+        // partition, and every function in another named its own by a
+        // promoted name.
+        if g.is_variable() && g.is_definition && g.special.is_none() && g.associated.is_none() && g.comdat.is_none() {
             if let Some(s) = g.section.as_deref() {
                 let leader = *section_leader.entry(s).or_insert(i);
                 uf.union(leader, i);
@@ -1233,14 +1259,92 @@ mod tests {
         assert_eq!(linked.partitions, 2);
         assert_ne!(linked.owner[0], linked.owner[1]);
         assert_eq!((linked.owner[4], linked.owner[5]), (linked.owner[0], linked.owner[1]));
-        // Not linked to another's section: the section's variables stay
-        // together, and so do the functions that use their groups' locals.
-        for d in &mut facts.globals[4..] {
+        // Not linked, nor in a group: the section's variables stay
+        // together, and so do the functions that use them (one is promoted).
+        for d in &mut facts.globals[4..6] {
             d.associated = None;
+            d.comdat = None;
         }
+        facts.globals[0].refs.push((4, Ref));
+        facts.globals[1].refs.push((5, Ref));
         let unlinked = plan(&facts, 2);
-        assert_eq!(unlinked.owner[0], unlinked.owner[1]);
         assert_eq!(unlinked.owner[4], unlinked.owner[5]);
+    }
+
+    #[test]
+    fn profile_counters_go_with_their_function() {
+        // `-fprofile-instr-generate`, lowered: each function's counters
+        // (`__profc_`) and data (`__profd_`, naming the counters and the
+        // function) are private, in a `nodeduplicate` group of their own,
+        // in the sections every function's are in. Each group goes whole
+        // with its function, so no counter is promoted; united by their
+        // sections, they went to one partition.
+        let counters = |name: &str, comdat: u32| {
+            let mut c = var(name, 8, &[]);
+            c.linkage = Linkage::Private;
+            c.section = Some("__llvm_prf_cnts".into());
+            c.comdat = Some(comdat);
+            c
+        };
+        let data = |name: &str, comdat: u32, counters: u32, function: u32| {
+            let mut d = var(name, 48, &[(counters, Ref), (function, Ref)]);
+            d.linkage = Linkage::Private;
+            d.section = Some("__llvm_prf_data".into());
+            d.comdat = Some(comdat);
+            d
+        };
+        let mut facts = module(vec![
+            func("f", 100, &[(2, Ref)]),
+            func("g", 100, &[(3, Ref)]),
+            counters("__profc_f", 0),
+            counters("__profc_g", 1),
+            data("__profd_f", 0, 2, 0),
+            data("__profd_g", 1, 3, 1),
+        ]);
+        let mut used = var("llvm.compiler.used", 16, &[(4, Ref), (5, Ref)]);
+        used.special = Some(SpecialArray::Used);
+        used.linkage = Linkage::Appending;
+        facts.globals.push(used);
+        facts.comdat_count = 2;
+        facts.comdat_nodeduplicate = vec![true, true];
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.partitions, 2);
+        assert_ne!(plan.owner[0], plan.owner[1]);
+        assert_eq!((plan.owner[2], plan.owner[4]), (plan.owner[0], plan.owner[0]), "f's counters and data with f");
+        assert_eq!((plan.owner[3], plan.owner[5]), (plan.owner[1], plan.owner[1]), "g's counters and data with g");
+        let symbols = crate::symbol_rules::decide(&facts, &plan);
+        assert!((2..6).all(|i| symbols.promotions[i].is_none()), "no counter or data promoted");
+    }
+
+    #[test]
+    fn counters_of_a_copied_local_function_go_where_it_is_emitted() {
+        // Static h, which f and g call from two partitions, is copied into
+        // both and emitted by its first user's; its counters go there too,
+        // not where the plan's units left them.
+        let counters = |name: &str, refs: &[(u32, RefKind)]| {
+            let mut c = var(name, 8, refs);
+            c.linkage = Linkage::Private;
+            c.section = Some(if refs.is_empty() { "__llvm_prf_cnts" } else { "__llvm_prf_data" }.into());
+            c.comdat = Some(0);
+            c
+        };
+        let mut facts = module(vec![
+            func("f", 500, &[(2, Call)]),
+            func("g", 400, &[(2, Call)]),
+            internal(func("h", 20, &[(3, Ref)])),
+            counters("__profc_h", &[]),
+            counters("__profd_h", &[(3, Ref)]),
+        ]);
+        facts.comdat_count = 1;
+        facts.comdat_nodeduplicate = vec![true];
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.partitions, 2);
+        assert_ne!(plan.owner[0], plan.owner[1]);
+        let symbols = crate::symbol_rules::decide(&facts, &plan);
+        let (owner, other) = (plan.owner[0].unwrap(), plan.owner[1].unwrap());
+        assert_eq!((symbols.decision(owner, 2), symbols.decision(other, 2)), (crate::symbol_rules::Decision::Define, crate::symbol_rules::Decision::OdrCopy), "h copied into both");
+        assert_eq!(plan.owner[2], plan.owner[0], "h emitted by its first user's partition");
+        assert_eq!((plan.owner[3], plan.owner[4]), (plan.owner[2], plan.owner[2]), "h's counters where h is emitted");
     }
 
     #[test]
