@@ -244,10 +244,15 @@ def test_sanitizer_coverage(work, checker):
     # runs: SanitizerCoverage's too, which every partition has, and which a
     # partition's ASan bracketed only if that partition defined such a
     # global (the copies differed, and the module compiled whole).
-    for tag, flags in (("sancov-cxx-guards", ["-fsanitize-coverage=trace-pc-guard,pc-table"]),
-                       ("sancov-cxx-counters", ["-fsanitize-coverage=inline-8bit-counters,pc-table"]),
-                       ("sancov-cxx-asan", ["-fsanitize-coverage=inline-8bit-counters,pc-table", "-fsanitize=address"])):
-        b = Build(work, tag, CONSTRUCTS_CPP, ["-O2"] + flags, link=[hooks, "-lstdc++"])
+    # Split only for code generation (the module optimized and instrumented
+    # whole), each of ASan's descriptors and SanitizerCoverage's tables is
+    # placed with what it describes, in the partition that emits it.
+    with_asan = ["-fsanitize-coverage=inline-8bit-counters,pc-table", "-fsanitize=address"]
+    for tag, flags, split_env in (("sancov-cxx-guards", ["-fsanitize-coverage=trace-pc-guard,pc-table"], None),
+                                  ("sancov-cxx-counters", ["-fsanitize-coverage=inline-8bit-counters,pc-table"], None),
+                                  ("sancov-cxx-asan", with_asan, None),
+                                  ("sancov-cxx-asan-code-generation", with_asan, {"MTPC_CODE_GENERATION_ONLY": "1"})):
+        b = Build(work, tag, CONSTRUCTS_CPP, ["-O2"] + flags, link=[hooks, "-lstdc++"], env=split_env)
         env = {"ASAN_OPTIONS": "check_initialization_order=1:detect_leaks=0"}
         counts = {v: b.run(v, env=env).stderr.strip().splitlines()[-1] for v in ("stock", "mtpc")}
         brackets = {v: calls_to(b.outputs[v], "__asan_before_dynamic_init") for v in ("stock", "mtpc")}
