@@ -378,17 +378,25 @@ def test_gcov(work, checker):
 
 
 def test_profiles(work, checker):
-    b = Build(work, "profile-gen", program("work.c"), ["-O2", "-fprofile-instr-generate"])
-    shown = {}
+    b = Build(work, "profile-gen", program("work.c"), ["-O2", "-fprofile-instr-generate", "-fcoverage-mapping"])
+    shown, covered = {}, {}
     for v in ("stock", "mtpc"):
         b.run(v, ["40"], env={"LLVM_PROFILE_FILE": "run.profraw"})
         run([tool("llvm-profdata"), "merge", "run.profraw", "-o", "run.profdata"], cwd=b.dirs[v])
         shown[v] = run([tool("llvm-profdata"), "show", "--all-functions", "--counts", "run.profdata"], cwd=b.dirs[v])
+        # Each build's directory named alike, columns by single spaces, no rules.
+        report = run([tool("llvm-cov"), "report", b.outputs[v], "-instr-profile=run.profdata"], cwd=b.dirs[v])
+        covered[v] = [" ".join(l.replace(b.dirs[v], "DIR").split()) for l in report.splitlines() if l.strip("- ")]
     split_and(checker, b, "the merged raw profile has the stock build's functions and counts",
               "Counters:" in shown["stock"] and shown["stock"] == shown["mtpc"], shown["mtpc"][:1500])
+    checker.check(any(l.startswith("TOTAL") for l in covered["stock"]) and covered["stock"] == covered["mtpc"],
+                  "profile-gen: llvm-cov report gives the stock build's regions, functions and lines covered",
+                  "stock:\n%s\nmtpc:\n%s" % ("\n".join(covered["stock"][-3:]), "\n".join(covered["mtpc"][-3:])))
     # Each function's counters and data (a group of their own) are placed
-    # with it, private as in stock's object; none of work.c's functions is
-    # copied to another partition, whose inlined copy would name them.
+    # with it, private as in stock's object. None of work.c's functions is
+    # copied to another partition, whose inlined copy would name them (were
+    # one copied, its counters would be promoted, and this check would need
+    # to leave them out).
     promoted = re.findall(r"\b__prof[cd]_\S*\.mtpc\.\w+", run([tool("llvm-nm"), b.outputs["mtpc"]]))
     checker.check(promoted == [], "profile-gen: every function's counters and data stay private, none promoted",
                   " ".join(promoted[:10]))

@@ -10,6 +10,8 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Bitcode/LLVMBitCodes.h"
+#include "llvm/Bitstream/BitstreamReader.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -463,6 +465,120 @@ void *mtpc_split_bitcode_write(LLVMModuleRef M, bool KeepUseListOrder, const cha
 
 // LLVM's xxHash64 of Len bytes at Data.
 uint64_t mtpc_xxhash64(const char *Data, size_t Len) { return xxHash64(StringRef(Data, Len)); }
+
+namespace {
+// A digest of the records of a bitcode stream, block by block, leaving out
+// its use-list blocks: the order of each value's uses, which a compile's
+// passes may leave otherwise from one run to the next (a DenseMap walked in
+// pointer order), changes none of the module's content. Nor do the offsets
+// that locate blocks in the stream, which a use-list block's size moves:
+// the module's value symbol table's (VSTOFFSET) and each function block's
+// (the second operand of its FNENTRY record).
+class RecordDigest {
+  BitstreamCursor Stream;
+  std::optional<BitstreamBlockInfo> BlockInfo;
+  SmallVector<uint64_t, 0> Pending;
+  uint64_t Hash = 0;
+
+  void mix(uint64_t Value) {
+    Pending.push_back(Value);
+    if (Pending.size() >= 8192)
+      flush();
+  }
+  void flush() {
+    Pending.push_back(Hash);
+    Hash = xxHash64(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Pending.data()), Pending.size() * sizeof(uint64_t)));
+    Pending.clear();
+  }
+
+  Error block(unsigned ID) {
+    if (ID == bitc::BLOCKINFO_BLOCK_ID) {
+      auto Info = Stream.ReadBlockInfoBlock();
+      if (!Info)
+        return Info.takeError();
+      if (!*Info)
+        return createStringError(inconvertibleErrorCode(), "malformed block info");
+      BlockInfo = std::move(**Info);
+      Stream.setBlockInfo(&*BlockInfo);
+      return Error::success();
+    }
+    if (ID == bitc::USELIST_BLOCK_ID)
+      return Stream.SkipBlock();
+    if (Error E = Stream.EnterSubBlock(ID))
+      return E;
+    mix(ID);
+    SmallVector<uint64_t, 64> Record;
+    for (;;) {
+      Expected<BitstreamEntry> Entry = Stream.advance();
+      if (!Entry)
+        return Entry.takeError();
+      switch (Entry->Kind) {
+      case BitstreamEntry::Error:
+        return createStringError(inconvertibleErrorCode(), "malformed bitcode");
+      case BitstreamEntry::EndBlock:
+        mix(~uint64_t(0));
+        return Error::success();
+      case BitstreamEntry::SubBlock:
+        if (Error E = block(Entry->ID))
+          return E;
+        break;
+      case BitstreamEntry::Record: {
+        Record.clear();
+        StringRef Blob;
+        Expected<unsigned> Code = Stream.readRecord(Entry->ID, Record, &Blob);
+        if (!Code)
+          return Code.takeError();
+        if (ID == bitc::MODULE_BLOCK_ID && *Code == bitc::MODULE_CODE_VSTOFFSET)
+          break;
+        if (ID == bitc::VALUE_SYMTAB_BLOCK_ID && *Code == bitc::VST_CODE_FNENTRY && Record.size() > 1)
+          Record.resize(1);
+        mix(*Code);
+        mix(Record.size());
+        for (uint64_t Value : Record)
+          mix(Value);
+        mix(Blob.empty() ? 0 : xxHash64(Blob));
+        break;
+      }
+      }
+    }
+  }
+
+public:
+  explicit RecordDigest(StringRef Bitcode) : Stream(ArrayRef<uint8_t>(Bitcode.bytes_begin(), Bitcode.bytes_end())) {}
+
+  Expected<uint64_t> digest() {
+    Expected<SimpleBitstreamCursor::word_t> Magic = Stream.Read(32);
+    if (!Magic)
+      return Magic.takeError();
+    mix(*Magic);
+    while (!Stream.AtEndOfStream()) {
+      Expected<unsigned> Code = Stream.ReadCode();
+      if (!Code)
+        return Code.takeError();
+      if (*Code != bitc::ENTER_SUBBLOCK)
+        return createStringError(inconvertibleErrorCode(), "expected a block at the top level");
+      Expected<unsigned> ID = Stream.ReadSubBlockID();
+      if (!ID)
+        return ID.takeError();
+      if (Error E = block(*ID))
+        return std::move(E);
+    }
+    flush();
+    return Hash;
+  }
+};
+} // namespace
+
+// A digest of the bitcode at Data (Len bytes) that leaves out the order of
+// each value's uses (see RecordDigest); xxHash64 of the bytes if it cannot
+// be read so.
+uint64_t mtpc_bitcode_digest_without_use_lists(const char *Data, size_t Len) {
+  Expected<uint64_t> Digest = RecordDigest(StringRef(Data, Len)).digest();
+  if (Digest)
+    return *Digest;
+  consumeError(Digest.takeError());
+  return xxHash64(StringRef(Data, Len));
+}
 
 // Frees a buffer the shim handed out (bitcode, a partition's assembly).
 void mtpc_buffer_dispose(void *Buffer) { delete static_cast<SmallVector<char, 0> *>(Buffer); }

@@ -40,7 +40,7 @@
 //! 5. The copied definitions cost nothing to the unit they are in and are
 //!    owned by the partition of their first user: a partition of nothing
 //!    but such copies would only repeat its users' work. A group of
-//!    variables only goes with its first user, whole.
+//!    variables only (none copied) goes with its first user, whole.
 //!
 //! Every step iterates in module order and breaks ties by index, so the
 //! same module and parameters always give the same plan.
@@ -307,6 +307,10 @@ impl<'f> Grouped<'f> {
             }
         }
         let mut owner: Vec<Option<u32>> = groups.group_of.iter().map(|g| g.map(|g| placed[unit_of_group[g]])).collect();
+        // Data first, so that a copied group only data uses goes where that
+        // data goes; then again, for data whose first user is a copied
+        // function, to where that function is emitted.
+        place_data_with_first_user(facts, groups, &mut owner);
         place_copied_groups_with_first_user(facts, &groups.odr, &mut owner);
         place_data_with_first_user(facts, groups, &mut owner);
         let kept = renumber_without_empty(&mut owner, partitions);
@@ -405,7 +409,7 @@ struct GroupGraph {
     code: Vec<u64>,
     /// Per global, whether it is data that goes with its first user: a
     /// variable whose group holds variables only, not pinned (the group
-    /// goes whole).
+    /// goes whole; one holding a copied C++ group's data goes with it).
     data_only: Vec<bool>,
     /// Work of the group's own functions beyond their instructions: that
     /// of loops and computed-goto dispatches ([`function_work`]).
@@ -875,9 +879,8 @@ fn attach_data_to_first_users(children: &mut [Vec<usize>], first_users: &[Option
 /// cut may have made it a unit of its own, and data costs nothing to
 /// compile. (A function's profile counters and data, in a group of their
 /// own, go with it: that partition keeps them private, as stock's object.)
-/// Run once copied groups are placed, so that data goes where the copied
-/// function that uses it first is emitted; a group holding copied data is
-/// theirs to place.
+/// A group holding copied data is theirs to place (see
+/// `place_copied_groups_with_first_user`).
 fn place_data_with_first_user(facts: &ModuleFacts, groups: &GroupGraph, owner: &mut [Option<u32>]) {
     let mut holds_copies = vec![false; groups.count()];
     for (i, g) in groups.group_of.iter().enumerate() {
@@ -1169,6 +1172,16 @@ mod tests {
         g.comdat = Some(comdat);
         g
     }
+
+    /// A private variable in `section`, in COMDAT `comdat`, as
+    /// instrumentation makes them (descriptors, counters).
+    fn private_in_group(name: &str, size: u64, refs: &[(u32, RefKind)], section: &str, comdat: u32) -> crate::module_facts::GlobalFacts {
+        let mut g = var(name, size, refs);
+        g.linkage = Linkage::Private;
+        g.section = Some(section.into());
+        g.comdat = Some(comdat);
+        g
+    }
     use crate::test_support::*;
 
     #[test]
@@ -1233,10 +1246,7 @@ mod tests {
             g
         };
         let descriptor = |name: &str, of: u32| {
-            let mut d = var(name, 64, &[(of, Ref)]);
-            d.linkage = Linkage::Private;
-            d.section = Some("asan_globals".into());
-            d.comdat = Some(of - 2);
+            let mut d = private_in_group(name, 64, &[(of, Ref)], "asan_globals", of - 2);
             d.associated = Some(of);
             d
         };
@@ -1259,16 +1269,15 @@ mod tests {
         assert_eq!(linked.partitions, 2);
         assert_ne!(linked.owner[0], linked.owner[1]);
         assert_eq!((linked.owner[4], linked.owner[5]), (linked.owner[0], linked.owner[1]));
-        // Not linked, nor in a group: the section's variables stay
-        // together, and so do the functions that use them (one is promoted).
+        // Not linked, nor in a group: the section's variables stay together
+        // (f and g with them, by the strings' groups).
         for d in &mut facts.globals[4..6] {
             d.associated = None;
             d.comdat = None;
         }
-        facts.globals[0].refs.push((4, Ref));
-        facts.globals[1].refs.push((5, Ref));
         let unlinked = plan(&facts, 2);
         assert_eq!(unlinked.owner[4], unlinked.owner[5]);
+        assert_eq!(unlinked.owner[0], unlinked.owner[1]);
     }
 
     #[test]
@@ -1279,19 +1288,9 @@ mod tests {
         // in the sections every function's are in. Each group goes whole
         // with its function, so no counter is promoted; united by their
         // sections, they went to one partition.
-        let counters = |name: &str, comdat: u32| {
-            let mut c = var(name, 8, &[]);
-            c.linkage = Linkage::Private;
-            c.section = Some("__llvm_prf_cnts".into());
-            c.comdat = Some(comdat);
-            c
-        };
+        let counters = |name: &str, comdat: u32| private_in_group(name, 8, &[], "__llvm_prf_cnts", comdat);
         let data = |name: &str, comdat: u32, counters: u32, function: u32| {
-            let mut d = var(name, 48, &[(counters, Ref), (function, Ref)]);
-            d.linkage = Linkage::Private;
-            d.section = Some("__llvm_prf_data".into());
-            d.comdat = Some(comdat);
-            d
+            private_in_group(name, 48, &[(counters, Ref), (function, Ref)], "__llvm_prf_data", comdat)
         };
         let mut facts = module(vec![
             func("f", 100, &[(2, Ref)]),
@@ -1317,23 +1316,31 @@ mod tests {
     }
 
     #[test]
+    fn a_group_of_variables_goes_whole_with_its_first_user() {
+        // Table t and its descriptor d (linked to it: one group), used by f
+        // and then by g, which nothing else relates: the group is no one's
+        // in the dominator tree, and goes with f. As a unit of its own, it
+        // went to the lighter partition, g's.
+        let mut d = var("d", 16, &[(3, Ref)]);
+        d.associated = Some(3);
+        let facts = module(vec![func("f", 500, &[(3, Ref)]), func("g", 400, &[(3, Ref)]), d, var("t", 64, &[])]);
+        let plan = plan(&facts, 2);
+        assert_eq!(plan.partitions, 2);
+        assert_ne!(plan.owner[0], plan.owner[1]);
+        assert_eq!((plan.owner[2], plan.owner[3]), (plan.owner[0], plan.owner[0]));
+    }
+
+    #[test]
     fn counters_of_a_copied_local_function_go_where_it_is_emitted() {
         // Static h, which f and g call from two partitions, is copied into
         // both and emitted by its first user's; its counters go there too,
         // not where the plan's units left them.
-        let counters = |name: &str, refs: &[(u32, RefKind)]| {
-            let mut c = var(name, 8, refs);
-            c.linkage = Linkage::Private;
-            c.section = Some(if refs.is_empty() { "__llvm_prf_cnts" } else { "__llvm_prf_data" }.into());
-            c.comdat = Some(0);
-            c
-        };
         let mut facts = module(vec![
             func("f", 500, &[(2, Call)]),
             func("g", 400, &[(2, Call)]),
             internal(func("h", 20, &[(3, Ref)])),
-            counters("__profc_h", &[]),
-            counters("__profd_h", &[(3, Ref)]),
+            private_in_group("__profc_h", 8, &[], "__llvm_prf_cnts", 0),
+            private_in_group("__profd_h", 48, &[(3, Ref)], "__llvm_prf_data", 0),
         ]);
         facts.comdat_count = 1;
         facts.comdat_nodeduplicate = vec![true];

@@ -174,7 +174,9 @@ pub fn plan_module_sized(
             let t = Instant::now();
             let (bitcode, planned) = module.to_split_bitcode_while(use_list_order(opts.work), || plan(&facts));
             log::debug!("serialized {} bytes in {:.1} ms, while planning", bitcode.len(), elapsed_ms(t));
+            let t = Instant::now();
             facts.content_digest = bitcode.digest();
+            log::debug!("digest in {:.1} ms", elapsed_ms(t));
             (Some(bitcode), planned)
         }
         Serialize::IfSplit | Serialize::No => (None, plan(&facts)),

@@ -125,6 +125,7 @@ extern "C" {
     pub(super) fn mtpc_kit_free(kit: *mut c_void);
     pub(super) fn mtpc_make_declaration(global: LLVMValueRef);
     pub(super) fn mtpc_xxhash64(data: *const c_char, len: usize) -> u64;
+    pub(super) fn mtpc_bitcode_digest_without_use_lists(data: *const c_char, len: usize) -> u64;
     pub(super) fn mtpc_describe_declared_functions(module: LLVMModuleRef);
     pub(super) fn mtpc_copies_debug_info(
         module: LLVMModuleRef,

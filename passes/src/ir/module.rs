@@ -267,7 +267,8 @@ impl<'m> ModuleRef<'m> {
         let keep_uses = uses == UseListOrder::Kept;
         // SAFETY: the shim returns the writer's buffer, which holds `len`
         // bytes at `data` until it is disposed of.
-        Bitcode(unsafe { ShimBuffer::new(mtpc_split_bitcode_write(self.raw, keep_uses, &mut data, &mut len), data.cast(), len) })
+        let buffer = unsafe { ShimBuffer::new(mtpc_split_bitcode_write(self.raw, keep_uses, &mut data, &mut len), data.cast(), len) };
+        Bitcode { buffer, uses }
     }
 
     /// [`to_split_bitcode`](Self::to_split_bitcode), while `work` runs on a helper
@@ -469,20 +470,34 @@ pub enum UseListOrder {
 }
 
 /// A module as bitcode, read in place in the buffer LLVM's writer filled.
-pub struct Bitcode(ShimBuffer);
+pub struct Bitcode {
+    buffer: ShimBuffer,
+    uses: UseListOrder,
+}
 
 impl Bitcode {
-    /// A digest of the module's content (LLVM's xxHash64 of its bitcode).
+    /// A digest of the module's content: LLVM's xxHash64 of its bitcode,
+    /// or, where the bitcode records the order of each value's uses, of its
+    /// records but those (a module the host's passes optimized may list
+    /// some value's uses in another order from one run to the next, with
+    /// the same content: the digest names promoted locals, which must not
+    /// change with it).
     pub fn digest(&self) -> u64 {
+        let (data, len) = (self.buffer.data.cast(), self.buffer.len);
         // SAFETY: the shim reads the bytes only.
-        unsafe { mtpc_xxhash64(self.0.data.cast(), self.0.len) }
+        unsafe {
+            match self.uses {
+                UseListOrder::Dropped => mtpc_xxhash64(data, len),
+                UseListOrder::Kept => mtpc_bitcode_digest_without_use_lists(data, len),
+            }
+        }
     }
 }
 
 impl std::ops::Deref for Bitcode {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.0
+        &self.buffer
     }
 }
 

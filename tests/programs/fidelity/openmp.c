@@ -1,8 +1,9 @@
 /* OpenMP through the LLVM runtime (libomp): clang outlines each parallel
  * region, task and section into a function that the runtime calls back
  * (__kmpc_fork_call, __kmpc_omp_task_alloc), names shared and private data
- * through its arguments, and keeps threadprivate variables and critical
- * sections' locks in globals of its own. Each function here may be in a
+ * through its arguments, keeps a named critical section's lock in a
+ * common global of its own, and (on Linux) a threadprivate variable in
+ * thread-local storage. Each function here may be in a
  * partition of its own: two share one named critical section's lock and
  * two one threadprivate variable. Output is deterministic for any number
  * of threads. */
@@ -114,12 +115,14 @@ int threadprivate_total(int n) {
     return total;
 }
 
-/* Each thread's own counter after threadprivate_total's loop. */
+/* Each thread's own counter as threadprivate_total's loop left it (the
+ * same team of threads, no dynamic adjustment: each keeps its copy), read
+ * by a function in another partition: their sum is that total. */
 int threadprivate_again(void) {
     int total = 0;
 #pragma omp parallel reduction(+ : total)
-    total += tp_counter >= 0;
-    return total > 0;
+    total += tp_counter;
+    return total;
 }
 
 int main(int argc, char **argv) {
@@ -134,7 +137,8 @@ int main(int argc, char **argv) {
     printf("critical %ld\n", critical_sum(n));
     printf("sections %ld\n", sections(n));
     printf("critical max %ld\n", critical_max(n));
-    printf("threadprivate %d %d\n", threadprivate_total(n), threadprivate_again());
+    int counted = threadprivate_total(n);
+    printf("threadprivate %d %d\n", counted, threadprivate_again());
     free(data);
     return 0;
 }
