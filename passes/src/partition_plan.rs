@@ -409,7 +409,8 @@ struct GroupGraph {
     code: Vec<u64>,
     /// Per global, whether it is data that goes with its first user: a
     /// variable whose group holds variables only, not pinned (the group
-    /// goes whole; one holding a copied C++ group's data goes with it).
+    /// goes whole; where it holds a copied C++ group's data, that group's
+    /// placement decides: see [`place_data_with_first_user`]).
     data_only: Vec<bool>,
     /// Work of the group's own functions beyond their instructions: that
     /// of loops and computed-goto dispatches ([`function_work`]).
