@@ -15,7 +15,10 @@ MTPC_PARTITIONS=3), and compares behaviour, not just that it compiles:
     stock's; gcov's line
     counts, the merged -fprofile-instr-generate profile and
     -fprofile-instr-use's diagnostics (a changed function) and machine
-    function splitting equal stock's; the host's library
+    function splitting equal stock's; IR and sample profiles, optimized
+    whole with their code generation split, give stock's profiles and
+    stock's code (every function's instructions, hot and cold sections,
+    the call graph profile once, also after a fallback); the host's library
     info reaches the vectorizer (-fveclib); another plugin's callbacks see
     every function exactly once, whichever plugin loads first;
   * diagnostics: -Wframe-larger-than, -Rpass=inline, a warning attribute,
@@ -23,8 +26,8 @@ MTPC_PARTITIONS=3), and compares behaviour, not just that it compiles:
     -fsave-optimization-record file (also with ASan's constructor in every
     partition) give stock's, once each, optimizer's first;
   * output kinds and code-generation options: one CET property note,
-    -gsplit-dwarf, -emit-llvm, Mach-O and non-x86 targets and IR/sample
-    PGO and pass debugging options (-opt-bisect-limit, -ftime-report) are
+    -gsplit-dwarf, -emit-llvm, Mach-O and non-x86 targets, pseudo probes
+    and pass debugging options (-opt-bisect-limit, -ftime-report) are
     declined (stock's output byte for byte, one info line), and a sweep of
     options (stack sizes, patchable entries, -finstrument-functions, XRay,
     basic-block address maps, -fembed-bitcode, -mllvm -inline-threshold,
@@ -39,7 +42,9 @@ MTPC_PARTITIONS=3), and compares behaviour, not just that it compiles:
     name declared in the files stock's gives, gdb stops where stock's build
     does); -gembed-source, whose module fails LLVM's verifier, is left to
     the host quietly; also for
-    sqlite3 compiled in its own directory with default settings; a merged
+    sqlite3 compiled in its own directory with default settings, and with
+    its SQL workload's profiles (clang's: each call graph edge written
+    once; IR: stock's code for every function); a merged
     text that does not assemble is caught before the host sees it
     (MTPC_TEST_BREAK_ASM), and the compile falls back.
 
@@ -50,6 +55,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -419,6 +425,116 @@ def test_profiles(work, checker):
               and split.run("stock", ["40"]).stdout == split.run("mtpc", ["40"]).stdout, str(cold))
 
 
+def generated_code(output):
+    """Every function of a linked program as its instructions, in no order:
+    addresses, displacements from the instruction pointer and the
+    disassembler's comments on them (the symbol before the address, which
+    depends on where data lands) dropped, jumps and calls by their target's
+    name (not its offset: a jump the assembler can make short where its
+    target lands near moves what follows), alignment padding left out."""
+    functions, current = {}, None
+    for line in run([tool("llvm-objdump"), "-d", "--no-show-raw-insn", output]).splitlines():
+        m = re.match(r"^[0-9a-f]+ <([^>]+)>:", line)
+        if m:
+            current = functions.setdefault(m.group(1), [])
+        elif current is not None and "\t" in line:
+            instruction = " ".join(line.split("\t")[1:]).strip()
+            if instruction and not instruction.startswith(("nop", "int3", "data16", "cs nop")):
+                instruction = re.sub(r"\b0x[0-9a-f]+ <([^>+]+)(\+0x[0-9a-f]+)?>", r"<\1>", instruction.split("#")[0])
+                current.append(" ".join(re.sub(r"-?0x[0-9a-f]+\(%rip\)", "X(%rip)", instruction).split()))
+    return sorted(functions.items())
+
+
+def function_sections(output):
+    """The section each function of an object is in (.text.hot., .text.unlikely. where a profile says so)."""
+    symbols = re.findall(r"^[0-9a-f]+ [gl] +F (\S+)\s+[0-9a-f]+ (\S+)$", run([tool("llvm-objdump"), "-t", output]), re.M)
+    return sorted((name, section) for section, name in symbols)
+
+
+def call_graph_profile(output):
+    """The object's call graph profile (.llvm.call-graph-profile) as (caller, callee, weight), in no order."""
+    text = run([tool("llvm-readobj"), "--cg-profile", output])
+    return sorted(re.findall(r"From: (\S+) \(\d+\)\s+To: (\S+) \(\d+\)\s+Weight: (\d+)", text))
+
+
+def code_generation_split(b):
+    """Optimized whole by the host, then its code generation split (no fallback)."""
+    return any(s["partitions"] > 1 and s["code_generation_only"] and not s["fallback"] for s in b.records())
+
+
+def test_ir_profiles(work, checker):
+    """Profiles the pipeline applies by function name and control-flow hash
+    (IR instrumentation and use, context-sensitive, sample): the host
+    optimizes the module whole, and its code generation is split. The
+    profile each writes, and the code each builds from one, are stock's:
+    every function's instructions, which functions the profile makes hot or
+    cold (their sections), the call graph profile written for the linker
+    (once: each partition writes the edges from the functions it emits)."""
+    gen = Build(work, "pgo-ir-generate", program("profile_calls.c"), ["-O2", "-fprofile-generate"])
+    shown = {}
+    for v in ("stock", "mtpc"):
+        gen.run(v, ["1000"], env={"LLVM_PROFILE_FILE": "run.profraw"})
+        run([tool("llvm-profdata"), "merge", "run.profraw", "-o", "run.profdata"], cwd=gen.dirs[v])
+        shown[v] = run([tool("llvm-profdata"), "show", "--all-functions", "--counts", "run.profdata"], cwd=gen.dirs[v])
+    checker.check(code_generation_split(gen), "pgo-ir-generate: optimized whole, its code generation split", json.dumps(gen.records())[:400])
+    checker.check("Instrumentation level: IR" in shown["stock"] and shown["stock"] == shown["mtpc"],
+                  "pgo-ir-generate: the IR profile has the stock build's functions, hashes and counts", shown["mtpc"][:1500])
+    profile = gen.path("stock", "run.profdata")
+    use_flags = ["-O2", "-fprofile-use=" + profile]
+    use = Build(work, "pgo-ir-use", program("profile_calls.c"), use_flags)
+    objects = Build(work, "pgo-ir-use-object", program("profile_calls.c"), use_flags, compile_only=True)
+    code = {v: generated_code(use.outputs[v]) for v in ("stock", "mtpc")}
+    sections = {v: function_sections(objects.outputs[v]) for v in ("stock", "mtpc")}
+    edges = {v: call_graph_profile(objects.outputs[v]) for v in ("stock", "mtpc")}
+    checker.check(code_generation_split(use) and code_generation_split(objects),
+                  "pgo-ir-use: optimized whole, its code generation split", json.dumps(use.records())[:400])
+    checker.check(len(code["stock"]) >= 5 and code["stock"] == code["mtpc"],
+                  "pgo-ir-use: every function's instructions are the stock build's (%d functions)" % len(code["stock"]),
+                  first_difference(code["stock"], code["mtpc"]))
+    checker.check(any(s.startswith(".text.hot") for _, s in sections["stock"]) and sections["stock"] == sections["mtpc"],
+                  "pgo-ir-use: the profile puts the same functions in .text.hot. and .text.unlikely.", str(sections))
+    checker.check(len(edges["stock"]) >= 5 and edges["stock"] == edges["mtpc"],
+                  "pgo-ir-use: the call graph profile for the linker holds the stock build's edges, once each", str(edges))
+    checker.check(use.run("stock", ["1000"]).stdout == use.run("mtpc", ["1000"]).stdout, "pgo-ir-use: output equals the stock build's")
+    # A partition that fails: the module falls back to the host, which runs
+    # its last passes again, after mtpc ran them ahead of the split; the
+    # call graph profile they record must be recorded once. clang's own -cc1
+    # command, with LLVM's verifier on (the driver turns it off), which
+    # refuses a module with the flag twice.
+    fallback_dir = os.path.join(work, "pgo-ir-use-fallback")
+    os.makedirs(fallback_dir, exist_ok=True)
+    driver = subprocess.run([tool("clang"), "-###"] + use_flags + ["-c", program("profile_calls.c"), "-o", "out.o"],
+                            cwd=fallback_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True).stderr
+    cc1 = next(shlex.split(l) for l in driver.splitlines() if '"-cc1"' in l)
+    cc1 = [a for a in cc1 if a != "-disable-llvm-verifier"] + ["-fpass-plugin=" + PLUGIN]
+    r = subprocess.run(cc1, cwd=fallback_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env=env_with(MTPC_TEST_BREAK_PARTITION="1", MTPC_LOG="info", **FORCE_SPLIT))
+    fell_back = "compiling the module whole instead" in r.stderr
+    fallback_edges = call_graph_profile(os.path.join(fallback_dir, "out.o")) if r.returncode == 0 else None
+    checker.check(r.returncode == 0 and fell_back and fallback_edges == edges["stock"],
+                  "pgo-ir-use: a partition that fails falls back, and the object, verified, has stock's call graph profile",
+                  r.stderr[-800:] + "\n" + str(fallback_edges))
+    # Context-sensitive instrumentation, on top of the IR profile (its usual
+    # second training run): added in the optimization pipeline, after inlining.
+    cs = Build(work, "pgo-cs-generate", program("profile_calls.c"), use_flags + ["-fcs-profile-generate"])
+    cs_shown = {}
+    for v in ("stock", "mtpc"):
+        cs.run(v, ["1000"], env={"LLVM_PROFILE_FILE": "cs.profraw"})
+        run([tool("llvm-profdata"), "merge", "cs.profraw", "-o", "cs.profdata"], cwd=cs.dirs[v])
+        cs_shown[v] = run([tool("llvm-profdata"), "show", "--showcs", "--all-functions", "--counts", "cs.profdata"], cwd=cs.dirs[v])
+    checker.check(code_generation_split(cs) and "Counters:" in cs_shown["stock"] and cs_shown["stock"] == cs_shown["mtpc"],
+                  "pgo-cs-generate: code generation split; the context-sensitive profile is the stock build's", cs_shown["mtpc"][:1500])
+    # A sample profile (text format): main's loop hot, gamma_ cold.
+    samples = os.path.join(work, "work.prof")
+    with open(samples, "w") as f:
+        f.write("main:50000:1\n 1: 1\n 4: 10000\n 5: 10000 gamma_:10000\nfib:20000:100\n 1: 10000\n")
+    sample = Build(work, "pgo-sample-use", program("work.c"), ["-O2", "-g", "-fprofile-sample-use=" + samples])
+    sample_code = {v: generated_code(sample.outputs[v]) for v in ("stock", "mtpc")}
+    checker.check(code_generation_split(sample) and len(sample_code["stock"]) >= 5 and sample_code["stock"] == sample_code["mtpc"],
+                  "pgo-sample-use: code generation split; every function's instructions are the stock build's",
+                  first_difference(sample_code["stock"], sample_code["mtpc"]))
+
+
 def openmp_runtime():
     """Whether this LLVM's OpenMP runtime is installed (libomp-N-dev: one
     major's at a time, the packages conflict)."""
@@ -688,10 +804,9 @@ def test_declined(work, checker):
     # Each partition would write the object's note of its globals.
     b = Build(work, "hwasan", program("work.c"), ["-O2", "-fsanitize=hwaddress"], compile_only=True)
     declined(checker, b, "-fsanitize=hwaddress", ["out.o"])
-    for tag, flags in (("pgo-ir-generate", ["-fprofile-generate"]),
-                       ("pgo-cs-generate", ["-fcs-profile-generate"])):
-        b = Build(work, tag, program("work.c"), ["-O2"] + flags, compile_only=True)
-        declined(checker, b, "profile", ["out.o"])
+    # Each partition's code generator would write every function's probe descriptor.
+    b = Build(work, "pseudo-probes", program("work.c"), ["-O2", "-fpseudo-probe-for-profiling"], compile_only=True)
+    declined(checker, b, "pseudo probes", ["out.o"])
 
 
 def test_library_named_local(work, checker):
@@ -1078,6 +1193,70 @@ def test_sqlite_in_its_directory(work, checker):
                   "\n".join(errors)[-800:])
 
 
+def first_difference(stock, mtpc):
+    """The first function whose instructions differ, for a check's detail."""
+    return next((f"{a[0]}:\n{a[1]}\n{b[1]}" for a, b in zip(stock, mtpc) if a != b), "%d / %d functions" % (len(stock), len(mtpc)))
+
+
+def test_sqlite_profiles(work, checker):
+    """sqlite3 with profiles of its SQL workload. clang's own profile
+    (-fprofile-instr-use): each partition runs the pipeline, whose last
+    passes record the call graph profile from its functions, copies
+    included; each edge must be written once, by the partition that emits
+    its caller (before 2026-12-08, 203 of its edges twice). An IR profile
+    (-fprofile-use): optimized whole, its code generation split; every
+    function's instructions, sections and call graph edges are stock's."""
+    src = sqlite_dir()
+    d = os.path.join(work, "sqlite-profiles")
+    os.makedirs(d)
+    workload = os.path.join(ROOT, "tests", "programs", "sqlite_workload.c")
+    stats = os.path.join(d, "stats.jsonl")
+
+    def build(name, flags, split_env=None):
+        """sqlite3.o, and the workload linked with it; split_env: with mtpc."""
+        obj, exe = os.path.join(d, name + ".o"), os.path.join(d, name)
+        plugin = ["-fpass-plugin=" + PLUGIN] if split_env is not None else []
+        run([tool("clang")] + plugin + flags + SQLITE_DEFINES + ["-I", src, "-c", os.path.join(src, "sqlite3.c"), "-o", obj],
+            env=env_with(**(split_env or {})))
+        run([tool("clang")] + flags + ["-I", src, workload, obj, "-o", exe, "-lm"])
+        return obj, exe
+
+    def profile(exe, name):
+        run([exe, "3000"], cwd=d, env=env_with(LLVM_PROFILE_FILE=name + ".profraw"))
+        run([tool("llvm-profdata"), "merge", name + ".profraw", "-o", name + ".profdata"], cwd=d)
+        return os.path.join(d, name + ".profdata")
+
+    forced = {"MTPC_PARTITIONS": "2", "MTPC_STATS": stats}
+    for kind, generate, use in (("clang", ["-O0", "-fprofile-instr-generate"], "-fprofile-instr-use="),
+                                ("ir", ["-O2", "-fprofile-generate"], "-fprofile-use=")):
+        _, trained = build(kind + "-generate", generate)
+        flags = ["-O2", use + profile(trained, kind)]
+        objects, programs = {}, {}
+        for v, split_env in (("stock", None), ("mtpc", forced)):
+            objects[v], programs[v] = build(kind + "-" + v, flags, split_env)
+        records = [json.loads(l) for l in open(stats)] if os.path.exists(stats) else []
+        os.remove(stats) if os.path.exists(stats) else None
+        split = any(r["partitions"] > 1 and not r["fallback"] and r["code_generation_only"] == (kind == "ir") for r in records)
+        edges = {v: call_graph_profile(objects[v]) for v in objects}
+        pairs = [(a, b) for a, b, _ in edges["mtpc"]]
+        twice = sorted({p for p in pairs if pairs.count(p) > 1})
+        outputs = {v: run([programs[v], "3000"], cwd=d) for v in programs}
+        checker.check(split and "checksum" in outputs["stock"] and outputs["stock"] == outputs["mtpc"],
+                      "sqlite-profiles (%s): split%s, the workload's output is stock's"
+                      % (kind, " for its code generation" if kind == "ir" else ""), json.dumps(records)[:400])
+        checker.check(len(edges["stock"]) > 500 and not twice,
+                      "sqlite-profiles (%s): each call graph edge written once (%d edges; stock %d)"
+                      % (kind, len(edges["mtpc"]), len(edges["stock"])), str(twice[:10]))
+        if kind == "ir":
+            code = {v: generated_code(programs[v]) for v in programs}
+            checker.check(len(code["stock"]) > 1000 and code["stock"] == code["mtpc"],
+                          "sqlite-profiles (ir): every function's instructions are stock's (%d functions)" % len(code["stock"]),
+                          first_difference(code["stock"], code["mtpc"]))
+            checker.check(edges["stock"] == edges["mtpc"]
+                          and function_sections(objects["stock"]) == function_sections(objects["mtpc"]),
+                          "sqlite-profiles (ir): stock's call graph edges, and its functions in .text.hot. and .text.unlikely.")
+
+
 TESTS = [
     ("sanitizers", test_sanitizers),
     ("sanitizer-coverage", test_sanitizer_coverage),
@@ -1085,6 +1264,7 @@ TESTS = [
     ("thinlto-asan", test_thinlto_asan),
     ("gcov", test_gcov),
     ("profiles", test_profiles),
+    ("ir-profiles", test_ir_profiles),
     ("openmp", test_openmp),
     ("library-info", test_library_info),
     ("other-plugin", test_other_plugin),
@@ -1101,6 +1281,7 @@ TESTS = [
     ("embed-source", test_embedded_source),
     ("broken-text", test_broken_text_falls_back),
     ("sqlite-relative", test_sqlite_in_its_directory),
+    ("sqlite-profiles", test_sqlite_profiles),
 ]
 
 

@@ -784,23 +784,35 @@ def test_code_generation_split(p, work, checker):
         checker.check(r.returncode == 0 and "passes mtpc cannot run ahead of it" in r.stderr and a.read() == b.read(),
                       label + ", -fmerge-functions: left whole, with one info line; stock's object, byte for byte",
                       r.stderr[-1500:])
-    # Entry counts without a profile summary (IR written so): the host's last
-    # passes record the call graph profile in a module flag each of their
-    # runs adds to, so the module is left whole rather than risk a second.
+    # Entry counts (IR written so; a profile's use gives them too): the
+    # host's last passes, which mtpc runs ahead of the split, record the
+    # call graph profile, in a module flag each of their runs adds to. Split,
+    # each partition writes the edges from the functions it emits; after a
+    # fallback, the host records the flag again, once mtpc erased its own.
     ir = os.path.join(work, "entry_counts.ll")
     with open(ir, "w") as f:
         f.write('target triple = "x86_64-pc-linux-gnu"\ndeclare i32 @g(i32)\n')
         for i in range(6):
             f.write("define i32 @f%d(i32 %%x) !prof !0 {\n  %%a = call i32 @g(i32 %%x)\n  %%b = add i32 %%a, %d\n  ret i32 %%b\n}\n" % (i, i))
         f.write('!0 = !{!"function_entry_count", i64 1000}\n')
-    stock_counts, obj = os.path.join(work, "entry_counts.stock.o"), os.path.join(work, "entry_counts.o")
+    stock_counts = os.path.join(work, "entry_counts.stock.o")
     run([p.driver, "-O2", "-c", ir, "-o", stock_counts])
-    r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2", "-c", ir, "-o", obj], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True, env=env_with(MTPC_LOG="info", **CODE_GENERATION_ONLY))
-    with open(obj, "rb") as a, open(stock_counts, "rb") as b:
-        checker.check(r.returncode == 0 and "carries a profile" in r.stderr and a.read() == b.read(),
-                      "functions with entry counts, no profile summary, code generation only: left whole, with one info line; "
-                      "stock's object, byte for byte", r.stderr[-1500:])
+    for case, extra in (("split", {}), ("a panic injected in partition 1", {"MTPC_TEST_FAIL_PARTITION": "1"})):
+        obj, stats = os.path.join(work, "entry_counts.o"), os.path.join(work, "entry_counts.jsonl")
+        r = subprocess.run([p.driver, "-fpass-plugin=" + PLUGIN, "-O2", "-c", ir, "-o", obj], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=env_with(MTPC_STATS=stats, **CODE_GENERATION_ONLY, **extra))
+        s = read_stats(stats)
+        os.remove(stats) if os.path.exists(stats) else None
+        edges = {o: run([tool("llvm-readobj"), "--cg-profile", o]).count("CGProfileEntry") for o in (stock_counts, obj)}
+        with open(obj, "rb") as a, open(stock_counts, "rb") as b:
+            same = a.read() == b.read()
+        if extra:
+            ok, what = r.returncode == 0 and len(s) == 1 and s[0]["fallback"] and same, "falls back; stock's object, byte for byte"
+        else:
+            ok = r.returncode == 0 and len(s) == 1 and s[0]["partitions"] >= 2 and not s[0]["fallback"] and edges[obj] == edges[stock_counts] == 6
+            what = "split; the call graph profile's %d edges, each once" % edges[stock_counts]
+        checker.check(ok, "functions with entry counts, code generation only, %s: %s" % (case, what),
+                      r.stderr[-1500:] + json.dumps(s)[:400] + str(edges))
     # Annotation remarks, the host's last pass, report each function once:
     # from the partitions when split, from the host after a fallback (whose
     # last passes ran ahead of the split: mtpc left this one out). Compared

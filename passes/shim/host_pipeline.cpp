@@ -152,7 +152,9 @@ Phase phaseOf(int P) { return P >= 1 && P <= 3 ? Phase(P) : Phase::PerModule; }
 // options add: -fmerge-functions, hot/cold splitting, the IR outliner).
 enum class TailPass {
   // Changes nothing when it runs a second time on what it left: mtpc runs
-  // it on the whole module ahead of the host, which then runs it again.
+  // it on the whole module ahead of the host, which then runs it again
+  // (but the call graph profile pass, which would record its flag twice:
+  // mtpc erases what its own run recorded before the host's runs).
   RunsTwiceAlike,
   // Changes nothing, and reports on each function (annotation remarks;
   // last, as in LLVM 16 to 22): each partition runs it on its own

@@ -631,6 +631,81 @@ bool mtpc_module_has_entry_counts(LLVMModuleRef M) {
   return false;
 }
 
+// The call graph profile ("CG Profile", an Append flag the host's last
+// passes add once per run: a tuple of {caller, callee, count} edges), read
+// by each code generator, which writes every edge whose functions are still
+// there. Erases every flag whose key is Name (Len bytes); true if there was
+// one.
+bool mtpc_module_erase_flag(LLVMModuleRef M, const char *Name, size_t Len) {
+  NamedMDNode *Flags = unwrap(M)->getModuleFlagsMetadata();
+  if (!Flags)
+    return false;
+  SmallVector<MDNode *, 16> Kept;
+  for (MDNode *Flag : Flags->operands()) {
+    auto *Key = Flag->getNumOperands() >= 2 ? dyn_cast_or_null<MDString>(Flag->getOperand(1)) : nullptr;
+    if (!Key || Key->getString() != StringRef(Name, Len))
+      Kept.push_back(Flag);
+  }
+  if (Kept.size() == Flags->getNumOperands())
+    return false;
+  Flags->clearOperands();
+  for (MDNode *Flag : Kept)
+    Flags->addOperand(Flag);
+  return true;
+}
+
+// Keeps, of the call graph profile's edges, those whose caller is in
+// Callers. Returns how many it kept; -1 if the flag is not the tuple of
+// edges LLVM writes.
+static int64_t keepCallGraphProfileFrom(LLVMModuleRef M, const SmallPtrSetImpl<const Value *> &Callers) {
+  Module &Mod = *unwrap(M);
+  Metadata *Flag = Mod.getModuleFlag("CG Profile");
+  if (!Flag)
+    return 0;
+  auto *Edges = dyn_cast<MDTuple>(Flag);
+  if (!Edges)
+    return -1;
+  SmallVector<Metadata *, 64> Kept;
+  for (const MDOperand &Edge : Edges->operands()) {
+    auto *E = dyn_cast_or_null<MDNode>(Edge.get());
+    if (!E || E->getNumOperands() != 3)
+      return -1;
+    // A caller the module no longer has (erased) is a null operand.
+    auto *From = dyn_cast_or_null<ValueAsMetadata>(E->getOperand(0).get());
+    if (From && Callers.count(From->getValue()->stripPointerCasts()))
+      Kept.push_back(E);
+  }
+  if (Kept.size() != Edges->getNumOperands()) {
+    mtpc_module_erase_flag(M, "CG Profile", strlen("CG Profile"));
+    if (!Kept.empty())
+      Mod.addModuleFlag(Module::Append, "CG Profile", MDTuple::getDistinct(Mod.getContext(), Kept));
+  }
+  return static_cast<int64_t>(Kept.size());
+}
+
+// Keeps, of the call graph profile's edges, those whose caller is one of
+// Callers (N functions of M): in a partition as it is built, those it is
+// to emit. Every partition declares what its code calls, and its code
+// generator would write every edge between functions it has, declared or
+// defined; so the parts together write each edge once.
+int64_t mtpc_keep_call_graph_profile_from(LLVMModuleRef M, const LLVMValueRef *Callers, size_t N) {
+  SmallPtrSet<const Value *, 32> Emitted;
+  for (size_t I = 0; I < N; ++I)
+    Emitted.insert(unwrap(Callers[I]));
+  return keepCallGraphProfileFrom(M, Emitted);
+}
+
+// The same for the callers M defines (not available_externally): in a
+// partition about to generate code, whose pipeline recorded edges from its
+// copies of functions another partition emits, now declarations.
+int64_t mtpc_keep_call_graph_profile_of_definitions(LLVMModuleRef M) {
+  SmallPtrSet<const Value *, 32> Defined;
+  for (const Function &F : *unwrap(M))
+    if (!F.isDeclaration() && !F.hasAvailableExternallyLinkage())
+      Defined.insert(&F);
+  return keepCallGraphProfileFrom(M, Defined);
+}
+
 // Erases the named metadata Name (Len bytes), if the module has it.
 void mtpc_erase_named_metadata(LLVMModuleRef M, const char *Name, size_t Len) {
   if (NamedMDNode *N = unwrap(M)->getNamedMetadata(StringRef(Name, Len)))

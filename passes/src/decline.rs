@@ -1,7 +1,10 @@
 //! When mtpc declines a module: the compiles whose result it cannot
 //! guarantee to be the stock one. The module is then compiled whole, as
 //! without mtpc, and one `info` line says why. Decided from the host's
-//! settings alone, before any work (the README lists the cases).
+//! settings alone, before any work (the README lists the cases). A compile
+//! whose profile the pipeline applies by function name and control-flow
+//! hash ([`optimization_reason`]) leaves only its optimization to the
+//! host: the code generation of the module it optimized whole may be split.
 
 use crate::ir::host_pipeline::{sanitizers, CsPgoAction, HostFacts, PgoAction};
 use crate::module_facts::{Linkage, ModuleFacts};
@@ -77,19 +80,12 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
                 .into(),
         );
     }
-    let profile = match (facts.pgo, facts.cs_pgo) {
-        (PgoAction::IrInstrument, _) => Some("IR profile instrumentation (-fprofile-generate)"),
-        (PgoAction::IrUse, _) => Some("an IR profile (-fprofile-use)"),
-        (PgoAction::SampleUse, _) => Some("a sample profile (-fprofile-sample-use)"),
-        (_, CsPgoAction::Instrument) => Some("context-sensitive profile instrumentation (-fcs-profile-generate)"),
-        (_, CsPgoAction::Use) => Some("a context-sensitive profile"),
-        _ if facts.pseudo_probes => Some("pseudo probes (-fpseudo-probe-for-profiling)"),
-        _ => None,
-    };
-    if let Some(what) = profile {
-        return Some(format!(
-            "{what} is applied in the pipeline by function name and control-flow hash, which partitions do not keep"
-        ));
+    if facts.pseudo_probes {
+        return Some(
+            "pseudo probes (-fpseudo-probe-for-profiling): each partition's code generator would write the descriptor \
+             of every function of the module (.pseudo_probe_desc), which the object holds once"
+                .into(),
+        );
     }
     if let Some(kind) = sanitizers(&facts.command_line).find(|k| matches!(*k, "hwaddress" | "kernel-hwaddress")) {
         return Some(format!(
@@ -109,6 +105,29 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
         }
     }
     None
+}
+
+/// Why the host's optimization must see the whole module, if it must: a
+/// profile applied, or instrumentation added, by the pipeline's profile
+/// passes, which name each function by its name (a local's with its file's)
+/// and check its control-flow hash after the pipeline's first
+/// interprocedural passes and pre-inlining, all of which a partition would
+/// run on its part alone (a promoted local renamed, a callee not copied):
+/// the profile would miss functions, or count them apart from stock's. The
+/// module is then optimized whole by the host, and its code generation,
+/// which reads the profile's summary and each function's counts from the
+/// IR, may still be split (automatic mode: [`crate::ir::host_pipeline::PassRun::want_code_generation_split`]).
+/// Asked only where [`reason`] declined nothing.
+pub fn optimization_reason(facts: &HostFacts) -> Option<String> {
+    let profile = match (facts.pgo, facts.cs_pgo) {
+        (PgoAction::IrInstrument, _) => "IR profile instrumentation (-fprofile-generate)",
+        (PgoAction::IrUse, _) => "an IR profile (-fprofile-use)",
+        (PgoAction::SampleUse, _) => "a sample profile (-fprofile-sample-use)",
+        (_, CsPgoAction::Instrument) => "context-sensitive profile instrumentation (-fcs-profile-generate)",
+        (_, CsPgoAction::Use) => "a context-sensitive profile",
+        _ => return None,
+    };
+    Some(format!("{profile} is applied in the pipeline by function name and control-flow hash, which partitions do not keep"))
 }
 
 /// Why mtpc declines a full LTO module, if it does: passes after the
@@ -379,12 +398,24 @@ mod tests {
     }
 
     #[test]
-    fn profiles_applied_by_name_decline() {
+    fn profiles_applied_by_name_leave_the_optimization_whole() {
         for pgo in [PgoAction::IrInstrument, PgoAction::IrUse, PgoAction::SampleUse] {
-            assert!(automatic(&HostFacts { pgo, ..x86_elf() }).unwrap().contains("profile"));
+            let facts = HostFacts { pgo, ..x86_elf() };
+            assert_eq!(automatic(&facts), None, "{pgo:?}: the code generation may be split");
+            assert!(optimization_reason(&facts).is_some_and(|why| why.contains("profile")), "{pgo:?}");
         }
-        assert!(automatic(&HostFacts { cs_pgo: CsPgoAction::Instrument, ..x86_elf() }).is_some());
-        assert!(automatic(&HostFacts { pseudo_probes: true, ..x86_elf() }).unwrap().contains("pseudo probes"));
+        for cs_pgo in [CsPgoAction::Instrument, CsPgoAction::Use] {
+            let facts = HostFacts { cs_pgo, ..x86_elf() };
+            assert!(optimization_reason(&facts).is_some_and(|why| why.contains("context-sensitive profile")), "{cs_pgo:?}");
+        }
+        assert_eq!(optimization_reason(&x86_elf()), None);
+        // Pseudo probes: the object's descriptors would be written by every
+        // partition; nothing is split.
+        let probes = HostFacts { pgo: PgoAction::SampleUse, pseudo_probes: true, ..x86_elf() };
+        assert!(automatic(&probes).unwrap().contains(".pseudo_probe_desc"));
+        // A reason to leave the whole compile to the host comes first.
+        let both = HostFacts { pgo: PgoAction::IrUse, stack_usage: true, ..x86_elf() };
+        assert!(automatic(&both).unwrap().contains("-fstack-usage"));
     }
 
     #[test]

@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use crate::decline::{self, HostProgram};
 use crate::ir::host_pipeline::{Hooks, OfferOutcome, ParallelRequest, ParseOutcome, PassRun, Preserved};
-use crate::ir::{report_fatal_error, ModuleRef, PipelinePhase};
+use crate::ir::{report_fatal_error, ModuleRef, PipelinePhase, CALL_GRAPH_PROFILE_FLAG};
 use crate::options::{automatic_from_env, parse_parallel_options, parse_split_options, strip_pass_name, ParallelOptions, SplitOptions};
 use crate::parallel::{self, Outcome};
 use crate::split;
@@ -127,8 +127,21 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
     };
     log::debug!("host settings: {}", settings.describe());
     let mode = if automatic { decline::Request::Automatic } else { decline::Request::Explicit };
-    if let Some(reason) = decline::reason(&settings.facts(), mode, HostProgram::current()) {
+    let host_facts = settings.facts();
+    if let Some(reason) = decline::reason(&host_facts, mode, HostProgram::current()) {
         log::info!("{}: {reason}; mtpc leaves it to the host, whole", module.source_filename());
+        return false;
+    }
+    // A profile the pipeline applies by name and hash: the host optimizes
+    // the module whole, and its code generation may be split after.
+    if let Some(reason) = decline::optimization_reason(&host_facts).filter(|_| !options.after_optimization) {
+        let later = automatic && run.want_code_generation_split();
+        log::info!(
+            "{}: {reason}; mtpc leaves {} to the host, whole{}",
+            module.source_filename(),
+            if later { "its optimization" } else { "it" },
+            if later { " (its code generation may be split once it is optimized)" } else { "" }
+        );
         return false;
     }
     if request.phase() == PipelinePhase::FullLtoPostLink {
@@ -148,7 +161,14 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
         }
         return false;
     }
+    // The code generation's split runs the host's last passes ahead of it;
+    // where the module is then left to the host, the host runs them again,
+    // and the call graph profile they record must be recorded once.
+    let call_graph_profile_before = module.has_flag(CALL_GRAPH_PROFILE_FLAG);
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parallel::run(module, run, &settings, &options)));
+    if !matches!(outcome, Ok(Ok(Outcome::Parallel(_)))) && !call_graph_profile_before && module.erase_flag(CALL_GRAPH_PROFILE_FLAG) {
+        log::debug!("{}: erased the call graph profile the host's last passes recorded ahead of the host", module.source_filename());
+    }
     match outcome {
         Ok(Ok(Outcome::Parallel(stats))) => {
             let waited = stats.model.as_ref().is_some_and(|m| m.waits_for_cores);

@@ -45,7 +45,7 @@ use crate::machine_load::{FreedCore, MachineLoad};
 use crate::ir::host_pipeline::{AssembledObject, DebugFiles, ObjectFormat, HostSettings, ObjectFrame, PartOutput, PartitionDiagnostics, PassRun};
 use crate::ir::time_trace::Span;
 use crate::ir::host_pipeline::{PartitionKit, PartitionPipeline};
-use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule};
+use crate::ir::{GlobalKind, MemoryFile, ModuleRef, OptLevel, OwnedContext, PartitionModule, CALL_GRAPH_PROFILE_FLAG};
 use crate::module_facts::{Linkage, ModuleFacts};
 use crate::object_merge::{self, PartFacts};
 use crate::object_transcript;
@@ -69,9 +69,6 @@ const BREAK_INJECTION_VAR: &str = "MTPC_TEST_BREAK_PARTITION";
 /// the merge would, so that the check of what the host is handed can be
 /// tested on real hosts.
 const BREAK_ASM_INJECTION_VAR: &str = "MTPC_TEST_BREAK_ASM";
-
-/// The module flag a profile-guided compile carries (`-fprofile-use`).
-const PROFILE_SUMMARY_FLAG: &str = "ProfileSummary";
 
 fn injected_partition(var: &str) -> Option<u32> {
     std::env::var(var).ok().and_then(|v| v.trim().parse().ok())
@@ -180,10 +177,12 @@ fn look_at_code_generation(module: &mut ModuleRef<'_>, run: &PassRun<'_>, split_
     let opts = sizer.opts;
     let whole = |model| CodeGenerationLook::Whole(Box::new(model));
     // The host's last passes record a profile's call graph in a module flag
-    // that each of their runs adds to: the host's own run after a fallback
-    // would record it twice.
-    if module.has_flag(PROFILE_SUMMARY_FLAG) || module.has_entry_counts() {
-        let why = "the module carries a profile, whose call graph the host's last passes record (mtpc would run them ahead of the host, which runs them again if the split fails)";
+    // that each of their runs adds to. mtpc runs them ahead of the host, and
+    // erases what that run recorded if the split then fails
+    // (`crate::host`); a module that already has such a flag (IR that went
+    // through a pipeline before) would get it twice.
+    if module.has_flag(CALL_GRAPH_PROFILE_FLAG) {
+        let why = "the module already carries a call graph profile, which the host's last passes would record again";
         return whole(ModelStats { whole_reason: Some(why.into()), ..ModelStats::default() });
     }
     // Most often the cores are still busy, which the one sample the model
@@ -908,6 +907,11 @@ fn compile_partition(
         log::debug!("{label}: AddressSanitizer's module constructor, which registers no globals, dropped: {dropped}");
     }
     odr_copies::declare_emitted_elsewhere(&mut module.as_module(), members, &elsewhere.members);
+    // The call graph profile its pipeline recorded (where functions carry
+    // profile counts) names its copies of functions another partition
+    // emits: those edges are that partition's to write.
+    let edges = module.as_module().keep_call_graph_profile_of_definitions().map_err(|e| format!("{label}: {e}"))?;
+    log::trace!("{label}: {edges} edges of the call graph profile, from the functions it emits");
     let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     if let Some(error) = module.context().errors().into_iter().next() {
         return Err(format!("{label}: LLVM reported an error: {error}"));

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::ir::{Bitcode, GlobalKey, GlobalKind, GlobalTable, OwnedContext, OwnedModule};
+use crate::ir::{Bitcode, GlobalKey, GlobalKind, GlobalTable, OwnedContext, OwnedModule, CALL_GRAPH_PROFILE_FLAG};
 use crate::module_facts::{GlobalFacts, Linkage, ModuleFacts, SpecialArray, Visibility, KINDS};
 use crate::symbol_rules::{Decision, SymbolPlan};
 
@@ -301,7 +301,18 @@ impl PartitionEditor<'_, '_> {
             }
         }
 
-        // 7. Declarations that only metadata names (a C++ template
+        // 7. The call graph profile, which a module split for its code
+        //    generation alone carries (the host's last passes recorded it
+        //    for the whole): each edge written by the partition that emits
+        //    its caller, not by every partition that declares both ends.
+        if self.globals.module().has_flag(CALL_GRAPH_PROFILE_FLAG) {
+            let callers: Vec<usize> =
+                (0..facts.globals.len()).filter(|&i| facts.globals[i].is_function() && self.decision(i) == Decision::Define).collect();
+            let kept = self.globals.keep_call_graph_profile_from(&callers).map_err(|e| format!("partition {}: {e}", self.partition))?;
+            log::debug!("partition {}: {kept} edges of the call graph profile, from the functions it emits", self.partition);
+        }
+
+        // 8. Declarations that only metadata names (a C++ template
         //    parameter's value), kept from the optimizer's deletion of
         //    unused declarations. Last: `llvm.compiler.used` is replaced.
         let kept: Vec<usize> = self.input.plan.kept_declarations[self.partition as usize].iter().map(|&i| i as usize).collect();

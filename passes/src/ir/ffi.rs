@@ -49,7 +49,9 @@ extern "C" {
     pub(super) fn mtpc_replace_module_with_asm(m: LLVMModuleRef, asm: *const c_char, len: usize);
     pub(super) fn mtpc_module_flag_int(m: LLVMModuleRef, name: *const c_char) -> i64;
     pub(super) fn mtpc_module_needs_unwind_tables(m: LLVMModuleRef) -> bool;
-    pub(super) fn mtpc_module_has_entry_counts(m: LLVMModuleRef) -> bool;
+    pub(super) fn mtpc_module_erase_flag(m: LLVMModuleRef, name: *const c_char, len: usize) -> bool;
+    pub(super) fn mtpc_keep_call_graph_profile_from(m: LLVMModuleRef, callers: *const LLVMValueRef, count: usize) -> i64;
+    pub(super) fn mtpc_keep_call_graph_profile_of_definitions(m: LLVMModuleRef) -> i64;
     pub(super) fn mtpc_module_has_asan_dynamic_init(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_module_asan_describes_dynamic_init(m: LLVMModuleRef) -> bool;
     pub(super) fn mtpc_module_asan_constructor_registers(m: LLVMModuleRef) -> i32;

@@ -16,6 +16,11 @@ use llvm_sys::{LLVMDiagnosticSeverity, LLVMLinkage};
 use super::ffi::*;
 use super::values::{Global, GlobalKind, Value};
 
+/// The module flag in which the host's last passes (LLVM's `CGProfilePass`,
+/// where functions carry profile counts) record the call graph profile that
+/// the code generator writes (`.llvm.call-graph-profile`).
+pub const CALL_GRAPH_PROFILE_FLAG: &str = "CG Profile";
+
 /// A module borrowed from its owner (a host's pass manager or an [`OwnedModule`]).
 pub struct ModuleRef<'m> {
     pub(super) raw: LLVMModuleRef,
@@ -103,11 +108,20 @@ impl<'m> ModuleRef<'m> {
         unsafe { mtpc_module_needs_unwind_tables(self.raw) }
     }
 
-    /// Does a function the module defines carry a profile entry count (what
-    /// the host's call graph profile pass records calls from)?
-    pub fn has_entry_counts(&self) -> bool {
-        // SAFETY: reads the module's functions' metadata.
-        unsafe { mtpc_module_has_entry_counts(self.raw) }
+    /// Erases every module flag `name`; true if there was one.
+    pub fn erase_flag(&self, name: &str) -> bool {
+        // SAFETY: rebuilds the module's flag list without those entries.
+        unsafe { mtpc_module_erase_flag(self.raw, name.as_ptr().cast(), name.len()) }
+    }
+
+    /// Keeps, of the call graph profile (the flag [`CALL_GRAPH_PROFILE_FLAG`]
+    /// the host's last passes add), the edges from the functions the module
+    /// defines (not `available_externally`), and returns how many; an error
+    /// if the flag is not the list of edges LLVM writes.
+    pub fn keep_call_graph_profile_of_definitions(&self) -> Result<usize, String> {
+        // SAFETY: reads the module's functions and the flag, and replaces it.
+        let kept = unsafe { mtpc_keep_call_graph_profile_of_definitions(self.raw) };
+        usize::try_from(kept).map_err(|_| format!("the module's {CALL_GRAPH_PROFILE_FLAG} flag is not a list of call edges"))
     }
 
     /// Does the module have a flag `name`, whatever its value?
@@ -924,6 +938,18 @@ impl<'a> GlobalTable<'a> {
         // SAFETY: the variables are live globals of the module, which the
         // table holds mutably; the shim only edits debug metadata.
         unsafe { mtpc_trim_compile_units(self.module.raw, defined.as_ptr(), defined.len(), primary) }
+    }
+
+    /// Keeps, of the call graph profile (the flag [`CALL_GRAPH_PROFILE_FLAG`]
+    /// the host's last passes add), the edges from functions `callers`, and
+    /// returns how many; an error if the flag is not the list of edges LLVM
+    /// writes.
+    pub fn keep_call_graph_profile_from(&mut self, callers: &[usize]) -> Result<usize, String> {
+        let callers: Vec<LLVMValueRef> = callers.iter().filter_map(|&i| self.live(i, &[GlobalKind::Function])).collect();
+        // SAFETY: live functions of the module, which the table holds
+        // mutably; the shim reads the flag and replaces it.
+        let kept = unsafe { mtpc_keep_call_graph_profile_from(self.module.raw, callers.as_ptr(), callers.len()) };
+        usize::try_from(kept).map_err(|_| format!("the module's {CALL_GRAPH_PROFILE_FLAG} flag is not a list of call edges"))
     }
 
     /// Turns definition `i` into a declaration, out of its COMDAT: a
