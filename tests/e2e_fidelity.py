@@ -524,15 +524,20 @@ def test_ir_profiles(work, checker):
         cs_shown[v] = run([tool("llvm-profdata"), "show", "--showcs", "--all-functions", "--counts", "cs.profdata"], cwd=cs.dirs[v])
     checker.check(code_generation_split(cs) and "Counters:" in cs_shown["stock"] and cs_shown["stock"] == cs_shown["mtpc"],
                   "pgo-cs-generate: code generation split; the context-sensitive profile is the stock build's", cs_shown["mtpc"][:1500])
-    # A sample profile (text format): main's loop hot, gamma_ cold.
+    # A sample profile (text format): main's loop and fib hot, the rest cold.
     samples = os.path.join(work, "work.prof")
     with open(samples, "w") as f:
         f.write("main:50000:1\n 1: 1\n 4: 10000\n 5: 10000 gamma_:10000\nfib:20000:100\n 1: 10000\n")
-    sample = Build(work, "pgo-sample-use", program("work.c"), ["-O2", "-g", "-fprofile-sample-use=" + samples])
+    # Accurate: a function without samples is cold (optimized for size).
+    sample = Build(work, "pgo-sample-use", program("work.c"),
+                   ["-O2", "-g", "-fprofile-sample-use=" + samples, "-fprofile-sample-accurate"])
     sample_code = {v: generated_code(sample.outputs[v]) for v in ("stock", "mtpc")}
-    checker.check(code_generation_split(sample) and len(sample_code["stock"]) >= 5 and sample_code["stock"] == sample_code["mtpc"],
-                  "pgo-sample-use: code generation split; every function's instructions are the stock build's",
-                  first_difference(sample_code["stock"], sample_code["mtpc"]))
+    # The profile applies: stock's code differs from a build without it.
+    plain = Build(work, "pgo-sample-none", program("work.c"), ["-O2", "-g"], env={"MTPC_DISABLE": "1"})
+    checker.check(code_generation_split(sample) and len(sample_code["stock"]) >= 5 and sample_code["stock"] == sample_code["mtpc"]
+                  and sample_code["stock"] != generated_code(plain.outputs["stock"]),
+                  "pgo-sample-use: code generation split; every function's instructions are the stock build's, "
+                  "which the profile changed", first_difference(sample_code["stock"], sample_code["mtpc"]))
 
 
 def openmp_runtime():
@@ -1244,9 +1249,12 @@ def test_sqlite_profiles(work, checker):
         checker.check(split and "checksum" in outputs["stock"] and outputs["stock"] == outputs["mtpc"],
                       "sqlite-profiles (%s): split%s, the workload's output is stock's"
                       % (kind, " for its code generation" if kind == "ir" else ""), json.dumps(records)[:400])
-        checker.check(len(edges["stock"]) > 500 and not twice,
-                      "sqlite-profiles (%s): each call graph edge written once (%d edges; stock %d)"
-                      % (kind, len(edges["mtpc"]), len(edges["stock"])), str(twice[:10]))
+        # clang's profile: the partitions' inlining differs a little from
+        # stock's, and with it some calls; most edges are stock's.
+        shared = {(a, b) for a, b, _ in edges["stock"]} & set(pairs)
+        checker.check(len(edges["stock"]) > 500 and not twice and len(shared) >= 0.9 * len(edges["stock"]),
+                      "sqlite-profiles (%s): each call graph edge written once (%d edges, %d of stock's %d)"
+                      % (kind, len(edges["mtpc"]), len(shared), len(edges["stock"])), str(twice[:10]))
         if kind == "ir":
             code = {v: generated_code(programs[v]) for v in programs}
             checker.check(len(code["stock"]) > 1000 and code["stock"] == code["mtpc"],

@@ -621,31 +621,31 @@ bool mtpc_module_needs_unwind_tables(LLVMModuleRef M) {
   return false;
 }
 
-// A function the module defines has a profile entry count (not a synthetic
-// one): what the call graph profile pass (CGProfilePass) records the
-// module's calls from.
-bool mtpc_module_has_entry_counts(LLVMModuleRef M) {
-  for (const Function &F : *unwrap(M))
-    if (!F.isDeclaration() && F.getEntryCount())
-      return true;
-  return false;
+// The call graph profile: an Append flag the host's last passes add once
+// per run, a tuple of {caller, callee, count} edges, read by each code
+// generator, which writes every edge whose functions are still there.
+static constexpr StringLiteral CallGraphProfileFlag("CG Profile");
+
+static StringRef moduleFlagKey(const MDNode &Flag) {
+  auto *Key = Flag.getNumOperands() >= 2 ? dyn_cast_or_null<MDString>(Flag.getOperand(1)) : nullptr;
+  return Key ? Key->getString() : StringRef();
 }
 
-// The call graph profile ("CG Profile", an Append flag the host's last
-// passes add once per run: a tuple of {caller, callee, count} edges), read
-// by each code generator, which writes every edge whose functions are still
-// there. Erases every flag whose key is Name (Len bytes); true if there was
+static size_t moduleFlagCount(const Module &M, StringRef Key) {
+  NamedMDNode *Flags = M.getModuleFlagsMetadata();
+  return Flags ? llvm::count_if(Flags->operands(), [&](const MDNode *F) { return moduleFlagKey(*F) == Key; }) : 0;
+}
+
+// Erases every module flag whose key is Name (Len bytes); true if there was
 // one.
 bool mtpc_module_erase_flag(LLVMModuleRef M, const char *Name, size_t Len) {
   NamedMDNode *Flags = unwrap(M)->getModuleFlagsMetadata();
   if (!Flags)
     return false;
   SmallVector<MDNode *, 16> Kept;
-  for (MDNode *Flag : Flags->operands()) {
-    auto *Key = Flag->getNumOperands() >= 2 ? dyn_cast_or_null<MDString>(Flag->getOperand(1)) : nullptr;
-    if (!Key || Key->getString() != StringRef(Name, Len))
+  for (MDNode *Flag : Flags->operands())
+    if (moduleFlagKey(*Flag) != StringRef(Name, Len))
       Kept.push_back(Flag);
-  }
   if (Kept.size() == Flags->getNumOperands())
     return false;
   Flags->clearOperands();
@@ -659,11 +659,11 @@ bool mtpc_module_erase_flag(LLVMModuleRef M, const char *Name, size_t Len) {
 // edges LLVM writes.
 static int64_t keepCallGraphProfileFrom(LLVMModuleRef M, const SmallPtrSetImpl<const Value *> &Callers) {
   Module &Mod = *unwrap(M);
-  Metadata *Flag = Mod.getModuleFlag("CG Profile");
+  Metadata *Flag = Mod.getModuleFlag(CallGraphProfileFlag);
   if (!Flag)
     return 0;
   auto *Edges = dyn_cast<MDTuple>(Flag);
-  if (!Edges)
+  if (!Edges || moduleFlagCount(Mod, CallGraphProfileFlag) != 1)
     return -1;
   SmallVector<Metadata *, 64> Kept;
   for (const MDOperand &Edge : Edges->operands()) {
@@ -675,11 +675,10 @@ static int64_t keepCallGraphProfileFrom(LLVMModuleRef M, const SmallPtrSetImpl<c
     if (From && Callers.count(From->getValue()->stripPointerCasts()))
       Kept.push_back(E);
   }
-  if (Kept.size() != Edges->getNumOperands()) {
-    mtpc_module_erase_flag(M, "CG Profile", strlen("CG Profile"));
-    if (!Kept.empty())
-      Mod.addModuleFlag(Module::Append, "CG Profile", MDTuple::getDistinct(Mod.getContext(), Kept));
-  }
+  if (Kept.empty())
+    mtpc_module_erase_flag(M, CallGraphProfileFlag.data(), CallGraphProfileFlag.size());
+  else if (Kept.size() != Edges->getNumOperands())
+    Mod.setModuleFlag(Module::Append, CallGraphProfileFlag, MDTuple::getDistinct(Mod.getContext(), Kept));
   return static_cast<int64_t>(Kept.size());
 }
 

@@ -80,6 +80,13 @@ pub fn reason(facts: &HostFacts, request: Request, program: HostProgram) -> Opti
                 .into(),
         );
     }
+    if has_arg(facts, |a| a == "-fpartition-static-data-sections") {
+        return Some(
+            "static data partitioning (-fpartition-static-data-sections, clang 21 on) puts each global in a hot or cold \
+             section from the profile counts of every function of the module that reads it, and a partition sees its own"
+                .into(),
+        );
+    }
     if facts.pseudo_probes {
         return Some(
             "pseudo probes (-fpseudo-probe-for-profiling): each partition's code generator would write the descriptor \
@@ -413,6 +420,10 @@ mod tests {
         // partition; nothing is split.
         let probes = HostFacts { pgo: PgoAction::SampleUse, pseudo_probes: true, ..x86_elf() };
         assert!(automatic(&probes).unwrap().contains(".pseudo_probe_desc"));
+        // Hot and cold data sections, from every function's accesses.
+        let mut data = HostFacts { pgo: PgoAction::IrUse, ..x86_elf() };
+        data.command_line.push("-fpartition-static-data-sections".into());
+        assert!(automatic(&data).unwrap().contains("-fpartition-static-data-sections"));
         // A reason to leave the whole compile to the host comes first.
         let both = HostFacts { pgo: PgoAction::IrUse, stack_usage: true, ..x86_elf() };
         assert!(automatic(&both).unwrap().contains("-fstack-usage"));

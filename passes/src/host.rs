@@ -13,8 +13,9 @@
 //!   (lld's ThinLTO backends, opt's `thinlto<On>`): the ThinLTO post-link
 //!   pipeline;
 //! - OptimizerLast, after either, for a module the first left whole for
-//!   the machine's load (or with `MTPC_CODE_GENERATION_ONLY`): its code
-//!   generation alone.
+//!   the machine's load, or to the host's optimization for its profile
+//!   (`decline::optimization_reason`), or with `MTPC_CODE_GENERATION_ONLY`:
+//!   its code generation alone.
 //!
 //! Full LTO has a pass of its own at FullLinkTimeOptimizationLast
 //! (`shim/host_pipeline.cpp`).
@@ -135,6 +136,8 @@ fn split_in_parallel(request: &ParallelRequest, module: &mut ModuleRef<'_>, run:
     // A profile the pipeline applies by name and hash: the host optimizes
     // the module whole, and its code generation may be split after.
     if let Some(reason) = decline::optimization_reason(&host_facts).filter(|_| !options.after_optimization) {
+        // Asks for mtpc's pass at the end of the host's pipeline (automatic
+        // mode; false in explicit mode and in full LTO, which have none).
         let later = automatic && run.want_code_generation_split();
         log::info!(
             "{}: {reason}; mtpc leaves {} to the host, whole{}",

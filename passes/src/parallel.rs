@@ -12,8 +12,9 @@
 //! `object_writer`).
 //!
 //! The same pass, at the end of the host's pipeline (`after_optimization`:
-//! a module left whole for the machine's load, or
-//! `MTPC_CODE_GENERATION_ONLY`), splits only the code generation of the
+//! a module left whole for the machine's load, one whose profile the
+//! pipeline applies by name and hash, or `MTPC_CODE_GENERATION_ONLY`),
+//! splits only the code generation of the
 //! module the host's pipeline has optimized whole: decided before the
 //! host's last passes, which then run on the whole module first (but for
 //! annotation remarks, which only report, and run in the partitions); its
@@ -910,8 +911,10 @@ fn compile_partition(
     // The call graph profile its pipeline recorded (where functions carry
     // profile counts) names its copies of functions another partition
     // emits: those edges are that partition's to write.
-    let edges = module.as_module().keep_call_graph_profile_of_definitions().map_err(|e| format!("{label}: {e}"))?;
-    log::trace!("{label}: {edges} edges of the call graph profile, from the functions it emits");
+    if module.as_module().has_flag(CALL_GRAPH_PROFILE_FLAG) {
+        let edges = module.as_module().keep_call_graph_profile_of_definitions().map_err(|e| format!("{label}: {e}"))?;
+        log::trace!("{label}: {edges} edges of the call graph profile, from the functions it emits");
+    }
     let mut compiled = kit.codegen(&module.as_module(), &label).map_err(|e| format!("{label}: {e}"))?;
     if let Some(error) = module.context().errors().into_iter().next() {
         return Err(format!("{label}: LLVM reported an error: {error}"));

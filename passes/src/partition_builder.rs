@@ -305,6 +305,12 @@ impl PartitionEditor<'_, '_> {
         //    generation alone carries (the host's last passes recorded it
         //    for the whole): each edge written by the partition that emits
         //    its caller, not by every partition that declares both ends.
+        //    That split copies no function, so the caller's owner emits it.
+        //    (A module split to be optimized gets the flag from each
+        //    partition's pipeline, after the split: `compile_partition`
+        //    keeps its edges.) A callee of an indirect call the profile
+        //    names is declared where its caller is, as the value profile's
+        //    targets are (`RefKind::IndirectCall`).
         if self.globals.module().has_flag(CALL_GRAPH_PROFILE_FLAG) {
             let callers: Vec<usize> =
                 (0..facts.globals.len()).filter(|&i| facts.globals[i].is_function() && self.decision(i) == Decision::Define).collect();

@@ -275,8 +275,9 @@ impl<'r> PassRun<'r> {
     /// Asks for the module's code generation to be split once the host's
     /// pipeline has optimized it, by mtpc's pass at the end of that pipeline
     /// (automatic mode, where this run leaves the module whole for the
-    /// machine's load: a core may be free by then); false where there is
-    /// no such pass (explicit mode, full LTO).
+    /// machine's load, a core may be free by then, or leaves its
+    /// optimization to the host for its profile); false where there is no
+    /// such pass (explicit mode, full LTO).
     pub fn want_code_generation_split(&self) -> bool {
         // SAFETY: on the host's thread, within the run.
         unsafe { mtpc_run_want_code_generation_split(self.raw) }

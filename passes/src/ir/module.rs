@@ -109,7 +109,7 @@ impl<'m> ModuleRef<'m> {
     }
 
     /// Erases every module flag `name`; true if there was one.
-    pub fn erase_flag(&self, name: &str) -> bool {
+    pub fn erase_flag(&mut self, name: &str) -> bool {
         // SAFETY: rebuilds the module's flag list without those entries.
         unsafe { mtpc_module_erase_flag(self.raw, name.as_ptr().cast(), name.len()) }
     }
@@ -118,7 +118,7 @@ impl<'m> ModuleRef<'m> {
     /// the host's last passes add), the edges from the functions the module
     /// defines (not `available_externally`), and returns how many; an error
     /// if the flag is not the list of edges LLVM writes.
-    pub fn keep_call_graph_profile_of_definitions(&self) -> Result<usize, String> {
+    pub fn keep_call_graph_profile_of_definitions(&mut self) -> Result<usize, String> {
         // SAFETY: reads the module's functions and the flag, and replaces it.
         let kept = unsafe { mtpc_keep_call_graph_profile_of_definitions(self.raw) };
         usize::try_from(kept).map_err(|_| format!("the module's {CALL_GRAPH_PROFILE_FLAG} flag is not a list of call edges"))
